@@ -1,0 +1,154 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+import { handleAdmin } from './admin';
+import { TokenIssuer } from './auth';
+import { Clock } from './clock';
+import { API_PREFIX, renderItem, renderPage, type Collection } from './envelope';
+import { Faults, type FaultRule } from './faults';
+import { HttpError, parseJson, readBody, Router, send, type Reply } from './http';
+import type { Company, Lang } from './model';
+import type { SandboxOptions } from './options';
+import { Notifier } from './push';
+import { Random } from './random';
+import { RequestLog, type LogEntry } from './requestLog';
+import { registerRoutes } from './routes';
+import { seedStore } from './seed';
+import { Serializer } from './serialize';
+import type { Store } from './store';
+import { releaseExpiredHolds } from './routes/orders';
+
+export interface Ctx {
+	app: SandboxApp;
+	/** The caller's company; undefined only on POST /token. */
+	company: Company;
+	keyId: number;
+	lang: Lang;
+	query: URLSearchParams;
+	body: unknown;
+}
+
+/** One environment of the API: its data, clock, tokens, faults, push and request log. */
+export class SandboxApp {
+	readonly clock: Clock;
+	readonly store: Store;
+	readonly issuer: TokenIssuer;
+	readonly log = new RequestLog();
+	readonly faults = new Faults();
+	readonly push: Notifier;
+	readonly serialize: Serializer;
+	readonly random: Random;
+	private readonly router = new Router<Ctx>();
+	private readonly windows = new Map<number, { start: number; count: number }>();
+
+	constructor(readonly options: SandboxOptions) {
+		this.clock = new Clock(options.now);
+		this.store = seedStore(options, this.clock.now());
+		this.random = new Random(options.seed ^ 0x5eed);
+		this.issuer = new TokenIssuer(options.environment);
+		this.serialize = new Serializer(this.store, options.currency);
+		this.push = new Notifier(this.clock, () => this.options.push);
+		registerRoutes(this.router);
+	}
+
+	/** A page of a collection in the envelope the sandbox is switched to. */
+	page<T>(ctx: Ctx, all: readonly T[], serialize: (item: T) => Record<string, unknown>, c: Omit<Collection, 'query'> & { page?: number; itemsPerPage?: number }): Reply {
+		return { body: renderPage(this.options.envelope, all, serialize, { ...c, query: ctx.query }) };
+	}
+
+	item(type: string, iri: string, item: Record<string, unknown>): Reply {
+		return { body: renderItem(this.options.envelope, type, iri, item) };
+	}
+
+	/** Counts a request against the key's window; 429 with Retry-After (seconds) past the limit. */
+	rateLimit(keyId: number): void {
+		const { limit, windowMs } = this.options.rateLimit;
+		if (limit <= 0) return;
+		const now = this.clock.now();
+		const start = Math.floor(now / windowMs) * windowMs;
+		let window = this.windows.get(keyId);
+		if (!window || window.start !== start) this.windows.set(keyId, (window = { start, count: 0 }));
+		window.count += 1;
+		if (window.count > limit) {
+			const retryAfter = Math.max(1, Math.ceil((start + windowMs - now) / 1000));
+			throw new HttpError(429, { code: 'rate_limited', message: `More than ${limit} requests in ${windowMs} ms`, limit, retryAfter }, { 'retry-after': String(retryAfter) });
+		}
+	}
+
+	async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const url = new URL(req.url ?? '/', 'http://sandbox');
+		const method = req.method ?? 'GET';
+		if (url.pathname.startsWith('/__sandbox')) return handleAdmin(this, req, res, url);
+		if (!url.pathname.startsWith(`${API_PREFIX}/`)) return send(res, 404, { code: 'not_found', message: 'The API lives under /api/v2' });
+
+		const path = url.pathname.slice(API_PREFIX.length);
+		const found = this.router.match(method, path);
+		const route = typeof found === 'object' ? found.route.template : '(unmatched)';
+		const entry = this.log.start({ at: Date.now(), clock: this.clock.now(), method, route, path, query: url.search });
+		res.on('finish', () => (entry.status = res.statusCode));
+		try {
+			const fault = this.faults.take(method, route, path, url.searchParams);
+			if (fault && (await this.applyFault(fault, entry, res))) return;
+			if (found === undefined) throw new HttpError(404, { code: 'not_found', message: `No route ${method} ${path}` });
+			if (found === 405) throw new HttpError(405, { code: 'method_not_allowed', message: `${method} is not allowed on ${path}` });
+
+			let company = undefined as unknown as Company;
+			let keyId = 0;
+			if (route !== '/token') {
+				const claims = this.issuer.verify(req.headers.authorization, this.clock.now());
+				company = this.store.companies.find((c) => c.id === claims.sub)!;
+				keyId = claims.kid;
+				entry.companyId = claims.sub;
+				this.rateLimit(keyId);
+			}
+			const body = method === 'POST' || method === 'PUT' || method === 'PATCH' ? parseJson(await readBody(req)) : undefined;
+			const ctx: Ctx = { app: this, company, keyId, body, query: url.searchParams, lang: language(req.headers['x-api-language']) };
+			releaseExpiredHolds(this);
+			const reply = await found.route.handler(ctx, found.params);
+			if (fault?.kind === 'drop' && fault.phase === 'after') {
+				entry.fault = 'drop-after';
+				res.socket?.destroy();
+				return;
+			}
+			send(res, reply.status ?? 200, reply.body, reply.headers);
+		} catch (error) {
+			if (error instanceof HttpError) return send(res, error.status, error.body, error.headers);
+			send(res, 500, { code: 'internal_error', message: (error as Error).message });
+		}
+	}
+
+	/** True when the fault answered (or dropped) the request itself. */
+	private async applyFault(fault: FaultRule, entry: LogEntry, res: ServerResponse): Promise<boolean> {
+		entry.fault = fault.kind === 'drop' ? `drop-${fault.phase}` : fault.kind;
+		switch (fault.kind) {
+			case 'latency':
+				await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+				return false;
+			case 'drop':
+				if (fault.phase === 'after') return false;
+				res.socket?.destroy();
+				return true;
+			case 'html':
+				send(res, fault.status ?? 502, '<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>', { 'content-type': 'text/html' });
+				return true;
+			case 'malformed':
+				send(res, fault.status ?? 200, '{"hydra:member": [{"id": 1,', { 'content-type': 'application/json' });
+				return true;
+			case 'empty':
+				send(res, fault.status ?? 200, '', { 'content-type': 'application/json' });
+				return true;
+			case 'status': {
+				const status = fault.status ?? 500;
+				const headers: Record<string, string> = {};
+				if (typeof fault.retryAfter === 'number') headers['retry-after'] = String(fault.retryAfter);
+				else if (fault.retryAfter) headers['retry-after'] = new Date(Date.now() + fault.retryAfter.date * 1000).toUTCString();
+				send(res, status, fault.body ?? { code: 'injected_fault', message: `Injected ${status}` }, headers);
+				return true;
+			}
+		}
+	}
+}
+
+function language(header: string | string[] | undefined): Lang {
+	const value = (Array.isArray(header) ? header[0] : header ?? '').toLowerCase();
+	return value.startsWith('de') ? 'de' : 'en';
+}

@@ -1,0 +1,83 @@
+export type Environment = 'staging' | 'production';
+export type Envelope = 'array' | 'hydra' | 'member' | 'items' | 'data';
+export const ENVELOPES: readonly Envelope[] = ['array', 'hydra', 'member', 'items', 'data'];
+
+export interface Limits {
+	/** Tickets in one order. */
+	ticketsPerOrder: number;
+	/** Tickets held at once (live holds) across the whole account. */
+	reservedPerAccount: number;
+}
+
+export interface RateLimit {
+	/** Requests per key per window; 0 turns the limit off. */
+	limit: number;
+	windowMs: number;
+}
+
+export interface PushSettings {
+	/** First retry delay; doubles per attempt (sandbox clock). */
+	retryBaseMs: number;
+	maxAttempts: number;
+	timeoutMs: number;
+}
+
+export interface SandboxOptions {
+	environment: Environment;
+	host: string;
+	/** 0 picks a free port. */
+	port: number;
+	seed: number;
+	/** On-sale event points, all visible to the partner key. */
+	events: number;
+	placesPerEvent: number;
+	/** When set, the first event point (id 1001) gets this many places instead. */
+	bigEventPlaces: number;
+	/** On sale, organiser only: hidden from the partner key. */
+	privateEvents: number;
+	/** Sales ended: served only by /event-points-archived. */
+	archivedEvents: number;
+	/** Widget orders made before the sandbox started, per company. */
+	widgetOrders: number;
+	envelope: Envelope;
+	limits: Limits;
+	rateLimit: RateLimit;
+	push: PushSettings;
+	currency: string;
+	/** Start of the sandbox clock (epoch ms); real now by default. */
+	now?: number;
+}
+
+export const DEFAULT_OPTIONS: SandboxOptions = {
+	environment: 'staging',
+	host: '127.0.0.1',
+	port: 0,
+	seed: 1,
+	events: 24,
+	placesPerEvent: 120,
+	bigEventPlaces: 0,
+	privateEvents: 2,
+	archivedEvents: 3,
+	widgetOrders: 12,
+	envelope: 'array',
+	limits: { ticketsPerOrder: 10, reservedPerAccount: 40 },
+	rateLimit: { limit: 2000, windowMs: 1000 },
+	push: { retryBaseMs: 1000, maxAttempts: 8, timeoutMs: 5000 },
+	currency: 'EUR',
+};
+
+export type SandboxInit = Partial<Omit<SandboxOptions, 'limits' | 'rateLimit' | 'push'>> & {
+	limits?: Partial<Limits>;
+	rateLimit?: Partial<RateLimit>;
+	push?: Partial<PushSettings>;
+};
+
+export function resolveOptions(init: SandboxInit = {}): SandboxOptions {
+	return {
+		...DEFAULT_OPTIONS,
+		...init,
+		limits: { ...DEFAULT_OPTIONS.limits, ...init.limits },
+		rateLimit: { ...DEFAULT_OPTIONS.rateLimit, ...init.rateLimit },
+		push: { ...DEFAULT_OPTIONS.push, ...init.push },
+	};
+}

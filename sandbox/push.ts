@@ -1,0 +1,130 @@
+import { createHmac } from 'node:crypto';
+import { Agent, request } from 'undici';
+
+import { isoTime, type Clock } from './clock';
+import type { PushSettings } from './options';
+
+export const NOTIFICATION_TYPES = ['event.created', 'event.updated', 'order.sale', 'order.refund'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+export interface Subscription {
+	id: number;
+	companyId: number;
+	url: string;
+	/** Signs each body: `X-Signature: sha256=<hex HMAC of the raw body>`. */
+	secret?: string;
+	types?: NotificationType[];
+}
+
+export interface Delivery {
+	id: number;
+	notificationId: string;
+	subscriptionId: number;
+	url: string;
+	type: NotificationType;
+	/** The exact bytes sent on every attempt, so a retry carries the same id and signature. */
+	body: string;
+	state: 'pending' | 'delivered' | 'failed';
+	attempts: Array<{ at: number; status?: number; error?: string }>;
+	nextAttemptAt: number;
+}
+
+/** Pushes notifications at least once, retrying on non-2xx with exponential back-off on the sandbox clock. */
+export class Notifier {
+	subscriptions: Subscription[] = [];
+	deliveries: Delivery[] = [];
+	private notificationSeq = 0;
+	private inFlight = new Set<Delivery>();
+	private timer?: NodeJS.Timeout;
+	private closed = false;
+	private readonly agent = new Agent({ connections: 16, keepAliveTimeout: 2000 });
+
+	constructor(
+		private readonly clock: Clock,
+		private readonly settings: () => PushSettings,
+	) {
+		clock.onMove(() => this.kick());
+	}
+
+	subscribe(sub: Omit<Subscription, 'id'>): Subscription {
+		const full = { ...sub, id: this.subscriptions.length + 1 };
+		this.subscriptions.push(full);
+		return full;
+	}
+
+	unsubscribeAll(): void {
+		this.subscriptions = [];
+	}
+
+	publish(companyIds: Iterable<number>, type: NotificationType, data: Record<string, unknown>): string {
+		const id = `ntf_${String(++this.notificationSeq).padStart(8, '0')}`;
+		const body = JSON.stringify({ id, type, occurredAt: isoTime(this.clock.now()), data });
+		const companies = new Set(companyIds);
+		for (const sub of this.subscriptions) {
+			if (!companies.has(sub.companyId) || (sub.types && !sub.types.includes(type))) continue;
+			this.deliveries.push({ id: this.deliveries.length + 1, notificationId: id, subscriptionId: sub.id, url: sub.url, type, body, state: 'pending', attempts: [], nextAttemptAt: this.clock.now() });
+		}
+		this.kick();
+		return id;
+	}
+
+	/** Resolves once nothing is in flight or due now (pending retries may remain, waiting on the clock). */
+	async settled(): Promise<void> {
+		while (this.inFlight.size > 0 || this.due().length > 0) {
+			await new Promise((resolve) => setImmediate(resolve));
+		}
+	}
+
+	close(): Promise<void> {
+		this.closed = true;
+		clearTimeout(this.timer);
+		return this.agent.close();
+	}
+
+	private due(): Delivery[] {
+		const now = this.clock.now();
+		return this.deliveries.filter((d) => d.state === 'pending' && !this.inFlight.has(d) && d.nextAttemptAt <= now);
+	}
+
+	private kick(): void {
+		if (this.closed) return;
+		clearTimeout(this.timer);
+		for (const delivery of this.due()) void this.attempt(delivery);
+		const waiting = this.deliveries.filter((d) => d.state === 'pending' && !this.inFlight.has(d));
+		if (waiting.length === 0) return;
+		const next = Math.min(...waiting.map((d) => d.nextAttemptAt));
+		this.timer = setTimeout(() => this.kick(), Math.max(0, next - this.clock.now()));
+		this.timer.unref();
+	}
+
+	private async attempt(delivery: Delivery): Promise<void> {
+		this.inFlight.add(delivery);
+		const sub = this.subscriptions.find((s) => s.id === delivery.subscriptionId);
+		const headers: Record<string, string> = {
+			'content-type': 'application/json',
+			'user-agent': 'public-events-sandbox/2',
+			'x-delivery-id': delivery.notificationId,
+			'x-delivery-attempt': String(delivery.attempts.length + 1),
+		};
+		if (sub?.secret) headers['x-signature'] = `sha256=${createHmac('sha256', sub.secret).update(delivery.body).digest('hex')}`;
+		const attempt: Delivery['attempts'][number] = { at: this.clock.now() };
+		try {
+			const { timeoutMs } = this.settings();
+			const res = await request(delivery.url, { method: 'POST', headers, body: delivery.body, dispatcher: this.agent, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+			await res.body.dump();
+			attempt.status = res.statusCode;
+		} catch (error) {
+			attempt.error = (error as Error).message;
+		}
+		delivery.attempts.push(attempt);
+		this.inFlight.delete(delivery);
+		if (attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300) {
+			delivery.state = 'delivered';
+		} else {
+			const { retryBaseMs, maxAttempts } = this.settings();
+			if (delivery.attempts.length >= maxAttempts) delivery.state = 'failed';
+			else delivery.nextAttemptAt = this.clock.now() + retryBaseMs * 2 ** (delivery.attempts.length - 1);
+		}
+		this.kick();
+	}
+}

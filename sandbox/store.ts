@@ -1,0 +1,89 @@
+import type {
+	ApiKey,
+	Category,
+	City,
+	Company,
+	Country,
+	EventPoint,
+	Genre,
+	Order,
+	Place,
+	PlaceState,
+	PromoCode,
+	Venue,
+	VenueHall,
+	WidgetOrder,
+	WidgetRefund,
+} from './model';
+
+/** All records of one environment, and the only code that changes a place's state. */
+export class Store {
+	companies: Company[] = [];
+	apiKeys: ApiKey[] = [];
+	countries: Country[] = [];
+	cities: City[] = [];
+	venues: Venue[] = [];
+	venueHalls: VenueHall[] = [];
+	categories: Category[] = [];
+	genres: Genre[] = [];
+	promoCodes: PromoCode[] = [];
+	/** Sorted by dateStarted, then id. */
+	events: EventPoint[] = [];
+	eventIndex = new Map<number, EventPoint>();
+	orders = new Map<number, Order>();
+	/** Orders in reserved_to_time: the only ones hold expiry has to look at. */
+	liveHolds = new Set<Order>();
+	widgetOrders: WidgetOrder[] = [];
+	widgetRefunds: WidgetRefund[] = [];
+
+	private sequences: Record<string, number> = {
+		eventPoint: 1000,
+		eventId: 500,
+		sector: 2000,
+		place: 100000,
+		priceCategory: 300,
+		order: 700000,
+		ticket: 900000,
+		widgetOrder: 800000,
+		widgetRefund: 850000,
+	};
+
+	nextId(kind: keyof Store['sequences'] & string): number {
+		this.sequences[kind] += 1;
+		return this.sequences[kind];
+	}
+
+	companyBySlug(slug: string): Company | undefined {
+		return this.companies.find((company) => company.slug === slug);
+	}
+
+	addEvent(event: EventPoint): void {
+		this.eventIndex.set(event.id, event);
+		this.events.push(event);
+		this.events.sort((a, b) => a.dateStarted - b.dateStarted || a.id - b.id);
+	}
+
+	findPlace(placeId: number): Place | undefined {
+		for (const event of this.events) {
+			const place = event.placeIndex.get(placeId);
+			if (place) return place;
+		}
+		return undefined;
+	}
+
+	setPlaceState(place: Place, state: PlaceState, orderId?: number): void {
+		const event = this.eventIndex.get(place.eventPointId);
+		if (!event) return;
+		if (place.state === 'free' && state !== 'free') event.available -= 1;
+		if (place.state !== 'free' && state === 'free') event.available += 1;
+		place.state = state;
+		place.orderId = state === 'free' ? undefined : orderId;
+	}
+
+	/** Tickets held right now by the company's live holds. */
+	heldTickets(companyId: number): number {
+		let count = 0;
+		for (const order of this.liveHolds) if (order.companyId === companyId) count += order.tickets.length;
+		return count;
+	}
+}
