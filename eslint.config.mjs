@@ -1,17 +1,34 @@
 import { config } from '@n8n/node-cli/eslint';
 
-// The community rules (no process, no timers, imports limited to what n8n Cloud provides)
-// apply to what ships: credentials/ and nodes/. The sandbox, tests, benchmarks and scripts
-// never enter dist/, so they may use Node's own APIs.
+const NOT_SHIPPED = ['sandbox/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'];
+
 export default [
-	{ ignores: ['dist/**', 'coverage/**', 'node_modules/**', 'gulpfile.js', 'jest.config.js'] },
-	...config,
 	{
-		files: ['sandbox/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+		ignores: ['dist/**', 'coverage/**', 'node_modules/**', 'gulpfile.js', 'jest.config.js'],
+	},
+	// package.json is linted once it lists a node: the rules demand at least one in `n8n.nodes`,
+	// and the foundation ships none yet. The first node (issue 3) removes this entry.
+	{ ignores: ['package.json'] },
+	...config,
+	// The community rules (no process, no timers, no child processes, imports limited to what
+	// n8n Cloud provides, NodeApiError for errors) are for what ships: credentials/ and nodes/.
+	// The sandbox, tests, benchmarks and scripts never enter dist/.
+	{
+		files: NOT_SHIPPED,
 		rules: {
 			'@n8n/community-nodes/no-restricted-imports': 'off',
 			'@n8n/community-nodes/no-restricted-globals': 'off',
+			'@n8n/community-nodes/no-dangerous-functions': 'off',
+			'@n8n/community-nodes/require-node-api-error': 'off',
 			'no-console': 'off',
+		},
+	},
+	// Tests read untyped API JSON and use the sandbox's made-up keys.
+	{
+		files: ['test/**/*.ts', 'bench/**/*.ts'],
+		rules: {
+			'@typescript-eslint/no-explicit-any': 'off',
+			'@n8n/community-nodes/no-hardcoded-secrets': 'off',
 		},
 	},
 ];

@@ -129,11 +129,15 @@ router
 		const event = adminEvent(app, params.id);
 		const b = check(z.object({ name: z.string().min(1).optional(), description: z.string().optional(), dateStarted: z.string().datetime({ offset: true }).optional(), dateEndOfSale: z.string().datetime({ offset: true }).optional(), companies: z.array(companyRef).optional() }), body ?? {});
 		const changed: string[] = [];
-		if (b.name) (event.name = { en: b.name, de: b.name }), changed.push('eventName');
-		if (b.description !== undefined) (event.description = { en: b.description, de: b.description }), changed.push('description');
-		if (b.dateStarted) (event.dateStarted = Date.parse(b.dateStarted)), changed.push('dateStarted');
-		if (b.dateEndOfSale) (event.dateEndOfSale = Date.parse(b.dateEndOfSale)), changed.push('dateEndOfSale');
-		if (b.companies) (event.companyIds = new Set([event.organiserId, ...b.companies.map((ref) => company(app, ref).id)])), changed.push('companies');
+		const change = (field: string, apply: () => void) => {
+			apply();
+			changed.push(field);
+		};
+		if (b.name) change('eventName', () => (event.name = { en: b.name!, de: b.name! }));
+		if (b.description !== undefined) change('description', () => (event.description = { en: b.description!, de: b.description! }));
+		if (b.dateStarted) change('dateStarted', () => (event.dateStarted = Date.parse(b.dateStarted!)));
+		if (b.dateEndOfSale) change('dateEndOfSale', () => (event.dateEndOfSale = Date.parse(b.dateEndOfSale!)));
+		if (b.companies) change('companies', () => (event.companyIds = new Set([event.organiserId, ...b.companies!.map((ref) => company(app, ref).id)])));
 		event.updatedAt = app.clock.now();
 		app.store.events.sort((a, c) => a.dateStarted - c.dateStarted || a.id - c.id);
 		app.push.publish(event.companyIds, 'event.updated', { eventPointId: event.id, eventId: event.eventId, changed });

@@ -51,8 +51,12 @@ export class SandboxApp {
 	}
 
 	/** A page of a collection in the envelope the sandbox is switched to. */
-	page<T>(ctx: Ctx, all: readonly T[], serialize: (item: T) => Record<string, unknown>, c: Omit<Collection, 'query'> & { page?: number; itemsPerPage?: number }): Reply {
-		return { body: renderPage(this.options.envelope, all, serialize, { ...c, query: ctx.query }) };
+	page<T extends { id?: unknown }>(ctx: Ctx, all: readonly T[], serialize: (item: T) => Record<string, unknown> | string, c: Omit<Collection, 'query'>): Reply {
+		const toJson = (item: T) => {
+			const value = serialize(item);
+			return typeof value === 'string' ? value : JSON.stringify(value);
+		};
+		return { body: renderPage(this.options.envelope, all, toJson, { ...c, query: ctx.query }) };
 	}
 
 	item(type: string, iri: string, item: Record<string, unknown>): Reply {

@@ -1,3 +1,4 @@
+import { JsonText } from './http';
 import type { Envelope } from './options';
 
 export const DEFAULT_ITEMS_PER_PAGE = 30;
@@ -9,49 +10,56 @@ export interface Collection {
 	/** JSON-LD type of one member, e.g. `EventPoint`. */
 	type: string;
 	/** IRI of a member (JSON-LD envelopes add it as `@id`); none for records without one. */
-	iri?: (item: Record<string, unknown>) => string;
+	iri?: (id: unknown) => string;
 	query: URLSearchParams;
 	page?: number;
 	itemsPerPage?: number;
 }
 
-/** One page of `items` in the envelope the sandbox is switched to (DESIGN section 4). */
-export function renderPage<T>(envelope: Envelope, all: readonly T[], serialize: (item: T) => Record<string, unknown>, c: Collection): unknown {
+const MEMBERS = '\u0000members\u0000';
+
+/**
+ * One page of `all` in the envelope the sandbox is switched to (DESIGN section 4). Members
+ * arrive as JSON texts (`toJson`), so hot lists can serve cached texts without re-serializing.
+ */
+export function renderPage<T extends { id?: unknown }>(envelope: Envelope, all: readonly T[], toJson: (item: T) => string, c: Collection): JsonText {
 	const page = c.page ?? 1;
 	const perPage = c.itemsPerPage ?? DEFAULT_ITEMS_PER_PAGE;
 	const start = (page - 1) * perPage;
-	const members = all.slice(start, start + perPage).map(serialize);
+	const slice = all.slice(start, start + perPage);
 	const total = all.length;
-	switch (envelope) {
-		case 'array':
-			return members;
-		case 'items':
-			return { items: members };
-		case 'data':
-			return { data: members, meta: { total, page, itemsPerPage: perPage } };
-		case 'hydra':
-		case 'member': {
-			const p = envelope === 'hydra' ? 'hydra:' : '';
-			const decorated = members.map((m) => ({ ...(c.iri ? { '@id': c.iri(m) } : {}), '@type': c.type, ...m }));
-			const last = Math.max(1, Math.ceil(total / perPage));
-			const link = (n: number) => {
-				const q = new URLSearchParams(c.query);
-				q.set('page', String(n));
-				return `${API_PREFIX}${c.path}?${q.toString()}`;
-			};
-			const view: Record<string, string> = { '@id': link(page), '@type': `${p}PartialCollectionView`, [`${p}first`]: link(1), [`${p}last`]: link(last) };
-			if (page > 1) view[`${p}previous`] = link(page - 1);
-			if (page < last) view[`${p}next`] = link(page + 1);
-			return {
-				'@context': `${API_PREFIX}/contexts/${c.type}`,
-				'@id': `${API_PREFIX}${c.path}`,
-				'@type': envelope === 'hydra' ? 'hydra:Collection' : 'Collection',
-				[`${p}member`]: decorated,
-				[`${p}totalItems`]: total,
-				[`${p}view`]: view,
-			};
-		}
+	let members: string[];
+	let wrapper: unknown;
+	if (envelope === 'hydra' || envelope === 'member') {
+		const p = envelope === 'hydra' ? 'hydra:' : '';
+		// JSON-LD members lead with @id and @type, as API Platform writes them.
+		members = slice.map((item) => {
+			const head = JSON.stringify({ ...(c.iri ? { '@id': c.iri(item.id) } : {}), '@type': c.type });
+			const body = toJson(item);
+			return body === '{}' ? head : `${head.slice(0, -1)},${body.slice(1)}`;
+		});
+		const last = Math.max(1, Math.ceil(total / perPage));
+		const link = (n: number) => {
+			const q = new URLSearchParams(c.query);
+			q.set('page', String(n));
+			return `${API_PREFIX}${c.path}?${q.toString()}`;
+		};
+		const view: Record<string, string> = { '@id': link(page), '@type': `${p}PartialCollectionView`, [`${p}first`]: link(1), [`${p}last`]: link(last) };
+		if (page > 1) view[`${p}previous`] = link(page - 1);
+		if (page < last) view[`${p}next`] = link(page + 1);
+		wrapper = {
+			'@context': `${API_PREFIX}/contexts/${c.type}`,
+			'@id': `${API_PREFIX}${c.path}`,
+			'@type': envelope === 'hydra' ? 'hydra:Collection' : 'Collection',
+			[`${p}member`]: MEMBERS,
+			[`${p}totalItems`]: total,
+			[`${p}view`]: view,
+		};
+	} else {
+		members = slice.map(toJson);
+		wrapper = envelope === 'items' ? { items: MEMBERS } : envelope === 'data' ? { data: MEMBERS, meta: { total, page, itemsPerPage: perPage } } : MEMBERS;
 	}
+	return new JsonText(JSON.stringify(wrapper).replace(JSON.stringify(MEMBERS), () => `[${members.join(',')}]`));
 }
 
 /** A single resource: JSON-LD envelopes add `@context`, `@id` and `@type`. */

@@ -16,6 +16,11 @@ export const notFound = (what: string) => new HttpError(404, { code: 'not_found'
 export const conflict = (code: string, message: string, extra: Record<string, unknown> = {}) =>
 	new HttpError(409, { code, message, ...extra });
 
+/** A body already serialized as JSON (pages assembled from cached member texts). */
+export class JsonText {
+	constructor(readonly text: string) {}
+}
+
 export interface Reply {
 	status?: number;
 	body: unknown;
@@ -88,9 +93,10 @@ export function parseJson(raw: Buffer): unknown {
 }
 
 export function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-	const text = typeof body === 'string' ? body : JSON.stringify(body);
+	const raw = typeof body === 'string';
+	const text = raw ? body : body instanceof JsonText ? body.text : JSON.stringify(body);
 	res.writeHead(status, {
-		'content-type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
+		'content-type': raw ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
 		'content-length': Buffer.byteLength(text),
 		...headers,
 	});

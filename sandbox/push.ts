@@ -24,6 +24,8 @@ export interface Delivery {
 	type: NotificationType;
 	/** The exact bytes sent on every attempt, so a retry carries the same id and signature. */
 	body: string;
+	/** `X-Signature` computed once from the subscription's secret, so a retry signs alike even if the subscription is gone. */
+	signature?: string;
 	state: 'pending' | 'delivered' | 'failed';
 	attempts: Array<{ at: number; status?: number; error?: string }>;
 	nextAttemptAt: number;
@@ -34,6 +36,7 @@ export class Notifier {
 	subscriptions: Subscription[] = [];
 	deliveries: Delivery[] = [];
 	private notificationSeq = 0;
+	private subscriptionSeq = 0;
 	private inFlight = new Set<Delivery>();
 	private timer?: NodeJS.Timeout;
 	private closed = false;
@@ -47,7 +50,7 @@ export class Notifier {
 	}
 
 	subscribe(sub: Omit<Subscription, 'id'>): Subscription {
-		const full = { ...sub, id: this.subscriptions.length + 1 };
+		const full = { ...sub, id: ++this.subscriptionSeq };
 		this.subscriptions.push(full);
 		return full;
 	}
@@ -62,7 +65,8 @@ export class Notifier {
 		const companies = new Set(companyIds);
 		for (const sub of this.subscriptions) {
 			if (!companies.has(sub.companyId) || (sub.types && !sub.types.includes(type))) continue;
-			this.deliveries.push({ id: this.deliveries.length + 1, notificationId: id, subscriptionId: sub.id, url: sub.url, type, body, state: 'pending', attempts: [], nextAttemptAt: this.clock.now() });
+			const signature = sub.secret ? `sha256=${createHmac('sha256', sub.secret).update(body).digest('hex')}` : undefined;
+			this.deliveries.push({ id: this.deliveries.length + 1, notificationId: id, subscriptionId: sub.id, url: sub.url, type, body, signature, state: 'pending', attempts: [], nextAttemptAt: this.clock.now() });
 		}
 		this.kick();
 		return id;
@@ -99,14 +103,13 @@ export class Notifier {
 
 	private async attempt(delivery: Delivery): Promise<void> {
 		this.inFlight.add(delivery);
-		const sub = this.subscriptions.find((s) => s.id === delivery.subscriptionId);
 		const headers: Record<string, string> = {
 			'content-type': 'application/json',
 			'user-agent': 'public-events-sandbox/2',
 			'x-delivery-id': delivery.notificationId,
 			'x-delivery-attempt': String(delivery.attempts.length + 1),
 		};
-		if (sub?.secret) headers['x-signature'] = `sha256=${createHmac('sha256', sub.secret).update(delivery.body).digest('hex')}`;
+		if (delivery.signature) headers['x-signature'] = delivery.signature;
 		const attempt: Delivery['attempts'][number] = { at: this.clock.now() };
 		try {
 			const { timeoutMs } = this.settings();

@@ -39,10 +39,10 @@ export function seedStore(options: SandboxOptions, now: number): Store {
 			const places = index === 0 && options.bigEventPlaces > 0 ? options.bigEventPlaces : options.placesPerEvent;
 			const event = createEvent(store, random, options, now, { index, places, archived: kind.archived });
 			kind.companies.forEach((id) => event.companyIds.add(id));
+			store.addEvent(event);
 			// Event 1003 is sold out; other halls start with some seats sold elsewhere.
 			const soldShare = index === 2 ? 1 : 0.15;
 			for (const place of event.places) if (random.chance(soldShare)) store.setPlaceState(place, 'sold');
-			store.addEvent(event);
 		}
 	}
 	for (const company of store.companies) seedWidgetOrders(store, random, options, now, company.id);
@@ -186,7 +186,7 @@ function seedWidgetOrders(store: Store, random: Random, options: SandboxOptions,
 		const free = event.places.filter((p) => p.state === 'free').slice(0, random.int(1, 3));
 		if (free.length === 0) continue;
 		const order = recordWidgetSale(store, random, event, free, companyId, time);
-		if (random.chance(1 / 6)) recordWidgetRefund(store, random, order.id, time + random.int(1, 48) * HOUR);
+		if (random.chance(1 / 6)) recordWidgetRefund(store, random, order.id, Math.min(now, time + random.int(1, 48) * HOUR));
 	}
 }
 

@@ -56,6 +56,17 @@ export class Serializer {
 		};
 	}
 
+	private readonly placeTexts = new WeakMap<Place, { state: Place['state']; text: string }>();
+
+	/** A place's JSON, cached until its availability changes: hall plans are the heaviest lists. */
+	placeJson(place: Place): string {
+		const cached = this.placeTexts.get(place);
+		if (cached && cached.state === place.state) return cached.text;
+		const text = JSON.stringify(this.place(place));
+		this.placeTexts.set(place, { state: place.state, text });
+		return text;
+	}
+
 	place(place: Place): Record<string, unknown> {
 		return {
 			id: place.id,

@@ -63,14 +63,6 @@ export class Store {
 		this.events.sort((a, b) => a.dateStarted - b.dateStarted || a.id - b.id);
 	}
 
-	findPlace(placeId: number): Place | undefined {
-		for (const event of this.events) {
-			const place = event.placeIndex.get(placeId);
-			if (place) return place;
-		}
-		return undefined;
-	}
-
 	setPlaceState(place: Place, state: PlaceState, orderId?: number): void {
 		const event = this.eventIndex.get(place.eventPointId);
 		if (!event) return;

@@ -38,7 +38,7 @@ function listEvents(ctx: Ctx, archived: boolean) {
 	return ctx.app.page(ctx, events, (e) => ctx.app.serialize.event(e, ctx.lang), {
 		path: archived ? '/event-points-archived' : '/event-points',
 		type: 'EventPoint',
-		iri: (m) => `/api/v2/event-points/${m.id}`,
+		iri: (id) => `/api/v2/event-points/${id}`,
 		page: q.page,
 		itemsPerPage: q.itemsPerPage,
 	});

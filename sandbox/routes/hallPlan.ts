@@ -2,7 +2,7 @@ import type { Ctx } from '../app';
 import { HttpError, notFound, type Router } from '../http';
 import { idParam, linkedEvent, listQuery } from './common';
 
-const placeIri = (m: Record<string, unknown>) => `/api/v2/places/${m.id}`;
+const placeIri = (id: unknown) => `/api/v2/places/${id}`;
 
 export function registerHallPlan(router: Router<Ctx>): void {
 	router.add('GET', '/event-points/{id}/sectors', (ctx, params) => {
@@ -11,7 +11,7 @@ export function registerHallPlan(router: Router<Ctx>): void {
 		return ctx.app.page(ctx, event.sectors, (s) => ctx.app.serialize.sector(s), {
 			path: `/event-points/${event.id}/sectors`,
 			type: 'Sector',
-			iri: (m) => `/api/v2/event-points/${event.id}/sectors/${m.id}`,
+			iri: (id) => `/api/v2/event-points/${event.id}/sectors/${id}`,
 			...q,
 		});
 	});
@@ -22,7 +22,7 @@ export function registerHallPlan(router: Router<Ctx>): void {
 		const sector = event.sectors.find((s) => s.id === sectorId);
 		if (!sector) throw notFound(`Sector ${sectorId} of event point ${event.id}`);
 		const q = listQuery(ctx, {});
-		return ctx.app.page(ctx, sector.places, (p) => ctx.app.serialize.place(p), {
+		return ctx.app.page(ctx, sector.places, (p) => ctx.app.serialize.placeJson(p), {
 			path: `/event-points/${event.id}/sectors/${sector.id}/places`,
 			type: 'Place',
 			iri: placeIri,
@@ -33,7 +33,7 @@ export function registerHallPlan(router: Router<Ctx>): void {
 	router.add('GET', '/event-points/{id}/places', (ctx, params) => {
 		const event = linkedEvent(ctx, idParam(params, 'id'));
 		const q = listQuery(ctx, {});
-		return ctx.app.page(ctx, event.places, (p) => ctx.app.serialize.place(p), { path: `/event-points/${event.id}/places`, type: 'Place', iri: placeIri, ...q });
+		return ctx.app.page(ctx, event.places, (p) => ctx.app.serialize.placeJson(p), { path: `/event-points/${event.id}/places`, type: 'Place', iri: placeIri, ...q });
 	});
 
 	router.add('GET', '/event-points/{id}/barcodes', (ctx, params) => {

@@ -199,7 +199,7 @@ export function registerOrders(router: Router<Ctx>): void {
 		} else if (toStatus === 'expired') {
 			endHold(app, order, 'expired');
 		} else {
-			refundTickets(app, order, order.tickets.map((t) => t.ticketId));
+			refundTickets(app, order, order.tickets.filter((t) => t.status === 'sold').map((t) => t.ticketId));
 		}
 		return full(ctx, order);
 	});
@@ -241,6 +241,6 @@ export function registerOrders(router: Router<Ctx>): void {
 				(q['payAt[after]'] === undefined || (o.payAt !== null && o.payAt >= q['payAt[after]'])),
 		);
 		if (q['order[payAt]']) orders = sortBy(orders, (o) => o.payAt, q['order[payAt]']);
-		return ctx.app.page(ctx, orders, (o) => ctx.app.serialize.order(o, false), { path: `/event-points/${event.id}/orders`, type: 'Order', iri: (m) => `/api/v2/orders/${m.id}`, page: q.page, itemsPerPage: q.itemsPerPage });
+		return ctx.app.page(ctx, orders, (o) => ctx.app.serialize.order(o, false), { path: `/event-points/${event.id}/orders`, type: 'Order', iri: (id) => `/api/v2/orders/${id}`, page: q.page, itemsPerPage: q.itemsPerPage });
 	});
 }

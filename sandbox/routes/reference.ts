@@ -9,7 +9,7 @@ export function registerReference(router: Router<Ctx>): void {
 	const list = <T extends { id: number }>(path: string, type: string, items: (ctx: Ctx) => T[], shape: (item: T, ctx: Ctx) => Record<string, unknown>) =>
 		router.add('GET', path, (ctx) => {
 			const q = listQuery(ctx, {});
-			return ctx.app.page(ctx, items(ctx), (item) => shape(item, ctx), { path, type, iri: (m) => `/api/v2${path}/${m.id}`, ...q });
+			return ctx.app.page(ctx, items(ctx), (item) => shape(item, ctx), { path, type, iri: (id) => `/api/v2${path}/${id}`, ...q });
 		});
 	const name = (n: Localized, ctx: Ctx) => n[ctx.lang];
 	const store = (ctx: Ctx) => ctx.app.store;

@@ -15,7 +15,7 @@ export function registerWidget(router: Router<Ctx>): void {
 		return ctx.app.page(ctx, sortBy(orders, (o) => (q['order[payAt]'] ? o.payAt : 0), q['order[payAt]']), (o) => ctx.app.serialize.widgetOrder(o), {
 			path: '/widget-orders',
 			type: 'WidgetOrder',
-			iri: (m) => `/api/v2/widget-orders/${m.id}`,
+			iri: (id) => `/api/v2/widget-orders/${id}`,
 			page: q.page,
 			itemsPerPage: q.itemsPerPage,
 		});
@@ -27,7 +27,7 @@ export function registerWidget(router: Router<Ctx>): void {
 		return ctx.app.page(ctx, sortBy(refunds, (r) => (q['order[refundedAt]'] ? r.refundedAt : 0), q['order[refundedAt]']), (r) => ctx.app.serialize.widgetRefund(r), {
 			path: '/widget-orders-refunds',
 			type: 'WidgetRefund',
-			iri: (m) => `/api/v2/widget-orders-refunds/${m.id}`,
+			iri: (id) => `/api/v2/widget-orders-refunds/${id}`,
 			page: q.page,
 			itemsPerPage: q.itemsPerPage,
 		});
