@@ -104,10 +104,13 @@ router
 		const id = app.store.nextId('eventPoint');
 		const name = b.name ?? `New event ${id}`;
 		const dateStarted = Math.floor(app.clock.now() / HOUR) * HOUR + b.daysFromNow * DAY;
+		const eventId = app.store.nextId('eventId');
 		const event: EventPoint = {
 			...template,
 			id,
-			eventId: app.store.nextId('eventId'),
+			eventId,
+			poster: `https://media.sandbox.invalid/posters/${eventId}.jpg`,
+			media: [{ type: 'image', url: `https://media.sandbox.invalid/events/${eventId}/1.jpg` }],
 			name: { en: name, de: name },
 			description: { en: `${name}: newly announced.`, de: `${name}: neu angekündigt.` },
 			dateStarted,

@@ -21,7 +21,6 @@ export interface Ctx {
 	app: SandboxApp;
 	/** The caller's company; undefined only on POST /token. */
 	company: Company;
-	keyId: number;
 	lang: Lang;
 	query: URLSearchParams;
 	body: unknown;
@@ -96,16 +95,14 @@ export class SandboxApp {
 			if (found === 405) throw new HttpError(405, { code: 'method_not_allowed', message: `${method} is not allowed on ${path}` });
 
 			let company = undefined as unknown as Company;
-			let keyId = 0;
 			if (route !== '/token') {
 				const claims = this.issuer.verify(req.headers.authorization, this.clock.now());
 				company = this.store.companies.find((c) => c.id === claims.sub)!;
-				keyId = claims.kid;
 				entry.companyId = claims.sub;
-				this.rateLimit(keyId);
+				this.rateLimit(claims.kid);
 			}
 			const body = method === 'POST' || method === 'PUT' || method === 'PATCH' ? parseJson(await readBody(req)) : undefined;
-			const ctx: Ctx = { app: this, company, keyId, body, query: url.searchParams, lang: language(req.headers['x-api-language']) };
+			const ctx: Ctx = { app: this, company, body, query: url.searchParams, lang: language(req.headers['x-api-language']) };
 			releaseExpiredHolds(this);
 			const reply = await found.route.handler(ctx, found.params);
 			if (fault?.kind === 'drop' && fault.phase === 'after') {
