@@ -121,6 +121,7 @@ router
 			sectors: [],
 			places: [],
 			placeIndex: new Map(),
+			version: 0,
 			updatedAt: app.clock.now(),
 		};
 		buildHall(app.store, app.random, event, b.places);

@@ -38,6 +38,7 @@ export class SandboxApp {
 	readonly random: Random;
 	private readonly router = new Router<Ctx>();
 	private readonly windows = new Map<number, { start: number; count: number }>();
+	private readonly pageCache = new Map<string, Reply>();
 
 	constructor(readonly options: SandboxOptions) {
 		this.clock = new Clock(options.now);
@@ -56,6 +57,24 @@ export class SandboxApp {
 			return typeof value === 'string' ? value : JSON.stringify(value);
 		};
 		return { body: renderPage(this.options.envelope, all, toJson, { ...c, query: ctx.query }) };
+	}
+
+	/**
+	 * A rendered page kept for reuse (LRU, 1,000 pages). The key must change whenever the
+	 * page would: hall plans put the event's version in it, which every place change bumps.
+	 */
+	cachedPage(key: string, render: () => Reply): Reply {
+		const fullKey = `${this.options.envelope} ${key}`;
+		const hit = this.pageCache.get(fullKey);
+		if (hit) {
+			this.pageCache.delete(fullKey);
+			this.pageCache.set(fullKey, hit);
+			return hit;
+		}
+		const reply = render();
+		this.pageCache.set(fullKey, reply);
+		if (this.pageCache.size > 1000) this.pageCache.delete(this.pageCache.keys().next().value!);
+		return reply;
 	}
 
 	item(type: string, iri: string, item: Record<string, unknown>): Reply {

@@ -22,6 +22,7 @@ Prints one JSON line (base URLs and API keys), then a summary; serves until Ctrl
   --reserved-per-account N  simultaneously reserved tickets per account (default ${DEFAULT_OPTIONS.limits.reservedPerAccount})
   --rate-limit N            requests per key per window, 0 = off (default ${DEFAULT_OPTIONS.rateLimit.limit})
   --rate-window-ms N        rate-limit window (default ${DEFAULT_OPTIONS.rateLimit.windowMs})
+  --now ISO                 start the sandbox clock at this time (default: real now)
   --push-url URL            push notifications for the partner company to this URL
   --push-secret S           sign pushes: X-Signature: sha256=<hex HMAC of the body>
   --help`;
@@ -43,6 +44,7 @@ const { values } = parseArgs({
 		'reserved-per-account': { type: 'string' },
 		'rate-limit': { type: 'string' },
 		'rate-window-ms': { type: 'string' },
+		now: { type: 'string' },
 		'push-url': { type: 'string' },
 		'push-secret': { type: 'string' },
 		help: { type: 'boolean', default: false },
@@ -66,8 +68,11 @@ async function main() {
 	if (values.help) return console.log(USAGE);
 	if (values.envelope && !ENVELOPES.includes(values.envelope as Envelope)) fail(`--envelope must be one of ${ENVELOPES.join(', ')}`);
 	const port = int('port')!;
+	const now = values.now === undefined ? undefined : Date.parse(values.now);
+	if (now !== undefined && Number.isNaN(now)) fail(`--now must be an ISO 8601 time, got "${values.now}"`);
 	const shared = {
 		host: values.host,
+		now,
 		seed: int('seed'),
 		events: int('events'),
 		placesPerEvent: int('places-per-event', 1),

@@ -18,7 +18,14 @@ export const conflict = (code: string, message: string, extra: Record<string, un
 
 /** A body already serialized as JSON (pages assembled from cached member texts). */
 export class JsonText {
+	private encoded?: Buffer;
+
 	constructor(readonly text: string) {}
+
+	/** UTF-8 bytes, encoded once even when a cached page is sent many times. */
+	get bytes(): Buffer {
+		return (this.encoded ??= Buffer.from(this.text));
+	}
 }
 
 export interface Reply {
@@ -94,11 +101,11 @@ export function parseJson(raw: Buffer): unknown {
 
 export function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
 	const raw = typeof body === 'string';
-	const text = raw ? body : body instanceof JsonText ? body.text : JSON.stringify(body);
+	const payload = raw ? body : body instanceof JsonText ? body.bytes : JSON.stringify(body);
 	res.writeHead(status, {
 		'content-type': raw ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
-		'content-length': Buffer.byteLength(text),
+		'content-length': Buffer.byteLength(payload),
 		...headers,
 	});
-	res.end(text);
+	res.end(payload);
 }

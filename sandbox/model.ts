@@ -115,6 +115,8 @@ export interface EventPoint {
 	placeIndex: Map<number, Place>;
 	/** Kept in step with place states so lists need not count 50,000 places. */
 	available: number;
+	/** Bumped on every place change: hall-plan pages are cached per version. */
+	version: number;
 	updatedAt: number;
 }
 

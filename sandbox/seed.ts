@@ -134,6 +134,7 @@ function createEvent(store: Store, random: Random, options: SandboxOptions, now:
 		places: [],
 		placeIndex: new Map(),
 		available: 0,
+		version: 0,
 		updatedAt: now,
 	};
 	buildHall(store, random, event, spec.places);

@@ -70,6 +70,7 @@ export class Store {
 		if (place.state !== 'free' && state === 'free') event.available += 1;
 		place.state = state;
 		place.orderId = state === 'free' ? undefined : orderId;
+		event.version += 1;
 	}
 
 	/** Tickets held right now by the company's live holds. */

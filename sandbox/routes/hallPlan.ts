@@ -22,18 +22,22 @@ export function registerHallPlan(router: Router<Ctx>): void {
 		const sector = event.sectors.find((s) => s.id === sectorId);
 		if (!sector) throw notFound(`Sector ${sectorId} of event point ${event.id}`);
 		const q = listQuery(ctx, {});
-		return ctx.app.page(ctx, sector.places, (p) => ctx.app.serialize.placeJson(p), {
-			path: `/event-points/${event.id}/sectors/${sector.id}/places`,
-			type: 'Place',
-			iri: placeIri,
-			...q,
-		});
+		return ctx.app.cachedPage(`sector ${sector.id}@${event.version} ${ctx.query}`, () =>
+			ctx.app.page(ctx, sector.places, (p) => ctx.app.serialize.placeJson(p), {
+				path: `/event-points/${event.id}/sectors/${sector.id}/places`,
+				type: 'Place',
+				iri: placeIri,
+				...q,
+			}),
+		);
 	});
 
 	router.add('GET', '/event-points/{id}/places', (ctx, params) => {
 		const event = linkedEvent(ctx, idParam(params, 'id'));
 		const q = listQuery(ctx, {});
-		return ctx.app.page(ctx, event.places, (p) => ctx.app.serialize.placeJson(p), { path: `/event-points/${event.id}/places`, type: 'Place', iri: placeIri, ...q });
+		return ctx.app.cachedPage(`places ${event.id}@${event.version} ${ctx.query}`, () =>
+			ctx.app.page(ctx, event.places, (p) => ctx.app.serialize.placeJson(p), { path: `/event-points/${event.id}/places`, type: 'Place', iri: placeIri, ...q }),
+		);
 	});
 
 	router.add('GET', '/event-points/{id}/barcodes', (ctx, params) => {

@@ -58,7 +58,7 @@ describe('sandbox CLI', () => {
 	let started: Started;
 
 	beforeAll(async () => {
-		child = spawn(TSX, ['sandbox/cli.ts', '--port', '0', '--production-port', '0', '--events', '3'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+		child = spawn(TSX, ['sandbox/cli.ts', '--port', '0', '--production-port', '0', '--events', '3', '--now', '2027-01-15T12:00:00Z'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
 		started = JSON.parse(await firstLine(child)) as Started;
 	}, 20_000);
 
@@ -89,6 +89,12 @@ describe('sandbox CLI', () => {
 		const events = await call('GET', `${started.baseUrl}/api/v2/event-points`, { token: token.body.token });
 		expect(events.status).toBe(200);
 		expect(events.body).toHaveLength(3);
+	});
+
+	it('--now starts the sandbox clock at the given time', async () => {
+		const state = await call('GET', `${started.baseUrl}/__sandbox/state`);
+		expect(Date.parse(state.body.now)).toBeGreaterThanOrEqual(Date.parse('2027-01-15T12:00:00Z'));
+		expect(Date.parse(state.body.now)).toBeLessThan(Date.parse('2027-01-15T12:05:00Z'));
 	});
 
 	it('SIGTERM stops it: the process exits and the ports close', async () => {

@@ -240,3 +240,34 @@ describe('sandbox hall plan: a big event (bigEventPlaces 5000)', () => {
 		return items.map((i) => i.id);
 	}
 });
+
+describe('sandbox hall plan pages are never served stale', () => {
+	let sb: SandboxClient;
+	beforeAll(async () => (sb = await SandboxClient.start()));
+	afterAll(() => sb.stop());
+
+	const firstPage = async (path: string) => (await sb.get<Place[]>(path, { query: { page: 1, itemsPerPage: 100 } })).body;
+
+	it('a page read twice reflects a hold and its release in between, for /places and a sector list', async () => {
+		const sector = (await sb.get<Sector[]>(`/event-points/${EVENT}/sectors`)).body[0];
+		const paths = [`/event-points/${EVENT}/places`, `/event-points/${EVENT}/sectors/${sector.id}/places`];
+		const before = await Promise.all(paths.map(firstPage));
+		const free = before[0].find((p) => p.availableCount === 1 && p.sectorId === sector.id)!;
+
+		const order = await sb.send('POST', '/orders', { eventPoint: String(EVENT), places: [String(free.id)], priceCategory: String(free.priceCategories[0].id) });
+		expect(order.status).toBe(201);
+		for (const page of await Promise.all(paths.map(firstPage))) expect(page.find((p) => p.id === free.id)?.availableCount).toBe(0);
+
+		expect((await sb.send('PUT', `/orders/${order.body.id}/status`, { toStatus: 'expired' })).status).toBe(200);
+		for (const page of await Promise.all(paths.map(firstPage))) expect(page.find((p) => p.id === free.id)?.availableCount).toBe(1);
+	});
+
+	it('switching the envelope changes the page served for the same URL', async () => {
+		const path = `/event-points/${EVENT}/places`;
+		expect(Array.isArray(await firstPage(path))).toBe(true);
+		await sb.admin('PUT', '/config', { envelope: 'hydra' });
+		const hydra = (await sb.get(path, { query: { page: 1, itemsPerPage: 100 } })).body;
+		expect(hydra['hydra:member']).toHaveLength(100);
+		await sb.admin('PUT', '/config', { envelope: 'array' });
+	});
+});

@@ -26,3 +26,26 @@ describe('sandbox: the integration order of spec section 1', () => {
 		expect(paid.body.tickets[0]).toMatchObject({ placeId: Number(place.id), barcode: expect.stringMatching(/^\d{13}$/) });
 	});
 });
+
+describe('sandbox: seeded data is deterministic', () => {
+	const NOW = Date.parse('2027-03-01T09:00:00Z');
+
+	async function snapshot(seed: number) {
+		const sb = await SandboxClient.start({ seed, now: NOW });
+		try {
+			const events = await sb.getAll('/event-points');
+			const places = await sb.getAll(`/event-points/${events[0].id}/places`);
+			return { keys: sb.keys, events, places };
+		} finally {
+			await sb.stop();
+		}
+	}
+
+	it('one seed and start time give the same keys, catalog and hall plans; another seed differs', async () => {
+		const [a, b, c] = [await snapshot(7), await snapshot(7), await snapshot(8)];
+		expect(b).toEqual(a);
+		expect(a.events[0].dateStarted).toBe('2027-03-08T18:00:00+00:00');
+		expect(c.keys.partner).not.toBe(a.keys.partner);
+		expect(c.events.map((e: any) => e.eventName)).not.toEqual(a.events.map((e: any) => e.eventName));
+	});
+});
