@@ -9,6 +9,7 @@ Starts a local Public Events API v2: staging on --port, production on --producti
 Prints one JSON line (base URLs and API keys), then a summary; serves until Ctrl+C.
 
   --port N                  staging port (default 4010; 0 = any free port)
+  --host H                  loopback address to listen on (default 127.0.0.1)
   --production-port N       production port (default: staging port + 1; 0 = any)
   --seed N                  data seed (default 1): same seed, same catalog and keys
   --events N                on-sale event points visible to the partner key (default ${DEFAULT_OPTIONS.events})
@@ -67,6 +68,8 @@ function fail(message: string): never {
 async function main() {
 	if (values.help) return console.log(USAGE);
 	if (values.envelope && !ENVELOPES.includes(values.envelope as Envelope)) fail(`--envelope must be one of ${ENVELOPES.join(', ')}`);
+	// The control surface is unauthenticated and shows the keys: loopback only.
+	if (!/^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(values.host)) fail(`--host must be a loopback address (127.0.0.1, ::1, localhost), got "${values.host}"`);
 	const port = int('port')!;
 	const now = values.now === undefined ? undefined : Date.parse(values.now);
 	if (now !== undefined && Number.isNaN(now)) fail(`--now must be an ISO 8601 time, got "${values.now}"`);
