@@ -164,7 +164,7 @@ export function buildHall(store: Store, random: Random, event: EventPoint, place
 				rowName: String(Math.floor(n / 20) + 1),
 				placeName: String((n % 20) + 1),
 				priceCategories,
-				barcode: random.digits(13),
+				barcode: store.newBarcode(random),
 				state: 'free',
 			};
 			sector.places.push(place);
@@ -212,7 +212,7 @@ export function recordWidgetRefund(store: Store, random: Random, orderId: number
 	for (const ticket of order.tickets) {
 		ticket.status = 'refund';
 		const place = event.placeIndex.get(ticket.placeId)!;
-		place.barcode = random.digits(13);
+		place.barcode = store.newBarcode(random);
 		store.setPlaceState(place, 'free');
 	}
 	const amount = order.tickets.reduce((sum, t) => sum + t.discountPrice, 0);

@@ -15,6 +15,7 @@ import type {
 	WidgetOrder,
 	WidgetRefund,
 } from './model';
+import type { Random } from './random';
 
 /** All records of one environment, and the only code that changes a place's state. */
 export class Store {
@@ -47,6 +48,16 @@ export class Store {
 		widgetOrder: 800000,
 		widgetRefund: 850000,
 	};
+
+	private readonly barcodes = new Set<string>();
+
+	/** A 13-digit barcode no ticket of this environment has had. */
+	newBarcode(random: Random): string {
+		let code = random.digits(13);
+		while (this.barcodes.has(code)) code = random.digits(13);
+		this.barcodes.add(code);
+		return code;
+	}
 
 	nextId(kind: keyof Store['sequences'] & string): number {
 		this.sequences[kind] += 1;

@@ -100,7 +100,7 @@ function refundTickets(app: SandboxApp, order: Order, ticketIds: number[]): void
 	for (const ticket of order.tickets.filter((t) => ticketIds.includes(t.ticketId))) {
 		ticket.status = 'refund';
 		const place = event.placeIndex.get(ticket.placeId)!;
-		place.barcode = app.random.digits(13); // a resold seat gets a new barcode
+		place.barcode = app.store.newBarcode(app.random); // a resold seat gets a new barcode
 		app.store.setPlaceState(place, 'free');
 	}
 	if (order.tickets.every((t) => t.status === 'refund')) {
