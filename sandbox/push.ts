@@ -38,6 +38,8 @@ export class Notifier {
 	private notificationSeq = 0;
 	private subscriptionSeq = 0;
 	private inFlight = new Set<Delivery>();
+	/** Deliveries still to attempt, so scheduling never rescans the delivered ones. */
+	private pending = new Set<Delivery>();
 	private timer?: NodeJS.Timeout;
 	private closed = false;
 	private readonly agent = new Agent({ connections: 16, keepAliveTimeout: 2000 });
@@ -66,17 +68,12 @@ export class Notifier {
 		for (const sub of this.subscriptions) {
 			if (!companies.has(sub.companyId) || (sub.types && !sub.types.includes(type))) continue;
 			const signature = sub.secret ? `sha256=${createHmac('sha256', sub.secret).update(body).digest('hex')}` : undefined;
-			this.deliveries.push({ id: this.deliveries.length + 1, notificationId: id, subscriptionId: sub.id, url: sub.url, type, body, signature, state: 'pending', attempts: [], nextAttemptAt: this.clock.now() });
+			const delivery: Delivery = { id: this.deliveries.length + 1, notificationId: id, subscriptionId: sub.id, url: sub.url, type, body, signature, state: 'pending', attempts: [], nextAttemptAt: this.clock.now() };
+			this.deliveries.push(delivery);
+			this.pending.add(delivery);
 		}
 		this.kick();
 		return id;
-	}
-
-	/** Resolves once nothing is in flight or due now (pending retries may remain, waiting on the clock). */
-	async settled(): Promise<void> {
-		while (this.inFlight.size > 0 || this.due().length > 0) {
-			await new Promise((resolve) => setImmediate(resolve));
-		}
 	}
 
 	close(): Promise<void> {
@@ -85,19 +82,18 @@ export class Notifier {
 		return this.agent.close();
 	}
 
-	private due(): Delivery[] {
-		const now = this.clock.now();
-		return this.deliveries.filter((d) => d.state === 'pending' && !this.inFlight.has(d) && d.nextAttemptAt <= now);
-	}
-
 	private kick(): void {
 		if (this.closed) return;
 		clearTimeout(this.timer);
-		for (const delivery of this.due()) void this.attempt(delivery);
-		const waiting = this.deliveries.filter((d) => d.state === 'pending' && !this.inFlight.has(d));
-		if (waiting.length === 0) return;
-		const next = Math.min(...waiting.map((d) => d.nextAttemptAt));
-		this.timer = setTimeout(() => this.kick(), Math.max(0, next - this.clock.now()));
+		const now = this.clock.now();
+		let next = Infinity;
+		for (const delivery of this.pending) {
+			if (this.inFlight.has(delivery)) continue;
+			if (delivery.nextAttemptAt <= now) void this.attempt(delivery);
+			else next = Math.min(next, delivery.nextAttemptAt);
+		}
+		if (next === Infinity) return;
+		this.timer = setTimeout(() => this.kick(), next - now);
 		this.timer.unref();
 	}
 
@@ -123,10 +119,15 @@ export class Notifier {
 		this.inFlight.delete(delivery);
 		if (attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300) {
 			delivery.state = 'delivered';
+			this.pending.delete(delivery);
 		} else {
 			const { retryBaseMs, maxAttempts } = this.settings();
-			if (delivery.attempts.length >= maxAttempts) delivery.state = 'failed';
-			else delivery.nextAttemptAt = this.clock.now() + retryBaseMs * 2 ** (delivery.attempts.length - 1);
+			if (delivery.attempts.length >= maxAttempts) {
+				delivery.state = 'failed';
+				this.pending.delete(delivery);
+			} else {
+				delivery.nextAttemptAt = this.clock.now() + retryBaseMs * 2 ** (delivery.attempts.length - 1);
+			}
 		}
 		this.kick();
 	}

@@ -219,13 +219,14 @@ export function registerOrders(router: Router<Ctx>): void {
 	router.add('GET', '/orders/{id}/payment-data', (ctx, params) => {
 		const order = ownOrder(ctx, params);
 		if (order.status !== 'reserved_to_time') throw conflict('order_not_payable', `Order ${order.id} is ${order.status}; payment data exists only for a live hold`, { status: order.status });
-		const total = ctx.app.serialize.order(order, false).totalPrice as { amount: number; currency: string };
+		const summary = ctx.app.serialize.order(order, false);
+		const total = summary.totalPrice as { amount: number; currency: string };
 		return {
 			body: {
 				type: 'redirect_form',
 				url: 'https://pay.sandbox.invalid/checkout',
 				method: 'POST',
-				fields: { merchant: `company-${ctx.company.id}`, orderId: String(order.id), amount: total.amount.toFixed(2), currency: total.currency, expiresAt: ctx.app.serialize.order(order, false).reservedToDate },
+				fields: { merchant: `company-${ctx.company.id}`, orderId: String(order.id), amount: total.amount.toFixed(2), currency: total.currency, expiresAt: summary.reservedToDate },
 			},
 		};
 	});

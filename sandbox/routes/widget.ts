@@ -1,35 +1,29 @@
 import type { Ctx } from '../app';
 import type { Router } from '../http';
+import type { WidgetOrder, WidgetRefund } from '../model';
 import { isoDayOrTime, sortDirection } from '../validate';
 import { listQuery, sortBy } from './common';
 
 /**
  * Sales and refunds made in the widget on the partner's site, company-wide. The spec names no
- * filters here; the sandbox offers API Platform style ones (`payAt[after]`, `order[payAt]`)
- * for clients that can use them, and lists oldest first when none is given.
+ * filters here; the sandbox offers API Platform style ones (`<time>[after]`, `order[<time>]`)
+ * for clients that can use them, and lists oldest first (by id) when none is given.
  */
 export function registerWidget(router: Router<Ctx>): void {
-	router.add('GET', '/widget-orders', (ctx) => {
-		const q = listQuery(ctx, { 'payAt[after]': isoDayOrTime.optional(), 'order[payAt]': sortDirection.optional() });
-		const orders = ctx.app.store.widgetOrders.filter((o) => o.companyId === ctx.company.id && (q['payAt[after]'] === undefined || o.payAt >= q['payAt[after]']));
-		return ctx.app.page(ctx, sortBy(orders, (o) => (q['order[payAt]'] ? o.payAt : 0), q['order[payAt]']), (o) => ctx.app.serialize.widgetOrder(o), {
-			path: '/widget-orders',
-			type: 'WidgetOrder',
-			iri: (id) => `/api/v2/widget-orders/${id}`,
-			page: q.page,
-			itemsPerPage: q.itemsPerPage,
+	const feed = <T extends { id: number; companyId: number }>(path: string, type: string, records: (ctx: Ctx) => T[], time: keyof T & string, serialize: (ctx: Ctx, record: T) => Record<string, unknown>) =>
+		router.add('GET', path, (ctx) => {
+			const q = listQuery(ctx, { [`${time}[after]`]: isoDayOrTime.optional(), [`order[${time}]`]: sortDirection.optional() }) as {
+				page?: number;
+				itemsPerPage?: number;
+			} & Record<string, unknown>;
+			const after = q[`${time}[after]`] as number | undefined;
+			const direction = q[`order[${time}]`] as 'asc' | 'desc' | undefined;
+			const at = (record: T) => record[time] as number;
+			let list = records(ctx).filter((r) => r.companyId === ctx.company.id && (after === undefined || at(r) >= after));
+			if (direction) list = sortBy(list, at, direction);
+			return ctx.app.page(ctx, list, (r) => serialize(ctx, r), { path, type, iri: (id) => `/api/v2${path}/${id}`, page: q.page, itemsPerPage: q.itemsPerPage });
 		});
-	});
 
-	router.add('GET', '/widget-orders-refunds', (ctx) => {
-		const q = listQuery(ctx, { 'refundedAt[after]': isoDayOrTime.optional(), 'order[refundedAt]': sortDirection.optional() });
-		const refunds = ctx.app.store.widgetRefunds.filter((r) => r.companyId === ctx.company.id && (q['refundedAt[after]'] === undefined || r.refundedAt >= q['refundedAt[after]']));
-		return ctx.app.page(ctx, sortBy(refunds, (r) => (q['order[refundedAt]'] ? r.refundedAt : 0), q['order[refundedAt]']), (r) => ctx.app.serialize.widgetRefund(r), {
-			path: '/widget-orders-refunds',
-			type: 'WidgetRefund',
-			iri: (id) => `/api/v2/widget-orders-refunds/${id}`,
-			page: q.page,
-			itemsPerPage: q.itemsPerPage,
-		});
-	});
+	feed<WidgetOrder>('/widget-orders', 'WidgetOrder', (ctx) => ctx.app.store.widgetOrders, 'payAt', (ctx, o) => ctx.app.serialize.widgetOrder(o));
+	feed<WidgetRefund>('/widget-orders-refunds', 'WidgetRefund', (ctx) => ctx.app.store.widgetRefunds, 'refundedAt', (ctx, r) => ctx.app.serialize.widgetRefund(r));
 }

@@ -256,3 +256,23 @@ describe('sandbox widget sales', () => {
 		expect(refunded.status).toBe('refund');
 	});
 });
+
+describe('sandbox widget lists: order[payAt] and order[refundedAt]', () => {
+	let sb: SandboxClient;
+	beforeAll(async () => (sb = await SandboxClient.start({ widgetOrders: 30, seed: 3 })));
+	afterAll(() => sb.stop());
+
+	it.each([
+		['/widget-orders', 'payAt'],
+		['/widget-orders-refunds', 'refundedAt'],
+	])('%s sorts by %s both ways, and by id when no order is given', async (path, field) => {
+		const times = (list: any[]) => list.map((r) => Date.parse(r[field]));
+		const asc = await sb.getAll(path, { query: { [`order[${field}]`]: 'asc' } });
+		const desc = await sb.getAll(path, { query: { [`order[${field}]`]: 'desc' } });
+		const plain = await sb.getAll(path);
+		expect(asc.length).toBeGreaterThan(1);
+		expect(times(asc)).toEqual([...times(asc)].sort((a, b) => a - b));
+		expect(times(desc)).toEqual([...times(asc)].reverse());
+		expect(plain.map((r) => r.id)).toEqual([...plain.map((r) => r.id)].sort((a, b) => a - b));
+	});
+});
