@@ -6,9 +6,6 @@ export default [
 	{
 		ignores: ['dist/**', 'coverage/**', 'node_modules/**', 'gulpfile.js', 'jest.config.js'],
 	},
-	// package.json is linted once it lists a node: the rules demand at least one in `n8n.nodes`,
-	// and the foundation ships none yet. The first node (issue 3) removes this entry.
-	{ ignores: ['package.json'] },
 	...config,
 	// The community rules (no process, no timers, no child processes, imports limited to what
 	// n8n Cloud provides, NodeApiError for errors) are for what ships: credentials/ and nodes/.

@@ -1,0 +1,134 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestHelper,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/** `{base}/api/v2` whatever the user typed: with or without the version, trailing slashes. */
+export function apiUrl(baseUrl: unknown): string {
+	const base = String(baseUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+	return /\/api\/v2$/.test(base) ? base : `${base}/api/v2`;
+}
+
+export class PublicEventsApi implements ICredentialType {
+	name = 'publicEventsApi';
+
+	displayName = 'Public Events API';
+
+	icon = {
+		light: 'file:../nodes/PublicEvents/publicEvents.svg',
+		dark: 'file:../nodes/PublicEvents/publicEvents.dark.svg',
+	} as const;
+
+	documentationUrl = 'https://github.com/public-events/n8n-nodes-public-events#credentials';
+
+	httpRequestNode = {
+		name: 'Public Events',
+		docsUrl: 'https://github.com/public-events/n8n-nodes-public-events#credentials',
+		apiBaseUrlPlaceholder: 'https://tickets.example.com/api/v2/event-points',
+	};
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Environment',
+			name: 'environment',
+			type: 'options',
+			options: [
+				{ name: 'Production', value: 'production', description: 'Real events and sales' },
+				{ name: 'Staging', value: 'staging', description: 'Test events, free orders' },
+			],
+			default: 'production',
+			description:
+				'Which environment the key belongs to. Each environment has its own key: a staging key is refused in production.',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://tickets.example.com',
+			description:
+				'Address of the service for this environment. "/api/v2" is added unless the address already ends with it.',
+		},
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'Key issued to your company for this environment; exchanged for a 24-hour token',
+		},
+		{
+			displayName: 'Default Language',
+			name: 'language',
+			type: 'string',
+			default: '',
+			placeholder: 'en',
+			description:
+				'Language code sent as X-API-Language for names and descriptions. Leave empty for the service default. A node option can override it.',
+		},
+		{
+			displayName: 'Token',
+			name: 'token',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+	];
+
+	// n8n calls this when `token` is empty and again after a 401, then stores the result in
+	// the credential: one /token request per 24 h, not one per execution.
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		const url = `${apiUrl(credentials.baseUrl)}/token`;
+		let response: IDataObject;
+		try {
+			response = (await this.helpers.httpRequest({
+				method: 'POST',
+				url,
+				body: { apiKey: credentials.apiKey },
+				json: true,
+			})) as IDataObject;
+		} catch (error) {
+			// A fresh error: the original carries the request, and with it the key.
+			throw new Error(tokenFailure(error, url, credentials.environment));
+		}
+		if (typeof response?.token !== 'string' || response.token === '') {
+			throw new Error(`POST ${url} answered without a "token" field: is the Base URL right?`);
+		}
+		return { token: response.token };
+	}
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: { Authorization: '=Bearer {{$credentials.token}}' },
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/(\\/api\\/v2)?$/, "/api/v2")}}',
+			url: '/event-points',
+			qs: { page: 1, itemsPerPage: 1 },
+		},
+	};
+}
+
+function tokenFailure(error: unknown, url: string, environment: unknown): string {
+	const e = error as { httpCode?: string; status?: number; response?: { status?: number }; code?: string };
+	const status = Number(e?.response?.status ?? e?.status ?? e?.httpCode) || undefined;
+	const env = environment === 'staging' ? 'staging' : 'production';
+	if (status === 401 || status === 403) {
+		return `The API key was refused by POST ${url} (${status}). Staging and production keys differ: check that this key was issued for ${env} and that the Base URL is the ${env} address.`;
+	}
+	if (status) return `POST ${url} failed with status ${status} while requesting a token`;
+	return `Could not reach ${url} to request a token (${e?.code ?? 'network error'}): check the Base URL`;
+}

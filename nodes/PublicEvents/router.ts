@@ -1,0 +1,50 @@
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type JsonObject,
+} from 'n8n-workflow';
+
+import * as event from './resources/event';
+
+type Operation = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject | IDataObject[]>;
+
+/** resource -> operation -> execute; a new operation is one file plus one line here. */
+const operations: Record<string, Record<string, { execute: Operation }>> = {
+	event: event.operations,
+};
+
+/** Runs the chosen operation once per input item; errors become error items under continueOnFail. */
+export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const output: INodeExecutionData[] = [];
+	for (let i = 0; i < items.length; i++) {
+		const resource = this.getNodeParameter('resource', i) as string;
+		const operation = this.getNodeParameter('operation', i) as string;
+		try {
+			const run = operations[resource]?.[operation];
+			if (!run) throw new NodeOperationError(this.getNode(), `Unsupported operation "${operation}" of "${resource}"`, { itemIndex: i });
+			const result = await run.execute.call(this, i);
+			for (const json of Array.isArray(result) ? result : [result]) output.push({ json, pairedItem: { item: i } });
+		} catch (error) {
+			if (!this.continueOnFail()) {
+				// Both constructors hand back an error of their own class unchanged.
+				if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
+				throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+			}
+			output.push({ json: errorJson(error), pairedItem: { item: i } });
+		}
+	}
+	return [output];
+}
+
+function errorJson(error: unknown): IDataObject {
+	const e = error as { message?: string; description?: string; httpCode?: string; context?: JsonObject };
+	const json: IDataObject = { error: e.message ?? String(error) };
+	if (e.description) json.description = e.description;
+	if (e.httpCode) json.httpCode = e.httpCode;
+	if (e.context?.body !== undefined) json.body = e.context.body as IDataObject;
+	return json;
+}

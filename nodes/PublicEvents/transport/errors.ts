@@ -1,0 +1,98 @@
+import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
+
+/** What went wrong with one API call, free of the request (and so of the key and token). */
+export interface ApiFailure {
+	method: string;
+	path: string;
+	status?: number;
+	body?: unknown;
+	/** Network error code such as ECONNRESET, when no response came. */
+	code?: string;
+	attempts: number;
+	waitedMs: number;
+	/** A message that replaces the one derived from the status. */
+	reason?: string;
+	/** Why retrying stopped early, when it did. */
+	gaveUp?: string;
+	itemIndex?: number;
+}
+
+function field(body: unknown, name: string): unknown {
+	return body && typeof body === 'object' && !Array.isArray(body) ? (body as JsonObject)[name] : undefined;
+}
+
+function bodyMessage(body: unknown): string | undefined {
+	const violations = field(body, 'violations');
+	if (Array.isArray(violations) && violations.length > 0) {
+		return violations
+			.map((v: JsonObject) => [v.propertyPath, v.message].filter(Boolean).join(': '))
+			.join('; ');
+	}
+	for (const name of ['message', 'detail', 'hydra:description', 'title', 'error']) {
+		const value = field(body, name);
+		if (typeof value === 'string' && value !== '') return value;
+	}
+	return typeof body === 'string' && body.trim() !== '' ? body.trim().slice(0, 300) : undefined;
+}
+
+function retries(f: ApiFailure): string {
+	const tries = f.attempts === 1 ? '1 try' : `${f.attempts} tries`;
+	return `${tries}, ${Math.round(f.waitedMs / 100) / 10} s of waiting${f.gaveUp ? `; ${f.gaveUp}` : ''}`;
+}
+
+/** A human message per status (spec section 7); the service's own words go in the description. */
+function messageFor(f: ApiFailure): string {
+	if (f.reason) return f.reason;
+	const said = bodyMessage(f.body);
+	switch (f.status) {
+		case undefined:
+			return `Could not reach the Public Events service (${f.code ?? 'no response'}) after ${retries(f)}`;
+		case 400:
+			return `The service rejected the request${said ? `: ${said}` : ''}`;
+		case 401:
+			return 'The service refused the token even after requesting a new one: check the API key and that it belongs to this environment (staging and production keys differ)';
+		case 403:
+			if (/\/barcodes$/.test(f.path)) {
+				return 'The barcode export is only for events your company organises. For events you sell as a partner, take the barcodes from the paid order (Order > Get).';
+			}
+			return `Access denied${said ? `: ${said}` : ''}`;
+		case 404:
+			return `Not found: ${f.path}. An event that is missing is usually not linked to your company or its sale has ended (see Get Many Archived): an access setting on the service side, not a fault.`;
+		case 409:
+			return `Conflict${said ? `: ${said}` : ''}`;
+		case 422: {
+			const limit = field(f.body, 'limit');
+			const current = field(f.body, 'current');
+			const figures = limit !== undefined ? ` (limit ${String(limit)}${current !== undefined ? `, current ${String(current)}` : ''})` : '';
+			return `A limit of the service was exceeded${figures}${said ? `: ${said}` : ''}`;
+		}
+		case 429:
+			return `The service kept answering 429 Too Many Requests: gave up after ${retries(f)}`;
+		default:
+			if (f.status >= 500) return `The service failed with status ${f.status} after ${retries(f)}`;
+			return `The service answered status ${f.status}${said ? `: ${said}` : ''}`;
+	}
+}
+
+/** The body travels whole in the error (`context.body`) for continueOnFail items and debugging. */
+export function apiError(node: INode, failure: ApiFailure): NodeApiError {
+	const said = bodyMessage(failure.body);
+	const description = [
+		`${failure.method} ${failure.path}${failure.status ? ` answered ${failure.status}` : ' failed'}`,
+		said ? `Service said: ${said}` : undefined,
+	]
+		.filter(Boolean)
+		.join('. ');
+	const error = new NodeApiError(
+		node,
+		{ httpCode: failure.status ? String(failure.status) : null, body: failure.body ?? null } as JsonObject,
+		{
+			message: messageFor(failure),
+			description,
+			httpCode: failure.status ? String(failure.status) : undefined,
+			itemIndex: failure.itemIndex,
+		},
+	);
+	error.context.body = failure.body as JsonObject;
+	return error;
+}

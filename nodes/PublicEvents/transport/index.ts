@@ -1,0 +1,222 @@
+import {
+	sleep,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IHookFunctions,
+	type IHttpRequestMethods,
+	type IHttpRequestOptions,
+	type ILoadOptionsFunctions,
+	type IPollFunctions,
+	type IWebhookFunctions,
+} from 'n8n-workflow';
+
+import { apiUrl } from '../../../credentials/PublicEventsApi.credentials';
+import { apiError, type ApiFailure } from './errors';
+import { readListPage } from './listEnvelope';
+import { backoffMs, DEFAULT_RETRY, retryAfterMs, type RetryPolicy } from './retry';
+
+export type ApiContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IPollFunctions
+	| IHookFunctions
+	| IWebhookFunctions;
+
+export interface RequestSettings {
+	retry?: RetryPolicy;
+	/** Overrides the credential's default language (X-API-Language). */
+	language?: string;
+	itemIndex?: number;
+}
+
+export const CREDENTIAL_TYPE = 'publicEventsApi';
+export const MAX_PAGE_SIZE = 100;
+
+interface Target {
+	apiUrl: string;
+	language: string;
+}
+
+// The base URL and language are read once per node run, not once per page.
+const targets = new WeakMap<object, Promise<Target>>();
+
+function targetOf(context: ApiContext): Promise<Target> {
+	let target = targets.get(context);
+	if (!target) {
+		target = context.getCredentials(CREDENTIAL_TYPE).then((credentials) => ({
+			apiUrl: apiUrl(credentials.baseUrl),
+			language: String(credentials.language ?? '').trim(),
+		}));
+		targets.set(context, target);
+	}
+	return target;
+}
+
+interface Received {
+	status?: number;
+	headers?: IDataObject;
+	body?: unknown;
+	code?: string;
+	message: string;
+}
+
+/** n8n wraps the HTTP client's error in a NodeApiError; the response sits on its cause. */
+function received(error: unknown): Received {
+	let current = error as IDataObject | undefined;
+	for (let depth = 0; current && depth < 4; depth++) {
+		const response = current.response as IDataObject | undefined;
+		if (response && typeof response.status === 'number') {
+			return {
+				status: response.status,
+				headers: response.headers as IDataObject,
+				body: response.data ?? response.body,
+				message: String(current.message ?? ''),
+			};
+		}
+		if (typeof current.code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+|ERR_[A-Z_]+)$/.test(current.code)) {
+			return { code: current.code, message: String(current.message ?? '') };
+		}
+		current = current.cause as IDataObject | undefined;
+	}
+	const cause = (error as IDataObject)?.cause as IDataObject | undefined;
+	return { message: String(cause?.message ?? (error as Error)?.message ?? error) };
+}
+
+function isJson(body: unknown): boolean {
+	return body !== null && typeof body === 'object';
+}
+
+/**
+ * The one way the nodes call the API. Token, refresh on 401 and proxy settings are n8n's
+ * (`httpRequestWithAuthentication` with the credential's preAuthentication); retrying is ours:
+ * 429 for any method (the service did not act on it), 5xx and dropped connections for GET only,
+ * so an order is never created or paid twice.
+ */
+export async function apiRequest<T = unknown>(
+	this: ApiContext,
+	method: IHttpRequestMethods,
+	path: string,
+	request: { qs?: IDataObject; body?: IDataObject } = {},
+	settings: RequestSettings = {},
+): Promise<T> {
+	const target = await targetOf(this);
+	const policy = settings.retry ?? DEFAULT_RETRY;
+	const language = settings.language?.trim() || target.language;
+	const options: IHttpRequestOptions = {
+		method,
+		url: `${target.apiUrl}${path}`,
+		qs: request.qs,
+		arrayFormat: 'repeat',
+		headers: { Accept: 'application/json', ...(language ? { 'X-API-Language': language } : {}) },
+		json: true,
+	};
+	if (request.body !== undefined) options.body = request.body;
+
+	const failure: ApiFailure = { method, path, attempts: 0, waitedMs: 0, itemIndex: settings.itemIndex };
+	for (;;) {
+		failure.attempts++;
+		let body: unknown;
+		let got: Received | undefined;
+		try {
+			body = await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options);
+		} catch (error) {
+			got = received(error);
+		}
+		if (!got) {
+			if (isJson(body)) return body as T;
+			// A write may answer 204 No Content; a read must answer JSON.
+			if (method !== 'GET' && (body === undefined || body === '')) return {} as T;
+			throw apiError(this.getNode(), {
+				...failure,
+				status: 200,
+				body,
+				reason: `The service answered ${method} ${path} with ${describeBody(body)} instead of JSON: is the Base URL the API's address?`,
+			});
+		}
+		if (got.status === undefined && got.code === undefined) {
+			// Not an HTTP failure: the token request failed (its message says why) or the run was cancelled.
+			throw apiError(this.getNode(), { ...failure, reason: got.message });
+		}
+		const retryable =
+			got.status === 429 ||
+			(method === 'GET' && (got.status === undefined || got.status >= 500) && got.code !== 'ERR_CANCELED');
+		if (!retryable) throw apiError(this.getNode(), { ...failure, status: got.status, body: got.body, code: got.code });
+
+		const wait = retryAfterMs(got.headers?.['retry-after']) ?? backoffMs(failure.attempts - 1);
+		if (failure.attempts > policy.maxRetries) {
+			throw apiError(this.getNode(), { ...failure, status: got.status, body: got.body, code: got.code });
+		}
+		if (failure.waitedMs + wait > policy.maxWaitMs) {
+			throw apiError(this.getNode(), {
+				...failure,
+				status: got.status,
+				body: got.body,
+				code: got.code,
+				gaveUp: `the next wait (${Math.ceil(wait / 1000)} s) would pass the Max Retry Wait`,
+			});
+		}
+		failure.waitedMs += wait;
+		await sleep(wait);
+	}
+}
+
+function describeBody(body: unknown): string {
+	const text = typeof body === 'string' ? body.trim() : String(body ?? '');
+	return text === '' ? 'an empty body' : `"${text.slice(0, 60)}${text.length > 60 ? '…' : ''}"`;
+}
+
+export interface PageSettings extends RequestSettings {
+	/** Stop once this many items are collected; undefined = Return All. */
+	limit?: number;
+}
+
+/**
+ * Every item of a list, page by page (`page` from 1, `itemsPerPage` at most 100), for any
+ * envelope. A stated total ends the loop without an extra request; without one, a short page does.
+ */
+export async function apiRequestAllItems(
+	this: ApiContext,
+	path: string,
+	qs: IDataObject = {},
+	settings: PageSettings = {},
+): Promise<IDataObject[]> {
+	const limit = settings.limit;
+	const perPage = Math.min(MAX_PAGE_SIZE, limit ?? MAX_PAGE_SIZE);
+	const collected: IDataObject[] = [];
+	let previousFirst: string | undefined;
+	for (let page = 1; ; page++) {
+		const body = await apiRequest.call(this, 'GET', path, { qs: { ...qs, page, itemsPerPage: perPage } }, settings);
+		const list = readListPage(body);
+		if (!list) {
+			throw apiError(this.getNode(), {
+				method: 'GET',
+				path,
+				status: 200,
+				body,
+				attempts: 1,
+				waitedMs: 0,
+				itemIndex: settings.itemIndex,
+				reason: `The answer to GET ${path} is not a list this node can read (a JSON array, or an object with hydra:member, member, items or data)`,
+			});
+		}
+		const first = list.items.length > 0 ? JSON.stringify(list.items[0]) : undefined;
+		if (page > 1 && first !== undefined && first === previousFirst) {
+			throw apiError(this.getNode(), {
+				method: 'GET',
+				path,
+				status: 200,
+				body,
+				reason: `Page ${page} of GET ${path} repeats page ${page - 1}: the service seems to ignore the page parameter`,
+				attempts: 1,
+				waitedMs: 0,
+				itemIndex: settings.itemIndex,
+			});
+		}
+		previousFirst = first;
+		collected.push(...list.items);
+		const wanted = Math.min(limit ?? Infinity, list.total ?? Infinity);
+		if (collected.length >= wanted || list.items.length < perPage || list.items.length === 0) break;
+		if (list.total !== undefined && page * perPage >= list.total) break;
+	}
+	return limit === undefined ? collected : collected.slice(0, limit);
+}
