@@ -51,7 +51,9 @@ export class Inputs {
 					? String((value as { toISODate: () => string }).toISODate())
 					: value;
 		const match = typeof candidate === 'string' ? DAY.exec(candidate.trim()) : null;
-		if (!match || Number.isNaN(Date.parse(`${match[1]}T00:00:00Z`))) {
+		// Round trip: Date.parse accepts 2026-02-31 and rolls it over to March.
+		const parsed = match ? Date.parse(`${match[1]}T00:00:00Z`) : NaN;
+		if (!match || Number.isNaN(parsed) || new Date(parsed).toISOString().slice(0, 10) !== match[1]) {
 			this.fail(field, `expected a date such as 2026-12-31, got ${show(value)}`);
 		}
 		return match[1];

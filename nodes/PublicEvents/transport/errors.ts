@@ -46,7 +46,10 @@ function messageFor(f: ApiFailure): string {
 	const said = bodyMessage(f.body);
 	switch (f.status) {
 		case undefined:
-			return `Could not reach the Public Events service (${f.code ?? 'no response'}) after ${retries(f)}`;
+			if (f.method !== 'GET') {
+				return `The connection dropped before the service answered ${f.method} ${f.path}. It may have been applied: check (for example with Order > Get) before sending it again.`;
+			}
+			return `Could not reach the Public Events service after ${retries(f)}`;
 		case 400:
 			return `The service rejected the request${said ? `: ${said}` : ''}`;
 		case 401:
@@ -78,7 +81,7 @@ function messageFor(f: ApiFailure): string {
 export function apiError(node: INode, failure: ApiFailure): NodeApiError {
 	const said = bodyMessage(failure.body);
 	const description = [
-		`${failure.method} ${failure.path}${failure.status ? ` answered ${failure.status}` : ' failed'}`,
+		`${failure.method} ${failure.path}${failure.status ? ` answered ${failure.status}` : ` failed${failure.code ? ` (${failure.code})` : ''}`}`,
 		said ? `Service said: ${said}` : undefined,
 	]
 		.filter(Boolean)
@@ -93,6 +96,8 @@ export function apiError(node: INode, failure: ApiFailure): NodeApiError {
 			itemIndex: failure.itemIndex,
 		},
 	);
+	// NodeApiError swaps messages that mention a network code for a generic one; ours says more.
+	error.message = messageFor(failure);
 	error.context.body = failure.body as JsonObject;
 	return error;
 }

@@ -1,0 +1,85 @@
+import { credentialFor, ids, mark, runPublicEvents, since } from '../helpers/publicEvents';
+import { SandboxClient } from '../helpers/sandboxClient';
+
+const getMany = { resource: 'event', operation: 'getMany', returnAll: true };
+
+describe('Return All over 1,234 events', () => {
+	let sb: SandboxClient;
+	let visible: string[];
+
+	beforeAll(async () => {
+		sb = await SandboxClient.start({ events: 1234, placesPerEvent: 1 });
+		visible = (await sb.getAll('/event-points')).map((event) => String(event.id));
+	});
+	afterAll(() => sb.stop());
+	afterEach(() => sb.admin('PUT', '/config', { envelope: 'array' }));
+
+	it.each(['array', 'hydra', 'member', 'items', 'data'])('%s envelope: 13 list requests, every event once', async (envelope) => {
+		expect(visible).toHaveLength(1234);
+		await sb.admin('PUT', '/config', { envelope });
+		const { store } = credentialFor(sb);
+		const before = await mark(sb);
+
+		const { items, error } = await runPublicEvents(store, getMany);
+
+		expect(error).toBeUndefined();
+		expect(ids(items)).toEqual(visible);
+		const lists = (await since(sb, before)).filter((e) => e.route === '/event-points');
+		expect(lists.map((e) => new URLSearchParams(e.query).get('page'))).toEqual(
+			Array.from({ length: 13 }, (_, i) => String(i + 1)),
+		);
+		expect(lists.every((e) => new URLSearchParams(e.query).get('itemsPerPage') === '100')).toBe(true);
+	});
+
+	it.each(['array', 'hydra'])('%s envelope, Limit 150: 2 requests, 150 items', async (envelope) => {
+		await sb.admin('PUT', '/config', { envelope });
+		const { store } = credentialFor(sb);
+		const before = await mark(sb);
+
+		const { items } = await runPublicEvents(store, { ...getMany, returnAll: false, limit: 150 });
+
+		expect(ids(items)).toEqual(visible.slice(0, 150));
+		expect((await since(sb, before)).filter((e) => e.route === '/event-points')).toHaveLength(2);
+	});
+
+	it('a total that is a multiple of the page size costs no extra request', async () => {
+		await sb.admin('PUT', '/config', { envelope: 'hydra' });
+		const { store } = credentialFor(sb);
+		const before = await mark(sb);
+		const { items } = await runPublicEvents(store, { ...getMany, returnAll: false, limit: 200 });
+		expect(items).toHaveLength(200);
+		expect((await since(sb, before)).filter((e) => e.route === '/event-points')).toHaveLength(2);
+	});
+});
+
+describe('a 401 in the middle of a 20-page fetch', () => {
+	let sb: SandboxClient;
+
+	beforeAll(async () => {
+		sb = await SandboxClient.start({ events: 1990, placesPerEvent: 1 });
+	});
+	afterAll(() => sb.stop());
+
+	it('refreshes the token once and loses or repeats no item', async () => {
+		const visible = (await sb.getAll('/event-points')).map((event) => String(event.id));
+		const { store, id } = credentialFor(sb);
+		await runPublicEvents(store, { ...getMany, returnAll: false, limit: 1 });
+		const firstToken = store.data(id).token;
+		await sb.admin('POST', '/faults', { kind: 'status', status: 401, method: 'GET', path: '/event-points', query: { page: '11' } });
+		const before = await mark(sb);
+
+		const { items, error } = await runPublicEvents(store, getMany);
+
+		expect(error).toBeUndefined();
+		expect(ids(items)).toEqual(visible);
+		expect(new Set(ids(items)).size).toBe(1990);
+		const log = await since(sb, before);
+		expect(log.map((e) => `${e.route} ${new URLSearchParams(e.query).get('page') ?? ''} ${e.status}`)).toEqual([
+			...Array.from({ length: 10 }, (_, i) => `/event-points ${i + 1} 200`),
+			'/event-points 11 401',
+			'/token  200',
+			...Array.from({ length: 10 }, (_, i) => `/event-points ${i + 11} 200`),
+		]);
+		expect(store.data(id).token).not.toBe(firstToken);
+	});
+});
