@@ -1,0 +1,70 @@
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import {
+	createRunExecutionData,
+	type ExecutionError,
+	type IDataObject,
+	type INodeExecutionData,
+	type IRun,
+	type WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import { buildAdditionalData, buildWorkflow, type NodeUnderTest } from './runtime';
+
+export interface RunNodeOptions extends NodeUnderTest {
+	/** Items the start node feeds in: plain JSON or full items. Default: one empty item. */
+	inputItems?: Array<IDataObject | INodeExecutionData>;
+	/** Default 'manual', as when clicking "Execute workflow". */
+	mode?: WorkflowExecuteMode;
+}
+
+export interface RunNodeResult {
+	/** Main output 0 of the node under test (empty when it failed). */
+	items: INodeExecutionData[];
+	/** Every main output. */
+	outputs: INodeExecutionData[][];
+	/**
+	 * The error the node threw, as n8n records it (a plain copy: name, message, httpCode...). With
+	 * the default `onError: 'stopWorkflow'` the run stops and `items` is empty; with `continue*`
+	 * n8n still records it, and outputs the node's input items unchanged.
+	 */
+	error?: ExecutionError;
+	/** The whole run, as n8n would store it. */
+	run: IRun;
+}
+
+const isItem = (value: IDataObject | INodeExecutionData): value is INodeExecutionData =>
+	typeof value.json === 'object' && value.json !== null && !Array.isArray(value.json);
+
+/**
+ * Runs one node through n8n-core's `WorkflowExecute`, as n8n runs a workflow: Start -> node.
+ * The start node is put on the execution stack with the input items (as n8n's own
+ * NodeTestHarness does with the trigger's data), so the node under test gets them as its
+ * input with n8n's pairing, parameter resolution and error handling.
+ */
+export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
+	const mode = options.mode ?? 'manual';
+	const { workflow, node, start } = buildWorkflow(options, true);
+	const input = (options.inputItems ?? [{}]).map((item) => (isItem(item) ? item : { json: item }));
+
+	const hooks = new ExecutionLifecycleHooks(mode, 'harness-execution', {
+		id: workflow.id,
+		name: workflow.name ?? 'Engine harness',
+		active: false,
+		activeVersionId: null,
+		isArchived: false,
+		nodes: Object.values(workflow.nodes),
+		connections: workflow.connectionsBySourceNode,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	});
+	const additionalData = buildAdditionalData(options.credentials, { hooks, mode });
+	const runData = createRunExecutionData({
+		executionData: { nodeExecutionStack: [{ node: start!, data: { main: [input] }, source: null }] },
+	});
+
+	const run = await new WorkflowExecute(additionalData, mode, runData).processRunExecutionData(workflow);
+	const task = run.data.resultData.runData[node.name]?.[0];
+	const outputs = (task?.data?.main ?? []).map((output) => output ?? []);
+	const error = task?.error ?? run.data.resultData.error;
+	return { items: outputs[0] ?? [], outputs, error, run };
+}
