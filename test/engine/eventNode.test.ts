@@ -1,3 +1,5 @@
+import { PublicEvents } from '../../nodes/PublicEvents/PublicEvents.node';
+import { callListSearch, callLoadOptions } from '../helpers/engine';
 import { credentialFor, ids, mark, runPublicEvents, since } from '../helpers/publicEvents';
 import { SandboxClient } from '../helpers/sandboxClient';
 
@@ -134,5 +136,41 @@ describe('Event operations', () => {
 		expect(items[0].json.body).toEqual(expect.objectContaining({ code: expect.any(String) }));
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 		expect(items[1].json.id).toBe(first.id);
+	});
+});
+
+describe('what the editor asks for', () => {
+	const node = (store: ReturnType<typeof credentialFor>['store']) => ({
+		nodeType: new PublicEvents(),
+		type: 'CUSTOM.publicEvents',
+		credentials: store,
+		parameters: { resource: 'event', operation: 'get' },
+	});
+
+	it('the event list shows name, date and venue, and filters by text', async () => {
+		const { store } = credentialFor(sb);
+		const [first] = await sb.getAll('/event-points', { query: { 'order[dateStarted]': 'asc' } });
+		const all = await callListSearch({ ...node(store), method: 'searchEvents' });
+		expect(all.results[0]).toEqual({
+			name: `${first.eventName} · ${first.dateStarted.slice(0, 16).replace('T', ' ')} · ${first.venue.name}`,
+			value: String(first.id),
+		});
+		expect(all.results).toHaveLength(30);
+		expect(all.paginationToken).toBeUndefined();
+		const word = String(first.eventName).split(' ')[0].toLowerCase();
+		const some = await callListSearch({ ...node(store), method: 'searchEvents', filter: word });
+		expect(some.results.length).toBeGreaterThan(0);
+		expect(some.results.every((r) => r.name.toLowerCase().includes(word))).toBe(true);
+	});
+
+	it('city, category, genre and hall filters load from the reference lists', async () => {
+		const { store } = credentialFor(sb);
+		const cities = await sb.getAll('/cities');
+		const options = await callLoadOptions({ ...node(store), method: 'getCities' });
+		expect(options.map((o) => o.value).sort()).toEqual(cities.map((c) => String(c.id)).sort());
+		expect(options.map((o) => o.name)).toEqual([...options.map((o) => o.name)].sort((a, b) => a.localeCompare(b)));
+		for (const method of ['getCategories', 'getGenres', 'getVenueHalls', 'getCountries', 'getVenues']) {
+			expect((await callLoadOptions({ ...node(store), method })).length).toBeGreaterThan(0);
+		}
 	});
 });
