@@ -104,6 +104,17 @@ describe('Event operations', () => {
 		]);
 	});
 
+	it('the credential default language is sent, and the node option overrides it', async () => {
+		const [first] = await sb.getAll('/event-points');
+		const german = (await sb.get(`/event-points/${first.id}`, { lang: 'de' })).body.eventName;
+		const english = (await sb.get(`/event-points/${first.id}`, { lang: 'en' })).body.eventName;
+		expect(german).not.toBe(english);
+		const { store } = credentialFor(sb, { language: 'de' });
+		const get = { resource: 'event', operation: 'get', eventId: { __rl: true, mode: 'id', value: String(first.id) } };
+		expect((await runPublicEvents(store, get)).items[0].json.eventName).toBe(german);
+		expect((await runPublicEvents(store, { ...get, options: { language: 'en' } })).items[0].json.eventName).toBe(english);
+	});
+
 	it('Get Many Archived lists the events whose sale ended', async () => {
 		const { store } = credentialFor(sb);
 		const archived = (await sb.getAll('/event-points-archived')).map((e) => String(e.id));
