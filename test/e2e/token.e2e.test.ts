@@ -1,0 +1,137 @@
+/**
+ * Real n8n 2.40.7 runs the packed package against the sandbox: the credential's token is
+ * fetched once and stored by n8n across executions, and renewed by n8n after it expires
+ * (the 401 makes n8n call preAuthentication again and repeat the request).
+ */
+import { randomUUID } from 'node:crypto';
+
+import { SandboxClient } from '../helpers/sandboxClient';
+import { ensureN8n, N8nInstance, nodeOutput, packPackage, TYPE_PREFIX, type PackedPackage } from './n8n';
+
+const HOUR = 3600_000;
+const CREDENTIAL = { id: 'PeE2eCredToken01', name: 'Public Events sandbox (e2e)' };
+const WORKFLOW_ID = 'PeE2eWfToken0001';
+const NODE = 'Public Events';
+
+function workflow() {
+	return {
+		id: WORKFLOW_ID,
+		name: 'e2e: all events',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: randomUUID(),
+				name: NODE,
+				type: `${TYPE_PREFIX}publicEvents`,
+				typeVersion: 1,
+				position: [240, 0],
+				parameters: { resource: 'event', operation: 'getMany', returnAll: true },
+				credentials: { publicEventsApi: CREDENTIAL },
+			},
+		],
+		connections: { Start: { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
+	};
+}
+
+describe('real n8n: token stored across executions and renewed on expiry', () => {
+	let sandbox: SandboxClient;
+	let packed: PackedPackage;
+	let n8n: N8nInstance;
+	/** POST /token made by n8n: the sandbox's count minus the helper's own. */
+	let n8nTokenRequests = 0;
+
+	const tokenCount = async () => (await sandbox.counters())['POST /token'] ?? 0;
+
+	/** Event ids the partner key sees, read straight from the API (the helper's token is its own). */
+	async function visibleEventIds(): Promise<string[]> {
+		sandbox.forgetTokens();
+		const events = await sandbox.getAll('/event-points');
+		return events.map((e: any) => String(e.id)).sort();
+	}
+
+	/** Runs the workflow; returns the node's output ids and the API requests n8n made. */
+	async function runWorkflow(): Promise<{ ids: string[]; items: any[]; requests: string[] }> {
+		const before = await tokenCount();
+		const { lastSeq } = sandbox.app.log;
+		const run = await n8n.execute(WORKFLOW_ID);
+		n8nTokenRequests += (await tokenCount()) - before;
+		expect(run.status).toBe('success');
+		const items = nodeOutput(run, NODE);
+		const requests = sandbox.app.log.since(lastSeq).map((e) => `${e.method} ${e.route} ${e.status}`);
+		return { ids: items.map((e) => String(e.id)).sort(), items, requests };
+	}
+
+	async function storedToken(): Promise<string> {
+		const credential = (await n8n.exportCredentials()).find((c) => c.id === CREDENTIAL.id);
+		return credential?.data?.token ?? '';
+	}
+
+	beforeAll(async () => {
+		// Install (first time only), sandbox and build in parallel: they do not depend on each other.
+		const [install, started, pkg] = await Promise.all([ensureN8n(), SandboxClient.start({}), packPackage()]);
+		sandbox = started;
+		packed = pkg;
+		n8n = await N8nInstance.create({ install, extensionsDir: packed.extensionsDir });
+		await n8n.importCredentials([
+			{
+				...CREDENTIAL,
+				type: 'publicEventsApi',
+				data: { environment: 'staging', baseUrl: sandbox.sandbox.baseUrl, apiKey: sandbox.keys.partner },
+			},
+		]);
+		await n8n.importWorkflow(workflow());
+	});
+
+	afterAll(async () => {
+		n8n?.cleanup();
+		packed?.cleanup();
+		await sandbox?.stop();
+	});
+
+	it('two executions return every visible event and share one token request', async () => {
+		const expected = await visibleEventIds();
+		expect(expected.length).toBeGreaterThan(0);
+
+		const first = await runWorkflow();
+		const second = await runWorkflow();
+
+		expect(first.ids).toEqual(expected);
+		expect(second.ids).toEqual(expected);
+		expect(n8nTokenRequests).toBe(1);
+		expect(first.requests[0]).toBe('POST /token 200');
+		expect(second.requests).not.toContain('POST /token 200');
+		expect([...first.requests, ...second.requests].filter((r) => !r.endsWith(' 200'))).toEqual([]);
+		const token = await storedToken();
+		expect(token).not.toBe('');
+		// Neither the key nor the token leaks into the output.
+		const output = JSON.stringify([first.items, second.items]);
+		expect(output).not.toContain(sandbox.keys.partner);
+		expect(output).not.toContain(token);
+	});
+
+	it('after the token expired (clock +25 h), n8n fetches a new one and the run is complete', async () => {
+		const oldToken = await storedToken();
+		await sandbox.advanceClock(25 * HOUR);
+		const expected = await visibleEventIds();
+
+		const run = await runWorkflow();
+
+		expect(run.ids).toEqual(expected);
+		expect(n8nTokenRequests).toBe(2);
+		// n8n itself renews: the stale token is refused once, then the request is repeated.
+		expect(run.requests.slice(0, 3)).toEqual(['GET /event-points 401', 'POST /token 200', 'GET /event-points 200']);
+		expect(run.requests.filter((r) => !r.endsWith(' 200'))).toHaveLength(1);
+		const newToken = await storedToken();
+		expect(newToken).not.toBe('');
+		expect(newToken).not.toBe(oldToken);
+	});
+});
