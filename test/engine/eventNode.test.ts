@@ -130,6 +130,10 @@ describe('Event operations', () => {
 		expect(bad.error?.message).toMatch(/^Event: expected a numeric ID/);
 		const badDay = await runPublicEvents(store, { ...getMany, filters: { dateStartedBefore: '31/12/2026' } });
 		expect(badDay.error?.message).toMatch(/^Starts On or Before: expected a date/);
+		const badLimit = await runPublicEvents(store, { ...getMany, returnAll: false, limit: '={{ 0 }}' });
+		expect(badLimit.error?.message).toMatch(/^Limit: expected a whole number/);
+		const badRetries = await runPublicEvents(store, { ...getMany, options: { maxRetries: '={{ "many" }}' } });
+		expect(badRetries.error?.message).toMatch(/^Max Retries: expected a number/);
 		expect(await since(sb, before)).toEqual([]);
 	});
 

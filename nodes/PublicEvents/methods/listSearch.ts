@@ -1,9 +1,9 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { apiRequest, MAX_PAGE_SIZE } from '../transport';
 import { readListPage } from '../transport/listEnvelope';
+import { nameOf } from './loadOptions';
 
-const nameOf = (value: unknown) => (value && typeof value === 'object' ? (value as IDataObject).name : undefined);
 
 /** Events for the resource locator: one page per scroll, filtered by name on this side (the API has no text search). */
 export async function searchEvents(

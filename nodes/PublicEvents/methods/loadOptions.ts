@@ -17,7 +17,8 @@ function referenceOptions(path: string, describe?: (record: IDataObject) => stri
 	};
 }
 
-const nameOf = (value: unknown) => (value && typeof value === 'object' ? (value as IDataObject).name : undefined) as string | undefined;
+/** The `name` of a nested record such as `{ id, name }`. */
+export const nameOf = (value: unknown) => (value && typeof value === 'object' ? (value as IDataObject).name : undefined) as string | undefined;
 
 export const loadOptions = {
 	getCategories: referenceOptions('/categories'),

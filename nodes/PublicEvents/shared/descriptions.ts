@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { PageSettings, RequestSettings } from '../transport';
+import { Inputs } from './inputs';
 import { retryPolicyFrom } from '../transport/retry';
 
 export const eventLocator: INodeProperties = {
@@ -89,6 +90,15 @@ export function optionsCollection(extra: INodeProperties[] = []): INodePropertie
 /** Request settings for item `i` from its Options collection. */
 export function requestSettings(this: IExecuteFunctions, i: number): RequestSettings & { options: IDataObject } {
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
+	const bounds = [
+		['maxRetries', 'Max Retries'],
+		['maxRetryWait', 'Max Retry Wait (Seconds)'],
+	] as const;
+	for (const [name, field] of bounds) {
+		if (options[name] !== undefined && !(Number(options[name]) >= 0)) {
+			new Inputs(this.getNode(), i).fail(field, 'expected a number of at least 0');
+		}
+	}
 	return {
 		options,
 		itemIndex: i,
@@ -99,9 +109,8 @@ export function requestSettings(this: IExecuteFunctions, i: number): RequestSett
 
 /** Request settings plus the Return All / Limit choice of item `i`. */
 export function pageSettings(this: IExecuteFunctions, i: number): PageSettings & { options: IDataObject } {
-	const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
-	return {
-		...requestSettings.call(this, i),
-		limit: returnAll ? undefined : (this.getNodeParameter('limit', i, 50) as number),
-	};
+	if (this.getNodeParameter('returnAll', i, false)) return { ...requestSettings.call(this, i), limit: undefined };
+	const limit = Number(this.getNodeParameter('limit', i, 50));
+	if (!Number.isInteger(limit) || limit < 1) new Inputs(this.getNode(), i).fail('Limit', 'expected a whole number of at least 1');
+	return { ...requestSettings.call(this, i), limit };
 }
