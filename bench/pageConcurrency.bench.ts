@@ -1,17 +1,9 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
-import {
-	NodeConnectionTypes,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeType,
-	type INodeTypeDescription,
-} from 'n8n-workflow';
-
 import { PublicEventsApi } from '../credentials/PublicEventsApi.credentials';
-import { apiRequestAllItems } from '../nodes/PublicEvents/transport';
 import { CredentialStore, runNode } from '../test/helpers/engine';
+import { TransportProbe } from '../test/helpers/transportProbe';
 
 /**
  * Should Return All fetch pages in parallel once the total is known? Reads 20,000 places
@@ -20,28 +12,6 @@ import { CredentialStore, runNode } from '../test/helpers/engine';
  */
 const PLACES = 20_000;
 const ROUNDS = 5;
-
-class PagesProbe implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Pages Probe',
-		name: 'pagesProbe',
-		group: ['transform'],
-		version: 1,
-		description: 'Benchmark node',
-		defaults: { name: 'Pages Probe' },
-		usableAsTool: true,
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'publicEventsApi', required: true }],
-		properties: [{ displayName: 'Concurrency', name: 'concurrency', type: 'number', default: 1 }],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const concurrency = this.getNodeParameter('concurrency', 0) as number;
-		const places = await apiRequestAllItems.call(this, '/event-points/1001/places', {}, { concurrency });
-		return [[{ json: { count: places.length } }]];
-	}
-}
 
 async function main() {
 	const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--big-event-places', String(PLACES), '--envelope', 'hydra', '--rate-limit', '1000000'], {
@@ -53,8 +23,9 @@ async function main() {
 		store.add('publicEventsApi', { environment: 'staging', baseUrl: first.baseUrl, apiKey: first.keys.partner });
 		const run = async (concurrency: number) => {
 			const started = process.hrtime.bigint();
-			const { items, error } = await runNode({ nodeType: new PagesProbe(), type: 'CUSTOM.pagesProbe', credentials: store, parameters: { concurrency } });
-			if (error || items[0].json.count !== PLACES) throw error ?? new Error(`got ${String(items[0].json.count)} places`);
+			const parameters = { path: '/event-points/1001/places', allPages: true, concurrency };
+			const { items, error } = await runNode({ nodeType: new TransportProbe(), type: 'CUSTOM.transportProbe', credentials: store, parameters });
+			if (error || items.length !== PLACES) throw error ?? new Error(`got ${items.length} places`);
 			return Number(process.hrtime.bigint() - started) / 1e6;
 		};
 		await run(1); // token and warm-up

@@ -79,6 +79,7 @@ function messageFor(f: ApiFailure): string {
 
 /** The body travels whole in the error (`context.body`) for continueOnFail items and debugging. */
 export function apiError(node: INode, failure: ApiFailure): NodeApiError {
+	const message = messageFor(failure);
 	const said = bodyMessage(failure.body);
 	const description = [
 		`${failure.method} ${failure.path}${failure.status ? ` answered ${failure.status}` : ` failed${failure.code ? ` (${failure.code})` : ''}`}`,
@@ -90,14 +91,14 @@ export function apiError(node: INode, failure: ApiFailure): NodeApiError {
 		node,
 		{ httpCode: failure.status ? String(failure.status) : null, body: failure.body ?? null } as JsonObject,
 		{
-			message: messageFor(failure),
+			message,
 			description,
 			httpCode: failure.status ? String(failure.status) : undefined,
 			itemIndex: failure.itemIndex,
 		},
 	);
 	// NodeApiError swaps messages that mention a network code for a generic one; ours says more.
-	error.message = messageFor(failure);
+	error.message = message;
 	error.context.body = failure.body as JsonObject;
 	return error;
 }

@@ -6,13 +6,22 @@ import { Inputs } from '../../shared/inputs';
 import { apiRequestAllItems } from '../../transport';
 import { eventFilters, eventQuery, sortOption } from './filters';
 
-const properties: INodeProperties[] = [...returnAllAndLimit, eventFilters, optionsCollection([sortOption])];
-
-export const description = updateDisplayOptions({ show: { resource: ['event'], operation: ['getMany'] } }, properties);
-
-export async function execute(this: IExecuteFunctions, i: number) {
-	const settings = pageSettings.call(this, i);
-	const filters = this.getNodeParameter('filters', i, {});
-	const qs = eventQuery(filters, settings.options, new Inputs(this.getNode(), i));
-	return await apiRequestAllItems.call(this, '/event-points', qs, settings);
+/** Get Many and Get Many Archived differ only in the path and a word on the filters. */
+export function eventList(operation: string, path: string, filtersNote?: string) {
+	const properties: INodeProperties[] = [
+		...returnAllAndLimit,
+		filtersNote ? { ...eventFilters, description: filtersNote } : eventFilters,
+		optionsCollection([sortOption]),
+	];
+	return {
+		description: updateDisplayOptions({ show: { resource: ['event'], operation: [operation] } }, properties),
+		async execute(this: IExecuteFunctions, i: number) {
+			const settings = pageSettings.call(this, i);
+			const filters = this.getNodeParameter('filters', i, {});
+			const qs = eventQuery(filters, settings.options, new Inputs(this.getNode(), i));
+			return await apiRequestAllItems.call(this, path, qs, settings);
+		},
+	};
 }
+
+export const { description, execute } = eventList('getMany', '/event-points');
