@@ -8,7 +8,7 @@ import {
 
 import { loadOptions } from './methods/loadOptions';
 import { searchEvents } from './methods/listSearch';
-import * as event from './resources/event';
+import { resourceOptions, resourceProperties } from './resources';
 import { route } from './router';
 
 export class PublicEvents implements INodeType {
@@ -31,10 +31,10 @@ export class PublicEvents implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [{ name: 'Event', value: 'event' }],
+				options: resourceOptions,
 				default: 'event',
 			},
-			...event.description,
+			...resourceProperties,
 		],
 	};
 

@@ -7,14 +7,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import * as event from './resources/event';
-
-type Operation = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject | IDataObject[]>;
-
-/** resource -> operation -> execute; a new operation is one file plus one line here. */
-const operations: Record<string, Record<string, { execute: Operation }>> = {
-	event: event.operations,
-};
+import { operations } from './resources';
 
 /** Runs the chosen operation once per input item; errors become error items under continueOnFail. */
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
