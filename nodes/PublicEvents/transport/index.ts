@@ -162,6 +162,8 @@ export interface PageSettings extends RequestSettings {
 	limit?: number;
 	/** Pages fetched at once once a total is known. */
 	concurrency?: number;
+	/** Keeps only the items it accepts (filters the API lacks); Limit counts kept items. */
+	keep?: (item: IDataObject) => boolean;
 }
 
 // Measured (npm run bench:pages, 200 pages through n8n-core, sandbox on loopback, four runs):
@@ -180,8 +182,9 @@ export async function apiRequestAllItems(
 	qs: IDataObject = {},
 	settings: PageSettings = {},
 ): Promise<IDataObject[]> {
-	const limit = settings.limit;
-	const perPage = Math.min(MAX_PAGE_SIZE, limit ?? MAX_PAGE_SIZE);
+	const { limit, keep } = settings;
+	// A client-side filter cannot know how many pages Limit needs: read full pages.
+	const perPage = Math.min(MAX_PAGE_SIZE, keep ? MAX_PAGE_SIZE : (limit ?? MAX_PAGE_SIZE));
 	const unreadable = (reason: string, body?: unknown) =>
 		apiError(this.getNode(), { method: 'GET', path, status: 200, body, attempts: 1, waitedMs: 0, itemIndex: settings.itemIndex, reason });
 	const fetchPage = async (page: number) => {
@@ -193,22 +196,27 @@ export async function apiRequestAllItems(
 			body,
 		);
 	};
+	const kept = (items: IDataObject[]) => (keep ? items.filter(keep) : items);
+	let read = 0;
 	const done = (collected: number, pageItems: number, total?: number) =>
-		collected >= Math.min(limit ?? Infinity, total ?? Infinity) || pageItems < perPage;
+		collected >= (limit ?? Infinity) || read >= (total ?? Infinity) || pageItems < perPage;
 
 	const first = await fetchPage(1);
-	const collected = [...first.items];
+	read = first.items.length;
+	const collected = kept(first.items);
 	const concurrency = settings.concurrency ?? PAGE_CONCURRENCY;
-	if (first.total !== undefined && concurrency > 1 && !done(collected.length, first.items.length, first.total)) {
+	// With a filter and a Limit, pages go one at a time: the next may not be needed.
+	const parallel = first.total !== undefined && concurrency > 1 && !(keep && limit !== undefined);
+	if (parallel && !done(collected.length, first.items.length, first.total)) {
 		// The total says which pages exist: fetch them a few at a time, keep them in order.
-		const lastPage = Math.ceil(Math.min(first.total, limit ?? Infinity) / perPage);
+		const lastPage = Math.ceil(Math.min(first.total!, keep ? Infinity : (limit ?? Infinity)) / perPage);
 		const pages: IDataObject[][] = [];
 		let next = 2;
 		const worker = async () => {
 			for (let page = next++; page <= lastPage; page = next++) pages[page] = (await fetchPage(page)).items;
 		};
 		await Promise.all(Array.from({ length: Math.min(concurrency, lastPage - 1) }, worker));
-		for (let page = 2; page <= lastPage; page++) collected.push(...(pages[page] ?? []));
+		for (let page = 2; page <= lastPage; page++) collected.push(...kept(pages[page] ?? []));
 	} else {
 		let previous = first;
 		for (let page = 2; !done(collected.length, previous.items.length, previous.total); page++) {
@@ -216,7 +224,8 @@ export async function apiRequestAllItems(
 			if (list.items.length > 0 && JSON.stringify(list.items[0]) === JSON.stringify(previous.items[0])) {
 				throw unreadable(`Page ${page} of GET ${path} repeats page ${page - 1}: the service seems to ignore the page parameter`);
 			}
-			collected.push(...list.items);
+			read += list.items.length;
+			collected.push(...kept(list.items));
 			previous = list;
 		}
 	}
