@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { loadOptions } from './methods/loadOptions';
-import { searchEvents } from './methods/listSearch';
+import { searchEvents, searchPlaces, searchSectors } from './methods/listSearch';
 import { resourceOptions, resourceProperties } from './resources';
 import { route } from './router';
 
@@ -39,7 +39,7 @@ export class PublicEvents implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchEvents },
+		listSearch: { searchEvents, searchPlaces, searchSectors },
 		loadOptions,
 	};
 

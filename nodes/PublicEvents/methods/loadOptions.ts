@@ -1,5 +1,6 @@
-import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type ILoadOptionsFunctions, type INodePropertyOptions } from 'n8n-workflow';
 
+import { numericId } from '../shared/inputs';
 import { apiRequestAllItems } from '../transport';
 
 function label(record: IDataObject): string {
@@ -20,7 +21,51 @@ function referenceOptions(path: string, describe?: (record: IDataObject) => stri
 /** The `name` of a nested record such as `{ id, name }`. */
 export const nameOf = (value: unknown) => (value && typeof value === 'object' ? (value as IDataObject).name : undefined) as string | undefined;
 
+/** The numeric id a resource locator (or plain parameter) of the open node holds; undefined when empty or an expression. */
+export function currentId(context: ILoadOptionsFunctions, name: string): string | undefined {
+	const raw = context.getCurrentNodeParameter(name) as { value?: unknown } | string | undefined;
+	return numericId(raw !== null && typeof raw === 'object' ? raw.value : raw);
+}
+
+/** The chosen event, or an error the list shows: every hall-plan list hangs off an event. */
+export function chosenEvent(context: ILoadOptionsFunctions): string {
+	const eventId = currentId(context, 'eventId');
+	if (!eventId) throw new NodeOperationError(context.getNode(), 'Choose the event first (from the list or by ID)');
+	return eventId;
+}
+
+/** Price categories of the first chosen place (name · price): the id an order names (spec section 2). */
+async function getPriceCategories(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const eventId = chosenEvent(this);
+	const raw = this.getCurrentNodeParameter('places') as { value?: unknown } | undefined;
+	const placeId = numericId(String(raw?.value ?? '').split(',')[0]);
+	if (!placeId) throw new NodeOperationError(this.getNode(), 'Choose a place first: its price categories are listed here');
+	const sectorId = currentId(this, 'sectorId');
+	const path = sectorId ? `/event-points/${eventId}/sectors/${sectorId}/places` : `/event-points/${eventId}/places`;
+	// No endpoint reads one place: page through the hall plan until it turns up.
+	const [place] = await apiRequestAllItems.call(this, path, {}, { limit: 1, keep: (p) => String(p.id) === placeId });
+	if (!place) throw new NodeOperationError(this.getNode(), `Place ${placeId} is not in the hall plan of event ${eventId}`);
+	return ((place.priceCategories ?? []) as IDataObject[]).map((category) => {
+		const price = category.price as IDataObject | undefined;
+		const amount = price ? `${String(price.amount)} ${String(price.currency ?? '')}`.trim() : undefined;
+		return { name: [label(category), amount].filter(Boolean).join(' · '), value: String(category.id) };
+	});
+}
+
+/** Promo codes available to the company now; the value is the code, which the order body carries. */
+async function getPromoCodes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const codes = await apiRequestAllItems.call(this, '/promocodes');
+	return codes.map((record) => {
+		const code = String(record.code ?? label(record));
+		const off = record.discountPercent !== undefined ? `${String(record.discountPercent)}% off` : undefined;
+		const until = record.validTo ? `valid until ${String(record.validTo).slice(0, 10)}` : undefined;
+		return { name: code, value: code, description: [off, until].filter(Boolean).join(', ') };
+	});
+}
+
 export const loadOptions = {
+	getPriceCategories,
+	getPromoCodes,
 	getCategories: referenceOptions('/categories'),
 	getCities: referenceOptions('/cities', (city) => nameOf(city.country)),
 	getCountries: referenceOptions('/countries'),

@@ -27,6 +27,59 @@ export const eventLocator: INodeProperties = {
 	],
 };
 
+/** A sector of the chosen event; the list follows the Event parameter. */
+export const sectorLocator: INodeProperties = {
+	displayName: 'Sector',
+	name: 'sectorId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'A sector of the chosen event',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchSectors', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 2001 or /api/v2/event-points/1001/sectors/2001',
+		},
+	],
+};
+
+/**
+ * The places of an order. One field for one place or many: the hall plan gives one item per
+ * place, so a workflow either maps one place per item (`{{ $json.id }}`) or hands over a list
+ * it aggregated (an array, or IDs separated by commas); the list mode serves hand-built runs.
+ */
+export const placeLocator: INodeProperties = {
+	displayName: 'Places',
+	name: 'places',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description:
+		'The places to reserve. Pick one from the list (sector · row · place, with availability), or give one or more IDs separated by commas, or an array of IDs by expression. All must share the chosen price category.',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchPlaces', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 100234, 100235',
+		},
+	],
+};
+
 export const returnAllAndLimit: INodeProperties[] = [
 	{
 		displayName: 'Return All',

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { Inputs } from '../../shared/inputs';
+import { numericId, type Inputs } from '../../shared/inputs';
 
 /** The catalog filters of GET /event-points (spec section 4), shared by the archive. */
 export const eventFilters: INodeProperties = {
@@ -27,6 +27,15 @@ export const eventFilters: INodeProperties = {
 			default: [],
 			description:
 				'Events in any of these cities. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		{
+			displayName: 'Country Names or IDs',
+			name: 'countryIds',
+			type: 'multiOptions',
+			typeOptions: { loadOptionsMethod: 'getCountries' },
+			default: [],
+			description:
+				'Events in any of these countries. The API names no country parameter, so the node reads the list and keeps the events whose country matches: Limit counts matching events, and more pages may be read to find them. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		},
 		{
 			displayName: 'Genre Names or IDs',
@@ -99,4 +108,18 @@ export function eventQuery(filters: IDataObject, options: IDataObject, inputs: I
 		qs['order[dateStarted]'] = options.sort;
 	}
 	return qs;
+}
+
+/**
+ * The Country filter, applied here: the spec names no country parameter. An event's `country` may
+ * be a record (`{ id, name, code }`), a plain id or an IRI. Undefined when no country is chosen.
+ */
+export function countryFilter(filters: IDataObject, inputs: Inputs): ((event: IDataObject) => boolean) | undefined {
+	const wanted = new Set(inputs.ids(filters.countryIds, 'Country Names or IDs'));
+	if (wanted.size === 0) return undefined;
+	return (event) => {
+		const country = event.country as IDataObject | string | number | undefined;
+		const id = country !== null && typeof country === 'object' ? (country.id ?? country['@id']) : country;
+		return wanted.has(numericId(id) ?? '');
+	};
 }

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { optionsCollection, pageSettings, returnAllAndLimit } from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
 import { apiRequestAllItems } from '../../transport';
-import { eventFilters, eventQuery, sortOption } from './filters';
+import { countryFilter, eventFilters, eventQuery, sortOption } from './filters';
 
 /** Get Many and Get Many Archived differ only in the path and a word on the filters. */
 export function eventList(operation: string, path: string, filtersNote?: string) {
@@ -18,8 +18,9 @@ export function eventList(operation: string, path: string, filtersNote?: string)
 		async execute(this: IExecuteFunctions, i: number) {
 			const settings = pageSettings.call(this, i);
 			const filters = this.getNodeParameter('filters', i, {});
-			const qs = eventQuery(filters, settings.options, new Inputs(this.getNode(), i));
-			return await apiRequestAllItems.call(this, path, qs, settings);
+			const inputs = new Inputs(this.getNode(), i);
+			const qs = eventQuery(filters, settings.options, inputs);
+			return await apiRequestAllItems.call(this, path, qs, { ...settings, keep: countryFilter(filters, inputs) });
 		},
 	};
 }

@@ -1,6 +1,18 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-// Placeholder until the resource's operations land.
-export const operations = {};
+import { description as listProperties, operationOptions, operations } from './getMany';
 
-export const description: INodeProperties[] = [];
+export { operations };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['reference'] } },
+		options: operationOptions,
+		default: 'getManyCountries',
+	},
+	...listProperties,
+];

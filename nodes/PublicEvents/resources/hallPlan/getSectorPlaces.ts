@@ -1,0 +1,19 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { eventLocator, optionsCollection, returnAllAndLimit, sectorLocator } from '../../shared/descriptions';
+import { Inputs } from '../../shared/inputs';
+import { apiRequestAllItems } from '../../transport';
+import { onlyAvailableOption, placeSettings } from './getPlaces';
+
+const properties: INodeProperties[] = [eventLocator, sectorLocator, ...returnAllAndLimit, optionsCollection([onlyAvailableOption])];
+
+export const description = updateDisplayOptions({ show: { resource: ['hallPlan'], operation: ['getSectorPlaces'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, i: number) {
+	const settings = placeSettings.call(this, i);
+	const inputs = new Inputs(this.getNode(), i);
+	const eventId = inputs.id(this.getNodeParameter('eventId', i, '', { extractValue: true }), 'Event');
+	const sectorId = inputs.id(this.getNodeParameter('sectorId', i, '', { extractValue: true }), 'Sector');
+	return await apiRequestAllItems.call(this, `/event-points/${eventId}/sectors/${sectorId}/places`, {}, settings);
+}

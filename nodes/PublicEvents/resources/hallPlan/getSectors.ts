@@ -1,0 +1,16 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { eventLocator, optionsCollection, pageSettings, returnAllAndLimit } from '../../shared/descriptions';
+import { Inputs } from '../../shared/inputs';
+import { apiRequestAllItems } from '../../transport';
+
+const properties: INodeProperties[] = [eventLocator, ...returnAllAndLimit, optionsCollection()];
+
+export const description = updateDisplayOptions({ show: { resource: ['hallPlan'], operation: ['getSectors'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, i: number) {
+	const settings = pageSettings.call(this, i);
+	const eventId = new Inputs(this.getNode(), i).id(this.getNodeParameter('eventId', i, '', { extractValue: true }), 'Event');
+	return await apiRequestAllItems.call(this, `/event-points/${eventId}/sectors`, {}, settings);
+}

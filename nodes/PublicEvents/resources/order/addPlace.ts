@@ -1,0 +1,28 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { placeLocator } from '../../shared/descriptions';
+import { listEventLocator, listSectorLocator, orderCall, orderId, orderIdField, orderOptions, priceCategoryField } from './fields';
+
+const properties: INodeProperties[] = [
+	orderIdField,
+	listEventLocator,
+	listSectorLocator,
+	{ ...placeLocator, description: `${placeLocator.description} The order must still be held (not paid).` },
+	priceCategoryField,
+	orderOptions(true),
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['addPlace'] } }, properties);
+
+/** Body not shown by the spec; DESIGN section 4: `{ places, priceCategory }`. */
+export async function execute(this: IExecuteFunctions, i: number) {
+	return await orderCall.call(this, i, (inputs) => ({
+		method: 'PUT',
+		path: `/orders/${orderId.call(this, i, inputs)}/add-place`,
+		body: {
+			places: inputs.someIds(this.getNodeParameter('places', i, '', { extractValue: true }), 'Places'),
+			priceCategory: inputs.id(this.getNodeParameter('priceCategory', i, ''), 'Price Category'),
+		},
+	}));
+}

@@ -1,0 +1,33 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { orderCall, orderId, orderIdField, orderOptions, ticketIdField } from './fields';
+
+const properties: INodeProperties[] = [
+	orderIdField,
+	ticketIdField,
+	{
+		displayName: 'New Status',
+		name: 'toStatus',
+		type: 'string',
+		default: 'refund',
+		required: true,
+		description: 'Sent as toStatus. The spec does not list ticket statuses; "refund" refunds one ticket of a paid order.',
+	},
+	orderOptions(true),
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['changeTicketStatus'] } }, properties);
+
+/** Body not shown by the spec; DESIGN section 4: `{ toStatus }`. */
+export async function execute(this: IExecuteFunctions, i: number) {
+	return await orderCall.call(this, i, (inputs) => {
+		const order = orderId.call(this, i, inputs);
+		const ticket = inputs.id(this.getNodeParameter('ticketId', i, ''), 'Ticket ID');
+		return {
+			method: 'PUT',
+			path: `/orders/${order}/tickets/${ticket}/status`,
+			body: { toStatus: inputs.text(this.getNodeParameter('toStatus', i, ''), 'New Status') },
+		};
+	});
+}

@@ -1,0 +1,101 @@
+import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
+
+import { additionalBodyOption, withAdditionalBody } from '../../shared/body';
+import { eventLocator, optionsCollection, requestSettings } from '../../shared/descriptions';
+import { Inputs } from '../../shared/inputs';
+import { splitTicketsOption, orderOutput } from '../../shared/tickets';
+import { apiRequest } from '../../transport';
+
+export const orderIdField: INodeProperties = {
+	displayName: 'Order ID',
+	name: 'orderId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. 700001',
+	description: 'The ID from Create (or an IRI such as /api/v2/orders/700001)',
+};
+
+export const ticketIdField: INodeProperties = {
+	displayName: 'Ticket ID',
+	name: 'ticketId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. 900001',
+	description: 'The ticketId of one ticket of the order (Order > Get lists them)',
+};
+
+export const holdMinutesField: INodeProperties = {
+	displayName: 'Hold Minutes',
+	name: 'reservedMinutes',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 15,
+	description: 'How long the places stay reserved, in whole minutes (sent as reservedMinutes; the service default is 15)',
+};
+
+export const holdNotice: INodeProperties = {
+	displayName:
+		'Held places count against your account\'s limit of reserved tickets until the order is paid or the hold ends. Release holds you no longer need: Order > Change Status > Release Hold.',
+	name: 'holdNotice',
+	type: 'notice',
+	default: '',
+};
+
+/** Only for the editor's place and price category lists: Add Place's body names no event. */
+export const listEventLocator: INodeProperties = {
+	...eventLocator,
+	required: false,
+	description: 'The order\'s event, to list its places and price categories here. Not sent.',
+};
+
+/** Narrows the place list of big halls; the order itself names places only. */
+export const listSectorLocator: INodeProperties = {
+	displayName: 'Sector',
+	name: 'sectorId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	description: 'Optional: list only this sector\'s places below. Not sent.',
+	modes: [
+		{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchSectors', searchable: true } },
+		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 2001' },
+	],
+};
+
+export const priceCategoryField: INodeProperties = {
+	displayName: 'Price Category Name or ID',
+	name: 'priceCategory',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getPriceCategories', loadOptionsDependsOn: ['eventId.value', 'sectorId.value', 'places.value'] },
+	default: '',
+	required: true,
+	description:
+		'One of the chosen place\'s price categories (its priceCategories); every place must offer it. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+/** Options of operations that answer with an order; writes also take extra body fields. */
+export function orderOptions(write: boolean): INodeProperties {
+	return optionsCollection(write ? [additionalBodyOption, splitTicketsOption] : [splitTicketsOption]);
+}
+
+export function orderId(this: IExecuteFunctions, i: number, inputs: Inputs): string {
+	return inputs.id(this.getNodeParameter('orderId', i, ''), 'Order ID');
+}
+
+/**
+ * One call about an order: inputs are read and the body (with the user's extra fields) is built
+ * before any request; the answer is the order, or one item per ticket when asked.
+ */
+export async function orderCall(
+	this: IExecuteFunctions,
+	i: number,
+	request: (inputs: Inputs) => { method: IHttpRequestMethods; path: string; body?: IDataObject },
+): Promise<IDataObject | IDataObject[]> {
+	const settings = requestSettings.call(this, i);
+	const inputs = new Inputs(this.getNode(), i);
+	const { method, path, body } = request(inputs);
+	const sent = method === 'GET' ? undefined : withAdditionalBody(settings.options, body, inputs);
+	const order = (await apiRequest.call(this, method, path, { body: sent }, settings)) as IDataObject;
+	return orderOutput(order, settings.options.splitTickets === true);
+}

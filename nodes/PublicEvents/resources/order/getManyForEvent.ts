@@ -1,0 +1,60 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { eventLocator, optionsCollection, pageSettings, returnAllAndLimit } from '../../shared/descriptions';
+import { Inputs } from '../../shared/inputs';
+import { apiRequestAllItems } from '../../transport';
+
+const properties: INodeProperties[] = [
+	eventLocator,
+	...returnAllAndLimit,
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Paid After',
+				name: 'payAtAfter',
+				type: 'dateTime',
+				default: '',
+				description: 'Only orders paid at or after this moment (payAt[after]); a day or a date-time',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'multiOptions',
+				// Named by the spec (section 3); other values by expression.
+				options: [
+					{ name: 'Created', value: 'created' },
+					{ name: 'Expired', value: 'expired' },
+					{ name: 'Held (Reserved to Time)', value: 'reserved_to_time' },
+					{ name: 'Paid', value: 'paid' },
+					{ name: 'Refund', value: 'refund' },
+				],
+				default: [],
+				description: 'Only orders in any of these statuses (status)',
+			},
+		],
+	},
+	optionsCollection(),
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['getManyForEvent'] } }, properties);
+
+/** The company's orders for one event, without tickets (spec section 4). */
+export async function execute(this: IExecuteFunctions, i: number) {
+	const settings = pageSettings.call(this, i);
+	const inputs = new Inputs(this.getNode(), i);
+	const eventId = inputs.id(this.getNodeParameter('eventId', i, '', { extractValue: true }), 'Event');
+	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
+	const qs: IDataObject = {};
+	// Several statuses by expression: an array, or text separated by commas.
+	const status = Array.isArray(filters.status) ? filters.status : String(filters.status ?? '').split(',');
+	const statuses = status.filter((s) => String(s).trim() !== '').map((s) => inputs.text(s, 'Status'));
+	if (statuses.length > 0) qs.status = statuses;
+	if (filters.payAtAfter !== undefined && filters.payAtAfter !== '') qs['payAt[after]'] = inputs.time(filters.payAtAfter, 'Paid After');
+	return await apiRequestAllItems.call(this, `/event-points/${eventId}/orders`, qs, settings);
+}

@@ -1,0 +1,17 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { orderCall, orderId, orderIdField, orderOptions, ticketIdField } from './fields';
+
+const properties: INodeProperties[] = [orderIdField, ticketIdField, orderOptions(true)];
+
+export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['removeTicket'] } }, properties);
+
+/** No body (DESIGN section 4), unless the user adds fields. */
+export async function execute(this: IExecuteFunctions, i: number) {
+	return await orderCall.call(this, i, (inputs) => {
+		const order = orderId.call(this, i, inputs);
+		const ticket = inputs.id(this.getNodeParameter('ticketId', i, ''), 'Ticket ID');
+		return { method: 'PUT', path: `/orders/${order}/tickets/${ticket}/remove` };
+	});
+}

@@ -1,0 +1,212 @@
+import { PublicEvents } from '../../nodes/PublicEvents/PublicEvents.node';
+import { callLoadOptions } from '../helpers/engine';
+import { credentialFor, ids, mark, runPublicEvents, since, type LogEntry } from '../helpers/publicEvents';
+import { SandboxClient } from '../helpers/sandboxClient';
+
+let sb: SandboxClient;
+
+beforeAll(async () => {
+	// 250 events: three pages of 100, so the Country filter's page counts show.
+	sb = await SandboxClient.start({ events: 250, placesPerEvent: 2, archivedEvents: 6 });
+	await sb.token();
+});
+afterAll(() => sb.stop());
+afterEach(async () => {
+	await sb.admin('PUT', '/config', { envelope: 'array' });
+	await sb.admin('DELETE', '/faults');
+});
+
+const lists = (log: LogEntry[], route: string) => log.filter((e) => e.route === route);
+const query = (entry: LogEntry) => new URLSearchParams(entry.query);
+
+describe('Reference: Get Many', () => {
+	it.each([
+		['getManyCategories', '/categories'],
+		['getManyCities', '/cities'],
+		['getManyCountries', '/countries'],
+		['getManyGenres', '/genres'],
+		['getManyPromoCodes', '/promocodes'],
+		['getManyVenueHalls', '/venue-halls'],
+		['getManyVenues', '/venues'],
+	])('%s: Return All gives every record of GET %s, one item each, in one request', async (operation, path) => {
+		const expected = await sb.getAll(path);
+		expect(expected.length).toBeGreaterThan(0);
+		const { store } = credentialFor(sb);
+		await runPublicEvents(store, { resource: 'reference', operation: 'getManyCountries', returnAll: false, limit: 1 });
+		const before = await mark(sb);
+
+		const { items, error } = await runPublicEvents(store, { resource: 'reference', operation, returnAll: true });
+
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json)).toEqual(expected);
+		expect(items.every((item) => JSON.stringify(item.pairedItem) === '{"item":0}')).toBe(true);
+		const log = await since(sb, before);
+		expect(log.map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([`GET ${path} 200`]);
+		expect(query(log[0]).get('itemsPerPage')).toBe('100');
+	});
+
+	it('Limit 2: two cities from one request for two', async () => {
+		const cities = await sb.getAll('/cities');
+		const { store } = credentialFor(sb);
+		const before = await mark(sb);
+		const { items } = await runPublicEvents(store, { resource: 'reference', operation: 'getManyCities', returnAll: false, limit: 2 });
+		expect(items.map((item) => item.json)).toEqual(cities.slice(0, 2));
+		const requests = lists(await since(sb, before), '/cities');
+		expect(requests).toHaveLength(1);
+		expect(query(requests[0]).get('itemsPerPage')).toBe('2');
+	});
+
+	it('the Language option names the records in that language', async () => {
+		const { store } = credentialFor(sb);
+		const run = (language: string) =>
+			runPublicEvents(store, { resource: 'reference', operation: 'getManyCountries', returnAll: true, options: { language } });
+		const german = (await run('de')).items.map((item) => item.json.name);
+		const english = (await run('en')).items.map((item) => item.json.name);
+		expect(german).toContain('Deutschland');
+		expect(english).toContain('Germany');
+	});
+
+	it('promo codes are those of the key’s company', async () => {
+		const partner = (await sb.getAll('/promocodes')).map((p) => p.code);
+		const organiser = (await sb.getAll('/promocodes', { as: 'organiser' })).map((p) => p.code);
+		expect(partner).not.toEqual(organiser);
+		const { store } = credentialFor(sb);
+		const { items } = await runPublicEvents(store, { resource: 'reference', operation: 'getManyPromoCodes', returnAll: true });
+		expect(items.map((item) => item.json.code)).toEqual(partner);
+	});
+
+	it('a JSON-LD envelope gives the same records in one request', async () => {
+		const venues = await sb.getAll('/venues');
+		await sb.admin('PUT', '/config', { envelope: 'hydra' });
+		const { store } = credentialFor(sb);
+		const before = await mark(sb);
+		const { items } = await runPublicEvents(store, { resource: 'reference', operation: 'getManyVenues', returnAll: true });
+		expect(items.map((item) => item.json.id)).toEqual(venues.map((v) => v.id));
+		expect(lists(await since(sb, before), '/venues')).toHaveLength(1);
+	});
+});
+
+describe('Event: the Country filter, applied by the node to each event’s country', () => {
+	let events: any[];
+	let countries: any[];
+	const inCountries = (wanted: number[]) => events.filter((e) => wanted.includes(e.country.id)).map((e) => String(e.id));
+	const getMany = (countryIds: string[], extra: object = {}, filters: object = {}) => ({
+		resource: 'event',
+		operation: 'getMany',
+		returnAll: true,
+		filters: { countryIds, ...filters },
+		...extra,
+	});
+
+	beforeAll(async () => {
+		events = await sb.getAll('/event-points');
+		countries = await sb.getAll('/countries');
+		expect(events).toHaveLength(250);
+	});
+
+	it('the dropdown lists the countries of the reference list', async () => {
+		const { store } = credentialFor(sb);
+		const options = await callLoadOptions({
+			nodeType: new PublicEvents(),
+			type: 'CUSTOM.publicEvents',
+			credentials: store,
+			parameters: { resource: 'event', operation: 'getMany' },
+			method: 'getCountries',
+		});
+		expect(options.map((o) => o.value).sort()).toEqual(countries.map((c) => String(c.id)).sort());
+	});
+
+	it('Return All: exactly the events of the chosen countries, in the service’s order, from 3 requests', async () => {
+		const chosen = countries.filter((c) => c.code === 'AT' || c.code === 'CZ').map((c) => c.id);
+		const expected = inCountries(chosen);
+		expect(expected.length).toBeGreaterThan(0);
+		expect(expected.length).toBeLessThan(250);
+		const { store } = credentialFor(sb);
+		const before = await mark(sb);
+
+		const { items, error } = await runPublicEvents(store, getMany(chosen.map(String)));
+
+		expect(error).toBeUndefined();
+		expect(ids(items)).toEqual(expected);
+		const requests = lists(await since(sb, before), '/event-points');
+		expect(requests.map((e) => query(e).get('page'))).toEqual(['1', '2', '3']);
+		// No country parameter goes to the service: the spec names none.
+		expect(requests.every((e) => !/country/i.test(decodeURIComponent(e.query)))).toBe(true);
+	});
+
+	it('Limit counts matching events: one more than page 1 holds costs exactly one more page', async () => {
+		const cz = countries.find((c) => c.code === 'CZ').id;
+		const expected = inCountries([cz]);
+		const onFirstPage = events.slice(0, 100).filter((e) => e.country.id === cz).length;
+		expect(expected.length).toBeGreaterThan(onFirstPage + 1);
+		const { store } = credentialFor(sb);
+
+		let before = await mark(sb);
+		const few = await runPublicEvents(store, getMany([String(cz)], { returnAll: false, limit: onFirstPage }));
+		expect(ids(few.items)).toEqual(expected.slice(0, onFirstPage));
+		expect(lists(await since(sb, before), '/event-points')).toHaveLength(1);
+
+		before = await mark(sb);
+		const more = await runPublicEvents(store, getMany([String(cz)], { returnAll: false, limit: onFirstPage + 1 }));
+		expect(ids(more.items)).toEqual(expected.slice(0, onFirstPage + 1));
+		const requests = lists(await since(sb, before), '/event-points');
+		// Full pages: a filter on this side cannot know how many a Limit needs.
+		expect(requests.map((e) => `${query(e).get('page')}/${query(e).get('itemsPerPage')}`)).toEqual(['1/100', '2/100']);
+	});
+
+	it('with a stated total (JSON-LD): Limit reads page by page, Return All gets every match', async () => {
+		await sb.admin('PUT', '/config', { envelope: 'hydra' });
+		const de = countries.find((c) => c.code === 'DE').id;
+		const expected = inCountries([de]);
+		const { store } = credentialFor(sb);
+
+		let before = await mark(sb);
+		const limited = await runPublicEvents(store, getMany([String(de)], { returnAll: false, limit: 10 }));
+		expect(ids(limited.items)).toEqual(expected.slice(0, 10));
+		expect(lists(await since(sb, before), '/event-points')).toHaveLength(1);
+
+		before = await mark(sb);
+		const all = await runPublicEvents(store, getMany([String(de)]));
+		expect(ids(all.items)).toEqual(expected);
+		expect(lists(await since(sb, before), '/event-points')).toHaveLength(3);
+	});
+
+	it('combines with the filters the service applies (city)', async () => {
+		const city = events[0].city.id;
+		const country = events[0].country.id;
+		const other = countries.find((c) => c.id !== country).id;
+		const { store } = credentialFor(sb);
+		const same = await runPublicEvents(store, getMany([String(country)], {}, { cityIds: [String(city)] }));
+		expect(ids(same.items)).toEqual(events.filter((e) => e.city.id === city).map((e) => String(e.id)));
+		const none = await runPublicEvents(store, getMany([String(other)], {}, { cityIds: [String(city)] }));
+		expect(none.error).toBeUndefined();
+		expect(none.items).toEqual([]);
+	});
+
+	it('applies to Get Many Archived too', async () => {
+		const archived = await sb.getAll('/event-points-archived');
+		const country = archived[0].country.id;
+		const { store } = credentialFor(sb);
+		const { items } = await runPublicEvents(store, { ...getMany([String(country)]), operation: 'getManyArchived' });
+		expect(ids(items)).toEqual(archived.filter((e) => e.country.id === country).map((e) => String(e.id)));
+	});
+
+	it('reads a country given as a record, a plain id, a numeric string or an IRI; events without one are left out', async () => {
+		const served = [
+			{ id: 1, country: { id: 4, name: 'Czechia', code: 'CZ' } },
+			{ id: 2, country: 4 },
+			{ id: 3, country: '/api/v2/countries/4' },
+			{ id: 4, country: { id: '4' } },
+			{ id: 5, country: { '@id': '/api/v2/countries/4' } },
+			{ id: 6, country: 2 },
+			{ id: 7, country: { id: 44 } },
+			{ id: 8 },
+			{ id: 9, country: null },
+		];
+		await sb.admin('POST', '/faults', { kind: 'status', status: 200, path: '/event-points', body: served, count: 1 });
+		const { store } = credentialFor(sb);
+		const { items, error } = await runPublicEvents(store, getMany(['/api/v2/countries/4']));
+		expect(error).toBeUndefined();
+		expect(ids(items)).toEqual(['1', '2', '3', '4', '5']);
+	});
+});
