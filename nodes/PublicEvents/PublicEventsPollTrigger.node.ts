@@ -1,0 +1,57 @@
+import {
+	NodeConnectionTypes,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	type IPollFunctions,
+} from 'n8n-workflow';
+
+import { pollCatalog, sampleCatalog } from './poll/catalog';
+import { pollProperties } from './poll/description';
+import { getWatchableEvents } from './poll/events';
+import { toItems } from './poll/items';
+import { pollSales, sampleSales } from './poll/sales';
+import { pollSettings } from './poll/settings';
+import { loadState, saveState } from './poll/state';
+
+export class PublicEventsPollTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Public Events Poll Trigger',
+		name: 'publicEventsPollTrigger',
+		icon: { light: 'file:publicEvents.svg', dark: 'file:publicEvents.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["source"] === "catalog" ? "Catalog Changes" : "Sales and Refunds"}}',
+		description: 'Polls Public Events for sales, refunds and catalog changes when push notifications are not enabled',
+		defaults: { name: 'Public Events Poll Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'publicEventsApi', required: true }],
+		properties: pollProperties,
+	};
+
+	methods = {
+		loadOptions: { getWatchableEvents },
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const settings = pollSettings.call(this);
+		const saved = loadState(this);
+		const now = Date.now();
+		if (this.getMode() === 'manual') {
+			// A sample to build the workflow with; the cursor stays where it is.
+			const sample =
+				settings.source === 'catalog'
+					? await sampleCatalog.call(this, settings, now)
+					: await sampleSales.call(this, settings, saved);
+			return sample.length ? [toItems(sample)] : null;
+		}
+		const { changes, state } =
+			settings.source === 'catalog'
+				? await pollCatalog.call(this, settings, saved, now)
+				: await pollSales.call(this, settings, saved, now);
+		saveState(this, saved, state);
+		return changes.length ? [toItems(changes)] : null;
+	}
+}

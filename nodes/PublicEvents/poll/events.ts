@@ -1,0 +1,52 @@
+import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions, IPollFunctions } from 'n8n-workflow';
+
+import { apiRequestAllItems, type RequestSettings } from '../transport';
+import { recordId } from './feed';
+import type { WatchedEvents } from './state';
+
+/** The spec's catalog guidance: sync the catalog every 5 to 15 minutes. */
+export const EVENT_LIST_MAX_AGE_MS = 15 * 60_000;
+
+export interface EventWatch {
+	/** Events whose orders this poll reads. */
+	ids: string[];
+	/** Events that left the list since the last reading: read one last time, then their feeds rest. */
+	left: string[];
+	events: WatchedEvents;
+}
+
+/**
+ * The visible events, from static data while the list is younger than 15 minutes, else read again
+ * (every page). `from` is where an event seen for the first time later starts: the start of the
+ * watch, so no sale made before its discovery is missed.
+ */
+export async function watchedEvents(
+	this: IPollFunctions,
+	saved: WatchedEvents | undefined,
+	now: number,
+	startOfWatch: number,
+	settings: RequestSettings,
+): Promise<EventWatch> {
+	const age = saved ? now - saved.listedAt : Infinity;
+	if (saved && age >= 0 && age < EVENT_LIST_MAX_AGE_MS) return { ids: saved.ids, left: [], events: saved };
+	const ids = (await apiRequestAllItems.call(this, '/event-points', {}, settings)).map(recordId);
+	const listed = new Set(ids);
+	return {
+		ids,
+		left: (saved?.ids ?? []).filter((id) => !listed.has(id)),
+		events: { ids, listedAt: now, from: saved?.from ?? startOfWatch },
+	};
+}
+
+/** The Events dropdown: visible events as "name · start · venue". */
+export async function getWatchableEvents(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const events = await apiRequestAllItems.call(this, '/event-points', { 'order[dateStarted]': 'asc' });
+	return events.map((event) => {
+		const day = String(event.dateStarted ?? '').slice(0, 16).replace('T', ' ');
+		const venue = (event.venue as IDataObject | undefined)?.name;
+		return {
+			name: [event.eventName ?? `Event ${String(event.id)}`, day, venue].filter(Boolean).join(' · '),
+			value: recordId(event),
+		};
+	});
+}

@@ -1,0 +1,41 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import type { ChangeType } from '../shared/changes';
+import { numericId } from '../shared/inputs';
+
+/** Where an item came from: the Include option's value, or the catalog. */
+export type ItemSource = 'widgetSales' | 'widgetRefunds' | 'eventOrders' | 'catalog';
+
+export interface Change {
+	type: ChangeType;
+	source: ItemSource;
+	/** The record's own time (payAt, refundedAt), or when the poll noticed a catalog change. */
+	time: number;
+	json: IDataObject;
+	changedFields?: string[];
+}
+
+const idOf = (value: unknown) => {
+	const id = numericId(value);
+	return id ?? (value === undefined || value === null ? undefined : String(value));
+};
+
+/**
+ * One flat item per change: a header that is the same for every source (type, source,
+ * occurredAt, orderId, eventPointId, changedFields), then the record's own fields unchanged
+ * (money stays { amount, currency }). The header wins over a record field of the same name.
+ */
+export function toItem(change: Change): INodeExecutionData {
+	const { json } = change;
+	const header: IDataObject = { type: change.type, source: change.source, occurredAt: new Date(change.time).toISOString() };
+	if (change.type === 'sale') header.orderId = idOf(json.id);
+	if (change.type === 'refund') header.orderId = idOf(json.order ?? json.orderId);
+	header.eventPointId = idOf(change.source === 'catalog' ? json.id : (json.eventPoint ?? json.eventPointId));
+	if (change.changedFields) header.changedFields = change.changedFields;
+	return { json: { ...header, ...json, ...header } };
+}
+
+/** Oldest first across all feeds, so a sale comes before its refund. */
+export function toItems(changes: Change[]): INodeExecutionData[] {
+	return [...changes].sort((a, b) => a.time - b.time).map(toItem);
+}

@@ -1,0 +1,100 @@
+import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
+
+import { numericId } from '../shared/inputs';
+import type { RequestSettings } from '../transport';
+import { retryPolicyFrom } from '../transport/retry';
+
+export type Source = 'salesAndRefunds' | 'catalog';
+export type Feed = 'widgetSales' | 'widgetRefunds' | 'eventOrders';
+export const FEEDS: Feed[] = ['widgetSales', 'widgetRefunds', 'eventOrders'];
+
+export interface PollSettings {
+	source: Source;
+	include: Feed[];
+	/** undefined: all visible events. */
+	eventIds?: string[];
+	overlapMs: number;
+	startFrom?: number;
+	/** Start From as written (an expression stays its text), so a changed date is noticed, a moving `$now` is not. */
+	startFromKey: string;
+	ignoreFields: string[];
+	request: RequestSettings;
+}
+
+const MINUTE = 60_000;
+
+/** Reads and checks the parameters before any request; a failure names the field. */
+export function pollSettings(this: IPollFunctions): PollSettings {
+	const fail = (field: string, problem: string): never => {
+		throw new NodeOperationError(this.getNode(), `${field}: ${problem}`, { description: `Fix the "${field}" parameter.` });
+	};
+	const source = this.getNodeParameter('source', 'salesAndRefunds') as Source;
+	if (source !== 'salesAndRefunds' && source !== 'catalog') fail('Source', 'expected "salesAndRefunds" or "catalog"');
+	const options = this.getNodeParameter('options', {}) as IDataObject;
+	const request: RequestSettings = {
+		retry: retryPolicyFrom(options),
+		language: typeof options.language === 'string' ? options.language : undefined,
+	};
+	const overlap = Number(options.overlapMinutes ?? 5);
+	if (!Number.isFinite(overlap) || overlap < 0 || overlap > 1440) fail('Overlap Window (Minutes)', 'expected a number from 0 to 1440');
+	const settings: PollSettings = { source, include: [], overlapMs: overlap * MINUTE, startFromKey: '', ignoreFields: [], request };
+
+	if (source === 'catalog') {
+		const ignore = this.getNodeParameter('fieldsToIgnore', 'countAvailableTickets');
+		settings.ignoreFields = (Array.isArray(ignore) ? ignore : String(ignore ?? '').split(','))
+			.map((name) => String(name).trim())
+			.filter(Boolean);
+		return settings;
+	}
+
+	const include = this.getNodeParameter('include', FEEDS) as unknown;
+	settings.include = (Array.isArray(include) ? include : [include]).filter((feed): feed is Feed => FEEDS.includes(feed as Feed));
+	if (settings.include.length === 0) fail('Include', 'choose at least one of Widget Sales, Widget Refunds, Event Orders');
+	if (settings.include.includes('eventOrders') && this.getNodeParameter('eventScope', 'all') === 'chosen') {
+		const raw = this.getNodeParameter('eventIds', []) as unknown;
+		const list = Array.isArray(raw) ? raw : String(raw ?? '').split(',').filter((part) => part.trim() !== '');
+		settings.eventIds = [...new Set(list.map((value) => numericId(value) ?? fail('Events', `expected numeric event IDs, got "${String(value)}"`)))];
+		if (settings.eventIds.length === 0) fail('Events', 'choose at least one event, or watch All Visible Events');
+	}
+	const rawStart = (this.getNodeParameter('options.startFrom', '', { rawExpressions: true }) ?? '') as unknown;
+	if (rawStart !== '' && rawStart !== null) {
+		settings.startFromKey = String(rawStart);
+		settings.startFrom = startTime(options.startFrom, this.getTimezone()) ?? fail('Start From', `expected a date and time, got "${String(options.startFrom)}"`);
+	}
+	return settings;
+}
+
+/** Start From as epoch ms: a Date, a Luxon DateTime, or ISO text; text without an offset is in the workflow's time zone. */
+export function startTime(value: unknown, timeZone: string): number | undefined {
+	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
+	const text = typeof (value as { toISO?: unknown })?.toISO === 'function' ? String((value as { toISO: () => string }).toISO()) : value;
+	if (typeof text !== 'string') return undefined;
+	const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i.exec(text.trim());
+	if (!match) return undefined;
+	if (match[7]) {
+		const ms = Date.parse(text.trim().replace(' ', 'T'));
+		return Number.isNaN(ms) ? undefined : ms;
+	}
+	const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0));
+	const wall = Date.UTC(year, month - 1, day, hour, minute, second);
+	if (new Date(wall).getUTCDate() !== day) return undefined; // 2026-02-31 and the like
+	// The zone's offset at that moment: guess with the wall time, then correct once (DST edges).
+	const first = wall - zoneOffsetMs(wall, timeZone);
+	return wall - zoneOffsetMs(first, timeZone);
+}
+
+function zoneOffsetMs(at: number, timeZone: string): number {
+	const parts = new Intl.DateTimeFormat('en-US', {
+		timeZone,
+		hourCycle: 'h23',
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit',
+		hour: '2-digit',
+		minute: '2-digit',
+		second: '2-digit',
+	}).formatToParts(new Date(at));
+	const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+	const local = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
+	return local - Math.floor(at / 1000) * 1000;
+}
