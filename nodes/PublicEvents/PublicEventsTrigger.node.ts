@@ -1,0 +1,80 @@
+import {
+	NodeConnectionTypes,
+	type ICredentialsDecrypted,
+	type ICredentialTestFunctions,
+	type IHookFunctions,
+	type INodeCredentialTestResult,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { triggerProperties } from './webhook/description';
+import { receive } from './webhook/receive';
+
+export class PublicEventsTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Public Events Trigger',
+		name: 'publicEventsTrigger',
+		icon: { light: 'file:publicEvents.svg', dark: 'file:publicEvents.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts a workflow when the Public Events service pushes a new event, an event update, a sale or a refund',
+		defaults: { name: 'Public Events Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'publicEventsWebhookApi',
+				required: true,
+				testedBy: 'webhookSecretForm',
+				displayOptions: { show: { authentication: ['headerToken', 'signature'] } },
+			},
+			{
+				name: 'publicEventsApi',
+				required: true,
+				displayOptions: { show: { fetchFullOrder: [true] } },
+			},
+		],
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		properties: triggerProperties,
+	};
+
+	methods = {
+		credentialTest: {
+			// No request can check a shared secret; a wrong one shows as 401s to the sender.
+			// What can be checked is its form: spaces at either end are a copy-paste slip.
+			async webhookSecretForm(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
+				const secret = String(credential.data?.secret ?? '');
+				if (secret === '') return { status: 'Error', message: 'The secret is empty' };
+				if (secret.trim() !== secret) return { status: 'Error', message: 'The secret starts or ends with a space' };
+				return { status: 'OK', message: 'Saved. Only a delivery can tell if it matches the service\'s.' };
+			},
+		},
+	};
+
+	/**
+	 * The service has no registration API (spec section 6): push delivery is enabled by its staff
+	 * for a URL the partner gives them. So activation registers nothing remote: checkExists says
+	 * nothing is registered by n8n, create and delete have nothing to call and succeed.
+	 */
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return false;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await receive.call(this);
+	}
+}

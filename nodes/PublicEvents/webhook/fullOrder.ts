@@ -1,0 +1,43 @@
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+
+import { apiRequest } from '../transport';
+import type { Notification } from './normalize';
+
+/**
+ * The answer to the delivery waits for this read (so n8n records the execution before the
+ * sender hears 200, and a crash cannot lose the sale): retries are kept short.
+ */
+const FETCH_RETRY = { maxRetries: 2, maxWaitMs: 3_000 };
+
+const unavailable = (reason: string): IDataObject => ({ order: null, orderUnavailable: reason });
+
+/**
+ * The order of a sale or refund, with its tickets and barcodes. The delivery was genuine and
+ * is answered 200 whatever happens here, so a failure is a field on the item, not a failed
+ * webhook: the workflow can branch on `orderUnavailable`.
+ */
+export async function fullOrder(this: IWebhookFunctions, notification: Notification): Promise<IDataObject> {
+	if (notification.type !== 'sale' && notification.type !== 'refund') return {};
+	const { payload, orderId } = notification;
+	const data = (typeof payload.data === 'object' && payload.data !== null ? payload.data : {}) as IDataObject;
+	// Widget orders are numbered apart from API orders (the sandbox: 800001… against 700001…):
+	// GET /orders/{id} answers 404, or, should the numbers meet, another order.
+	if ((data.source ?? payload.source) === 'widget') {
+		return unavailable(
+			'A widget sale: GET /orders/{id} does not serve widget orders. Its tickets and barcodes are in the Public Events node, Widget > Get Many Orders.',
+		);
+	}
+	if (orderId === null || !/^\d+$/.test(String(orderId))) {
+		return unavailable(`The notification carries no numeric order ID${orderId === null ? '' : ` (got "${orderId}")`}`);
+	}
+	try {
+		const order = await apiRequest.call(this, 'GET', `/orders/${orderId}`, {}, { retry: FETCH_RETRY });
+		return { order: order as IDataObject, orderUnavailable: null };
+	} catch (error) {
+		const status = (error as { httpCode?: string }).httpCode;
+		if (status === '404') {
+			return unavailable(`GET /orders/${orderId} answered 404: the order is not readable with this key (a widget sale, or another company's order)`);
+		}
+		return unavailable((error as Error).message);
+	}
+}

@@ -1,0 +1,81 @@
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { seenBefore } from './dedupe';
+import { fullOrder } from './fullOrder';
+import { readNotification } from './normalize';
+import { headerValue, securityProblem, type Security } from './verify';
+
+export const WEBHOOK_CREDENTIAL = 'publicEventsWebhookApi';
+
+/** Answers the sender directly and starts nothing (as n8n's own Webhook node does on a failed check). */
+function refuse(context: IWebhookFunctions, status: 400 | 401, message: string): IWebhookResponseData {
+	const res = context.getResponseObject();
+	res.writeHead(status, { 'content-type': 'application/json' });
+	res.end(JSON.stringify({ message }));
+	return { noWebhookResponse: true };
+}
+
+/** 200, nothing started: the sender must stop retrying a delivery that was ignored on purpose. */
+const acknowledge = (note: IDataObject): IWebhookResponseData => ({ webhookResponse: { received: true, ...note } });
+
+/**
+ * The body as n8n hands it over. For a node at version 1 n8n reads the raw bytes into
+ * `req.rawBody` before calling webhook() (webhook-helpers.ts parseRequestBody), and parses
+ * JSON only when the Content-Type says application/json; malformed JSON with that type is
+ * refused by n8n itself (422) before this node runs. Other types arrive unparsed: read here.
+ */
+function parsePayload(raw: Buffer | undefined, parsed: unknown): IDataObject | string {
+	let value = parsed;
+	if (raw) {
+		const text = raw.toString('utf8').replace(/^\uFEFF/, '');
+		if (text.trim() === '') return 'The body is empty; expected a JSON object';
+		try {
+			value = JSON.parse(text);
+		} catch {
+			return 'The body is not valid JSON';
+		}
+	}
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'The body is not a JSON object';
+	return value as IDataObject;
+}
+
+export async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const req = this.getRequestObject();
+	const headers = this.getHeaderData() as Record<string, unknown>;
+	const raw = Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined;
+
+	// Authenticate before reading anything from the body.
+	const security = this.getNodeParameter('authentication', 'none') as Security;
+	if (security !== 'none') {
+		const headerName = String(this.getNodeParameter(security === 'signature' ? 'signatureHeader' : 'headerName'));
+		const { secret } = await this.getCredentials<{ secret?: string }>(WEBHOOK_CREDENTIAL);
+		const problem = securityProblem(security, {
+			headerName,
+			header: headerValue(headers, headerName),
+			secret: typeof secret === 'string' ? secret : '',
+			raw,
+		});
+		if (problem) return refuse(this, 401, problem);
+	}
+
+	const payload = parsePayload(raw, this.getBodyData());
+	if (typeof payload === 'string') return refuse(this, 400, payload);
+
+	const options = this.getNodeParameter('options', {}) as { typeField?: string; deliveryIdHeader?: string };
+	const notification = readNotification(payload, {
+		typeField: options.typeField,
+		headerDeliveryId: headerValue(headers, options.deliveryIdHeader || 'X-Delivery-ID'),
+	});
+	const events = this.getNodeParameter('events', []) as string[];
+	if (!events.includes(notification.type)) {
+		return acknowledge({ ignored: `"${notification.sourceType ?? '(no type)'}" (${notification.type}) is not among the trigger's Events` });
+	}
+	// Keyed by type too: a sender whose `id` is the order's would otherwise fold a refund into its sale.
+	if (notification.deliveryId !== null && seenBefore.call(this, `${notification.type}:${notification.deliveryId}`)) {
+		return acknowledge({ duplicate: notification.deliveryId });
+	}
+
+	const fetch = this.getNodeParameter('fetchFullOrder', false) as boolean;
+	const json = fetch ? { ...notification, ...(await fullOrder.call(this, notification)) } : notification;
+	return { workflowData: [this.helpers.returnJsonArray([json])] };
+}

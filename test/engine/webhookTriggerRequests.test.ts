@@ -1,0 +1,165 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { PublicEventsTrigger } from '../../nodes/PublicEvents/PublicEventsTrigger.node';
+import { SEEN_WINDOW } from '../../nodes/PublicEvents/webhook/dedupe';
+import { normaliseType } from '../../nodes/PublicEvents/webhook/normalize';
+import { callWebhookMethod } from '../helpers/engine';
+import { mark, since } from '../helpers/publicEvents';
+import { SECRET, sign } from '../helpers/push';
+import { SandboxClient } from '../helpers/sandboxClient';
+import { post, SIGNED, TRIGGER_TYPE, triggerCredentials, Triggers } from '../helpers/webhookTrigger';
+
+/** The trigger's description and lifecycle, and requests other senders would make (sent here directly). */
+let sb: SandboxClient;
+const triggers = new Triggers(() => sb);
+
+beforeAll(async () => (sb = await SandboxClient.start({ events: 2, placesPerEvent: 2 })));
+afterEach(() => triggers.closeAll());
+afterAll(() => sb.stop());
+
+describe('Public Events Trigger: the node', () => {
+	it('is a webhook trigger with one POST webhook and the credentials it needs only when needed', () => {
+		const { description } = new PublicEventsTrigger();
+		expect(description).toMatchObject({ name: 'publicEventsTrigger', group: ['trigger'], inputs: [] });
+		expect(description.displayName).toContain('Trigger');
+		expect(description.webhooks).toEqual([{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }]);
+		expect(description.credentials).toEqual([
+			expect.objectContaining({ name: 'publicEventsWebhookApi', displayOptions: { show: { authentication: ['headerToken', 'signature'] } } }),
+			expect.objectContaining({ name: 'publicEventsApi', displayOptions: { show: { fetchFullOrder: [true] } } }),
+		]);
+		const events = description.properties.find((p) => p.name === 'events')!;
+		expect(events.default).toEqual(['newEvent', 'eventUpdated', 'sale', 'refund']);
+		expect(description.properties.find((p) => p.type === 'notice')?.displayName).toMatch(/Production URL.*no API to register.*Poll Trigger/);
+	});
+
+	it('activation and deactivation register nothing remote: no request to the service', async () => {
+		const options = { nodeType: new PublicEventsTrigger(), type: TRIGGER_TYPE, parameters: { fetchFullOrder: true }, credentials: triggerCredentials(sb) };
+		const before = await mark(sb);
+		expect(await callWebhookMethod(options, 'checkExists')).toBe(false);
+		expect(await callWebhookMethod(options, 'create')).toBe(true);
+		expect(await callWebhookMethod(options, 'delete', 'manual')).toBe(true);
+		expect(await since(sb, before)).toEqual([]);
+	});
+
+	it('type names of other senders map to the four kinds; unknown ones to other', () => {
+		const cases: Record<string, string> = {
+			'order.sale': 'sale',
+			sale: 'sale',
+			order_paid: 'sale',
+			OrderPurchased: 'sale',
+			'ORDER.REFUND': 'refund',
+			'order.refunded': 'refund',
+			'event.created': 'newEvent',
+			new_event: 'newEvent',
+			newEvent: 'newEvent',
+			'event.updated': 'eventUpdated',
+			EVENT_CHANGED: 'eventUpdated',
+			eventUpdated: 'eventUpdated',
+			'order.created': 'other',
+			'ticket.scanned': 'other',
+			'event.deleted': 'other',
+		};
+		for (const [name, type] of Object.entries(cases)) expect([name, normaliseType(name)]).toEqual([name, type]);
+	});
+});
+
+describe('Public Events Trigger: requests sent directly', () => {
+	it('malformed JSON: n8n refuses application/json with 422 before the node runs; other types reach the node, which answers 400', async () => {
+		const trigger = await triggers.start({});
+		const broken = '{"type": "order.sale", "id": ';
+		const refused = await post(trigger.url, broken);
+		expect(refused.status).toBe(422);
+		expect(JSON.parse(refused.text)).toMatchObject({ message: 'Failed to parse request body' });
+		expect(await post(trigger.url, broken, { 'content-type': 'text/plain' })).toEqual({ status: 400, text: JSON.stringify({ message: 'The body is not valid JSON' }) });
+		expect((await post(trigger.url, broken, { 'content-type': 'application/octet-stream' })).status).toBe(400);
+		expect(await post(trigger.url, '[{"type":"sale"}]')).toEqual({ status: 400, text: JSON.stringify({ message: 'The body is not a JSON object' }) });
+		expect((await post(trigger.url, '')).status).toBe(400);
+		expect(trigger.calls.map((c) => c.status)).toEqual([422, 400, 400, 400, 400]);
+		expect(trigger.executions).toEqual([]);
+	});
+
+	it('with a signature, the check comes first: a malformed body is 401 unsigned, 400 signed', async () => {
+		const trigger = await triggers.start(SIGNED);
+		const broken = '{"type": "order.sale"';
+		const asText = { 'content-type': 'text/plain' };
+		expect((await post(trigger.url, broken, asText)).status).toBe(401);
+		expect((await post(trigger.url, broken, { ...asText, 'x-signature': sign(SECRET, broken) })).status).toBe(400);
+		expect(trigger.executions).toEqual([]);
+	});
+
+	it('Header Token: the configured header must carry the secret (any case of the name); otherwise 401', async () => {
+		const token = 'tok_7d1c2a9e';
+		const trigger = await triggers.start({ authentication: 'headerToken', headerName: 'X-Webhook-Token' }, { secret: token });
+		const body = JSON.stringify({ id: 'd-token', type: 'order.sale', data: { orderId: 5 } });
+		const missing = await post(trigger.url, body);
+		const wrong = await post(trigger.url, body, { 'X-Webhook-Token': `${token}x` });
+		const other = await post(trigger.url, body, { authorization: token });
+		expect([missing, wrong, other].map((r) => r.status)).toEqual([401, 401, 401]);
+		expect(JSON.parse(missing.text)).toEqual({ message: 'Missing X-Webhook-Token header' });
+		expect(trigger.executions).toEqual([]);
+		expect((await post(trigger.url, body, { 'x-webhook-token': token })).status).toBe(200);
+		expect(trigger.executions.map(([item]) => item.json)).toEqual([expect.objectContaining({ type: 'sale', orderId: 5, deliveryId: 'd-token' })]);
+		for (const call of trigger.calls) expect(call.response).not.toContain(token);
+	});
+
+	it('payloads of other shapes are normalised; an unknown type fires only with Other selected', async () => {
+		const trigger = await triggers.start({ events: ['newEvent', 'eventUpdated', 'sale', 'refund', 'other'] });
+		const send = (payload: IDataObject, headers?: Record<string, string>) => post(trigger.url, JSON.stringify(payload), headers);
+		await send({ event: 'ORDER.REFUND', deliveryId: 'r-1', order: { id: '/api/v2/orders/123' }, occurred_at: '2026-03-01T10:00:00Z' });
+		await send({ eventType: 'order_paid', data: { order_id: 5, event_point_id: '/api/v2/event-points/9' } }, { 'x-delivery-id': 'h-1' });
+		await send({ kind: 'new_event', eventPoint: { id: 77 } });
+		await send({ type: 'EventUpdated', id: 'u-1', eventPointId: '78', timestamp: 1767225600 });
+		await send({ type: 'ticket.scanned', id: 's-1' });
+		expect(trigger.calls.map((c) => c.status)).toEqual([200, 200, 200, 200, 200]);
+		const items = trigger.executions.map(([item]) => item.json);
+		const withoutPayload = (item: IDataObject) => Object.fromEntries(Object.entries(item).filter(([key]) => key !== 'payload'));
+		expect(items.map(withoutPayload)).toEqual([
+			{ type: 'refund', sourceType: 'ORDER.REFUND', deliveryId: 'r-1', orderId: '123', eventPointId: null, occurredAt: '2026-03-01T10:00:00Z' },
+			{ type: 'sale', sourceType: 'order_paid', deliveryId: 'h-1', orderId: 5, eventPointId: '9', occurredAt: null },
+			{ type: 'newEvent', sourceType: 'new_event', deliveryId: null, orderId: null, eventPointId: 77, occurredAt: null },
+			{ type: 'eventUpdated', sourceType: 'EventUpdated', deliveryId: 'u-1', orderId: null, eventPointId: '78', occurredAt: 1767225600 },
+			{ type: 'other', sourceType: 'ticket.scanned', deliveryId: 's-1', orderId: null, eventPointId: null, occurredAt: null },
+		]);
+		expect(items.every((item) => typeof item.payload === 'object')).toBe(true);
+		expect(items[1].payload).toEqual({ eventType: 'order_paid', data: { order_id: 5, event_point_id: '/api/v2/event-points/9' } });
+
+		const defaults = await triggers.start({});
+		const ignored = await post(defaults.url, JSON.stringify({ type: 'ticket.scanned', id: 's-2' }));
+		expect([ignored.status, JSON.parse(ignored.text).ignored]).toEqual([200, '"ticket.scanned" (other) is not among the trigger\'s Events']);
+		expect((await post(defaults.url, JSON.stringify({ note: 'no type at all' }))).status).toBe(200);
+		expect(defaults.executions).toEqual([]);
+	});
+
+	it('Type Field reads the type where a sender keeps it', async () => {
+		const trigger = await triggers.start({ options: { typeField: 'meta.name' } });
+		await post(trigger.url, JSON.stringify({ type: 'envelope', meta: { name: 'sale' }, data: { orderId: 8 } }));
+		expect(trigger.executions.map(([item]) => item.json)).toEqual([expect.objectContaining({ type: 'sale', sourceType: 'sale', orderId: 8 })]);
+	});
+
+	it('the seen window survives a restart (static data) and keeps the last 1,000 ids', async () => {
+		const workflowId = 'webhook-restart';
+		const first = await triggers.start({}, { workflowId });
+		const delivery = (n: number) => JSON.stringify({ id: `d-${n}`, type: 'order.sale', data: { orderId: n } });
+		for (let n = 0; n <= SEEN_WINDOW; n++) expect((await post(first.url, delivery(n))).status).toBe(200);
+		expect(first.executions).toHaveLength(SEEN_WINDOW + 1);
+		const saved = first.staticData['node:Node under test'] as { seenDeliveries: string[] };
+		expect(saved.seenDeliveries).toHaveLength(SEEN_WINDOW);
+		expect(saved.seenDeliveries[0]).toBe('sale:d-1');
+
+		// A restart: a fresh copy of the node's module (its memory empty), the static data as saved.
+		let Restarted: typeof PublicEventsTrigger = PublicEventsTrigger;
+		await jest.isolateModulesAsync(async () => {
+			({ PublicEventsTrigger: Restarted } = await import('../../nodes/PublicEvents/PublicEventsTrigger.node'));
+		});
+		expect(Restarted).not.toBe(PublicEventsTrigger);
+		const second = await triggers.start({}, { workflowId, staticData: first.staticData, nodeType: new Restarted() });
+		expect((await post(second.url, delivery(SEEN_WINDOW))).status).toBe(200);
+		expect((await post(second.url, delivery(500))).status).toBe(200);
+		expect(second.executions).toEqual([]);
+		// d-0 left the window: a delivery that old fires again (the documented limit).
+		await post(second.url, delivery(0));
+		expect(second.executions).toHaveLength(1);
+		const durations = first.calls.map((c) => c.durationMs).sort((a, b) => a - b);
+		console.log(`webhook(): median ${durations[durations.length >> 1].toFixed(2)} ms, p99 ${durations[Math.floor(durations.length * 0.99)].toFixed(2)} ms over ${durations.length} deliveries`);
+	});
+});
