@@ -44,8 +44,8 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 						type: 'sale',
 						sourceType: 'order.sale',
 						deliveryId: payload.id,
-						orderId: sale.id,
-						eventPointId: sale.eventPoint,
+						orderId: String(sale.id),
+						eventPointId: String(sale.eventPoint),
 						occurredAt: payload.occurredAt,
 						payload,
 					},
@@ -156,7 +156,7 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 		}
 		await all.trigger.waitForCalls(4);
 		expect(all.trigger.executions.map(([item]) => item.json.type)).toEqual(kinds);
-		expect(all.trigger.executions[0][0].json).toMatchObject({ eventPointId: created.body.id, orderId: null });
+		expect(all.trigger.executions[0][0].json).toMatchObject({ eventPointId: String(created.body.id), orderId: null });
 	});
 
 	it('Fetch Full Order: a paid order comes with its tickets and barcodes; a refund with its new state', async () => {
@@ -165,14 +165,14 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 		await trigger.waitForCalls(1);
 		const [[sale]] = trigger.executions;
 		const order = (await sb.get(`/orders/${orderId}`)).body;
-		expect(sale.json).toMatchObject({ type: 'sale', orderId, order, orderUnavailable: null });
+		expect(sale.json).toMatchObject({ type: 'sale', orderId: String(orderId), order, orderUnavailable: null });
 		const tickets = (sale.json.order as IDataObject).tickets as IDataObject[];
 		expect(tickets.length).toBeGreaterThan(0);
 		for (const ticket of tickets) expect(ticket.barcode).toEqual(expect.stringMatching(/\S/));
 
 		expect((await sb.send('PUT', `/orders/${orderId}/status`, { toStatus: 'refund' })).status).toBe(200);
 		await trigger.waitForCalls(2);
-		expect(trigger.executions[1][0].json).toMatchObject({ type: 'refund', orderId, order: { id: orderId, status: 'refund' } });
+		expect(trigger.executions[1][0].json).toMatchObject({ type: 'refund', orderId: String(orderId), order: { id: orderId, status: 'refund' } });
 		console.log(`answer with Fetch Full Order (one GET /orders/{id}, first with a token request): ${trigger.calls.map((c) => `${c.durationMs.toFixed(1)} ms`).join(', ')}`);
 	});
 
@@ -183,7 +183,7 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 		await trigger.waitForCalls(1);
 		expect(trigger.executions[0][0].json).toMatchObject({
 			type: 'sale',
-			orderId: sale.id,
+			orderId: String(sale.id),
 			order: null,
 			orderUnavailable: expect.stringMatching(/widget sale.*Widget > Get Many Orders/i),
 		});
@@ -202,7 +202,7 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 		const { orderId } = await payOrder(sb);
 		const [call] = await trigger.waitForCalls(1);
 		expect(call.status).toBe(200);
-		expect(trigger.executions[0][0].json).toMatchObject({ type: 'sale', orderId, order: null, orderUnavailable: expect.stringMatching(/API key was refused/) });
+		expect(trigger.executions[0][0].json).toMatchObject({ type: 'sale', orderId: String(orderId), order: null, orderUnavailable: expect.stringMatching(/API key was refused/) });
 		expect(JSON.stringify(trigger.calls)).not.toContain(wrongKey);
 	});
 
@@ -211,7 +211,7 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 		const before = await mark(sb);
 		const created = await sb.admin('POST', '/events', { name: 'Quiet Premiere', places: 5 });
 		await trigger.waitForCalls(1);
-		expect(trigger.executions[0][0].json).toMatchObject({ type: 'newEvent', eventPointId: created.body.id });
+		expect(trigger.executions[0][0].json).toMatchObject({ type: 'newEvent', eventPointId: String(created.body.id) });
 		expect(trigger.executions[0][0].json).not.toHaveProperty('order');
 		expect((await since(sb, before)).map((e) => e.route)).not.toContain('/orders/{id}');
 	});

@@ -98,7 +98,7 @@ describe('Public Events Trigger: requests sent directly', () => {
 		expect(JSON.parse(missing.text)).toEqual({ message: 'Missing X-Webhook-Token header' });
 		expect(trigger.executions).toEqual([]);
 		expect((await post(trigger.url, body, { 'x-webhook-token': token })).status).toBe(200);
-		expect(trigger.executions.map(([item]) => item.json)).toEqual([expect.objectContaining({ type: 'sale', orderId: 5, deliveryId: 'd-token' })]);
+		expect(trigger.executions.map(([item]) => item.json)).toEqual([expect.objectContaining({ type: 'sale', orderId: '5', deliveryId: 'd-token' })]);
 		for (const call of trigger.calls) expect(call.response).not.toContain(token);
 	});
 
@@ -115,8 +115,8 @@ describe('Public Events Trigger: requests sent directly', () => {
 		const withoutPayload = (item: IDataObject) => Object.fromEntries(Object.entries(item).filter(([key]) => key !== 'payload'));
 		expect(items.map(withoutPayload)).toEqual([
 			{ type: 'refund', sourceType: 'ORDER.REFUND', deliveryId: 'r-1', orderId: '123', eventPointId: null, occurredAt: '2026-03-01T10:00:00Z' },
-			{ type: 'sale', sourceType: 'order_paid', deliveryId: 'h-1', orderId: 5, eventPointId: '9', occurredAt: null },
-			{ type: 'newEvent', sourceType: 'new_event', deliveryId: null, orderId: null, eventPointId: 77, occurredAt: null },
+			{ type: 'sale', sourceType: 'order_paid', deliveryId: 'h-1', orderId: '5', eventPointId: '9', occurredAt: null },
+			{ type: 'newEvent', sourceType: 'new_event', deliveryId: null, orderId: null, eventPointId: '77', occurredAt: null },
 			{ type: 'eventUpdated', sourceType: 'EventUpdated', deliveryId: 'u-1', orderId: null, eventPointId: '78', occurredAt: 1767225600 },
 			{ type: 'other', sourceType: 'ticket.scanned', deliveryId: 's-1', orderId: null, eventPointId: null, occurredAt: null },
 		]);
@@ -133,7 +133,7 @@ describe('Public Events Trigger: requests sent directly', () => {
 	it('Type Field reads the type where a sender keeps it', async () => {
 		const trigger = await triggers.start({ options: { typeField: 'meta.name' } });
 		await post(trigger.url, JSON.stringify({ type: 'envelope', meta: { name: 'sale' }, data: { orderId: 8 } }));
-		expect(trigger.executions.map(([item]) => item.json)).toEqual([expect.objectContaining({ type: 'sale', sourceType: 'sale', orderId: 8 })]);
+		expect(trigger.executions.map(([item]) => item.json)).toEqual([expect.objectContaining({ type: 'sale', sourceType: 'sale', orderId: '8' })]);
 	});
 
 	it('the seen window survives a restart (static data) and keeps the last 1,000 ids', async () => {

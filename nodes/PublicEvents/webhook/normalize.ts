@@ -16,8 +16,8 @@ export interface Notification extends IDataObject {
 	/** The type name as the sender wrote it. */
 	sourceType: string | null;
 	deliveryId: string | null;
-	orderId: string | number | null;
-	eventPointId: string | number | null;
+	orderId: string | null;
+	eventPointId: string | null;
 	occurredAt: string | number | null;
 	/** The payload whole, as received. */
 	payload: IDataObject;
@@ -50,9 +50,9 @@ export function normaliseType(name: string): NotificationType {
 	return OTHER_TYPE;
 }
 
-/** A number, a numeric string, an IRI (`/api/v2/orders/7` → '7') or an object with an id. */
-function idOf(value: unknown): string | number | null {
-	if (typeof value === 'number' && Number.isFinite(value)) return value;
+/** A number, a numeric string, an IRI (`/api/v2/orders/7` → '7') or an object with an id; as text, like the poll trigger's ids. */
+function idOf(value: unknown): string | null {
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	if (typeof value === 'string' && value.trim() !== '') {
 		return /\/(\d+)\/?$/.exec(value.trim())?.[1] ?? value.trim();
 	}
@@ -60,7 +60,7 @@ function idOf(value: unknown): string | number | null {
 	return null;
 }
 
-function firstId(sources: IDataObject[], names: string[]): string | number | null {
+function firstId(sources: IDataObject[], names: string[]): string | null {
 	for (const source of sources) {
 		for (const name of names) {
 			const id = idOf(source[name]);
