@@ -14,6 +14,13 @@ import { pollSales, sampleSales } from './poll/sales';
 import { pollSettings } from './poll/settings';
 import { loadState, saveState } from './poll/state';
 
+/**
+ * Polls under way in this process. n8n starts each poll on schedule even while the previous one
+ * of the same node still runs (a slow service, many events): both would read the same state and
+ * emit the same sales. The later one steps aside; the running one emits what is new.
+ */
+const polling = new Set<string>();
+
 export class PublicEventsPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Public Events Poll Trigger',
@@ -37,21 +44,29 @@ export class PublicEventsPollTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const settings = pollSettings.call(this);
-		const saved = loadState(this);
 		const now = Date.now();
 		if (this.getMode() === 'manual') {
 			// A sample to build the workflow with; the cursor stays where it is.
 			const sample =
 				settings.source === 'catalog'
 					? await sampleCatalog.call(this, settings, now)
-					: await sampleSales.call(this, settings, saved);
+					: await sampleSales.call(this, settings, loadState(this));
 			return sample.length ? [toItems(sample)] : null;
 		}
-		const { changes, state } =
-			settings.source === 'catalog'
-				? await pollCatalog.call(this, settings, saved, now)
-				: await pollSales.call(this, settings, saved, now);
-		saveState(this, saved, state);
-		return changes.length ? [toItems(changes)] : null;
+		const node = this.getNode();
+		const key = `${this.getWorkflow().id ?? ''}/${node.id ?? node.name}`;
+		if (polling.has(key)) return null;
+		polling.add(key);
+		try {
+			const saved = loadState(this);
+			const { changes, state } =
+				settings.source === 'catalog'
+					? await pollCatalog.call(this, settings, saved, now)
+					: await pollSales.call(this, settings, saved, now);
+			saveState(this, saved, state);
+			return changes.length ? [toItems(changes)] : null;
+		} finally {
+			polling.delete(key);
+		}
 	}
 }

@@ -38,7 +38,8 @@ export class PublicEventsTrigger implements INodeType {
 				displayOptions: { show: { fetchFullOrder: [true] } },
 			},
 		],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		// noData: n8n answers a started execution with an empty 200; without it, with the text "firstEntryJson".
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: 'noData', path: 'webhook' }],
 		properties: triggerProperties,
 	};
 

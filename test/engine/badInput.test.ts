@@ -31,6 +31,7 @@ const bad: Array<[string, INodeParameters, string, RegExp]> = [
 	['Barcode: Limit 0', { ...barcode, returnAll: false, limit: 0 }, 'Limit', /expected a whole number of at least 1/],
 	['Reference: Limit 0', { ...countries, returnAll: false, limit: '={{ 0 }}' }, 'Limit', /expected a whole number of at least 1/],
 	['Reference: Limit 2.5', { ...countries, operation: 'getManyVenues', returnAll: false, limit: 2.5 }, 'Limit', /whole number/],
+	['Reference: a language name instead of its code', { ...countries, options: { language: 'English' } }, 'Language', /expected a language code such as en or pt-BR, got "English"/],
 	['Reference: a negative Max Retry Wait', { ...countries, options: { maxRetryWait: -1 } }, 'Max Retry Wait (Seconds)', /at least 0/],
 	['Widget: Limit 0', { ...orders, returnAll: false, limit: 0 }, 'Limit', /whole number/],
 	['Widget: a day in another format', { ...orders, filters: { after: '31/12/2026' } }, 'Paid After', /expected a date or date-time/],

@@ -1,5 +1,5 @@
 import { PublicEvents } from '../../nodes/PublicEvents/PublicEvents.node';
-import { callListSearch, callLoadOptions } from '../helpers/engine';
+import { callListSearch, callLoadOptions, NODE_NAME } from '../helpers/engine';
 import { credentialFor, ids, mark, runPublicEvents, since } from '../helpers/publicEvents';
 import { SandboxClient } from '../helpers/sandboxClient';
 
@@ -115,6 +115,18 @@ describe('Event operations', () => {
 		expect((await runPublicEvents(store, { ...get, options: { language: 'en' } })).items[0].json.eventName).toBe(english);
 	});
 
+	it('an empty list carries one hint, for the whole run: a missing event is an access setting', async () => {
+		const { store } = credentialFor(sb);
+		const hintsOf = (result: Awaited<ReturnType<typeof runPublicEvents>>) => result.run.data.resultData.runData[NODE_NAME][0].hints;
+		const empty = await runPublicEvents(store, { ...getMany, filters: { dateStartedAfter: '2999-01-01' } }, { inputItems: [{}, {}] });
+		expect(empty.error).toBeUndefined();
+		expect(empty.items).toEqual([]);
+		expect(hintsOf(empty)).toEqual([
+			{ message: expect.stringMatching(/an access setting on the service side, not a fault\. .*Get Many Archived\.$/), location: 'outputPane' },
+		]);
+		expect(hintsOf(await runPublicEvents(store, { ...getMany, returnAll: false, limit: 1 }))).toEqual([]);
+	});
+
 	it('Get Many Archived lists the events whose sale ended', async () => {
 		const { store } = credentialFor(sb);
 		const archived = (await sb.getAll('/event-points-archived')).map((e) => String(e.id));
@@ -184,8 +196,15 @@ describe('what the editor asks for', () => {
 		const options = await callLoadOptions({ ...node(store), method: 'getCities' });
 		expect(options.map((o) => o.value).sort()).toEqual(cities.map((c) => String(c.id)).sort());
 		expect(options.map((o) => o.name)).toEqual([...options.map((o) => o.name)].sort((a, b) => a.localeCompare(b)));
-		for (const method of ['getCategories', 'getGenres', 'getVenueHalls', 'getCountries', 'getVenues']) {
-			expect((await callLoadOptions({ ...node(store), method })).length).toBeGreaterThan(0);
+		const lists = [
+			['getCategories', '/categories'],
+			['getGenres', '/genres'],
+			['getVenueHalls', '/venue-halls'],
+			['getCountries', '/countries'],
+		];
+		for (const [method, path] of lists) {
+			const values = (await callLoadOptions({ ...node(store), method })).map((o) => o.value).sort();
+			expect([method, values]).toEqual([method, (await sb.getAll(path)).map((r) => String(r.id)).sort()]);
 		}
 	});
 });

@@ -65,8 +65,18 @@ describe('Order: limits of the service (422)', () => {
 		const parameters = { eventId: byId(String(EVENT)), places: byId(free.ids[0]), priceCategory: free.priceCategory };
 		const refused = await order('create', parameters);
 		expect(refused.error?.message).toMatch(new RegExp(`\\(limit ${held + 2}, current ${held + 2}\\).*Release holds`));
+		// The node's own hint, whatever the service says: holds count until paid or released.
+		expect(refused.error?.description).toMatch(/^POST \/orders answered 422\. Service said: .*\. Held tickets count against the account's limit .*Order > Change Status > Release Hold$/);
 		await order('changeStatus', { orderId: String(first.id), toStatus: 'expired' });
 		expect((await order('create', parameters)).items[0].json.status).toBe('reserved_to_time');
+	});
+});
+
+describe('Order: an order the service does not know (404)', () => {
+	it('says the order is not found, without the hint about events', async () => {
+		const { error } = await order('get', { orderId: '999999' });
+		expect(error?.message).toMatch(/^Not found: \/orders\/999999: \S/);
+		expect(error?.message).not.toMatch(/event/i);
 	});
 });
 

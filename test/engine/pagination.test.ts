@@ -43,6 +43,19 @@ describe('Return All over 1,234 events', () => {
 		expect((await since(sb, before)).filter((e) => e.route === '/event-points')).toHaveLength(2);
 	});
 
+	it.each(['array', 'hydra'])('%s envelope, a service that ignores page: an error, never page 1 twice', async (envelope) => {
+		await sb.admin('PUT', '/config', { envelope });
+		const first = (await sb.get('/event-points', { query: { page: 1, itemsPerPage: 100 } })).body;
+		await sb.admin('POST', '/faults', { kind: 'status', status: 200, path: '/event-points', query: { page: '2' }, body: first, count: 0 });
+		try {
+			const { items, error } = await runPublicEvents(credentialFor(sb).store, getMany);
+			expect(items).toEqual([]);
+			expect(error?.message).toBe('Page 2 of GET /event-points repeats page 1: the service seems to ignore the page parameter');
+		} finally {
+			await sb.admin('DELETE', '/faults');
+		}
+	});
+
 	it('a total that is a multiple of the page size costs no extra request', async () => {
 		await sb.admin('PUT', '/config', { envelope: 'hydra' });
 		const { store } = credentialFor(sb);

@@ -73,6 +73,16 @@ describe('Poll Trigger: Sales and Refunds', () => {
 		expect(third.changed).toBe(false);
 	});
 
+	it('a poll started while the previous one still runs (n8n does not wait) steps aside: the sale comes once', async () => {
+		const node = trigger({ include: ['widgetSales'] });
+		await node.poll();
+		const sale = await sell();
+		const [first, second] = await Promise.all([node.poll(), node.poll()]);
+		expect([first.error, second.error]).toEqual([undefined, undefined]);
+		expect([...keys(first.items), ...keys(second.items)]).toEqual([`sale:widgetSales:${sale.id}`]);
+		expect((await node.poll()).returnedNull).toBe(true);
+	});
+
 	it('a quiet poll costs one request per feed and per watched event, and no token request', async () => {
 		const { store } = credentialFor(sb);
 		const node = trigger({}, store);
@@ -190,8 +200,8 @@ describe('Poll Trigger: Sales and Refunds', () => {
 	it('bad parameters fail before any request, naming the field', async () => {
 		const cases: Array<[IDataObject, RegExp]> = [
 			[{ include: [] }, /^Include: choose at least one/],
-			[{ include: ['eventOrders'], eventScope: 'chosen', eventIds: ['abc'] }, /^Events: expected numeric event IDs/],
-			[{ include: ['eventOrders'], eventScope: 'chosen', eventIds: [] }, /^Events: choose at least one event/],
+			[{ include: ['eventOrders'], eventScope: 'chosen', eventIds: ['abc'] }, /^Event Names or IDs: expected numeric event IDs/],
+			[{ include: ['eventOrders'], eventScope: 'chosen', eventIds: [] }, /^Event Names or IDs: choose at least one event/],
 			[{ options: { startFrom: 'next tuesday' } }, /^Start From: expected a date and time/],
 			[{ options: { overlapMinutes: -1 } }, /^Overlap Window \(Minutes\): expected a number/],
 		];

@@ -100,6 +100,16 @@ describe('Poll Trigger: Event Orders of All Visible Events', () => {
 		await node.poll();
 		expect(await orderRequests(seq)).not.toContain(`/event-points/${gone.id}/orders`);
 		expect(await orderRequests(seq)).toHaveLength(events.length - 1);
+
+		// Those polls returned null, so n8n saved none of it: after a restart the event is tried once more.
+		node.restart();
+		seq = await mark(sb);
+		const again = await node.poll();
+		expect([again.error, again.returnedNull]).toEqual([undefined, true]);
+		expect(await orderRequests(seq)).toContain(`/event-points/${gone.id}/orders`);
+		seq = await mark(sb);
+		await node.poll();
+		expect(await orderRequests(seq)).not.toContain(`/event-points/${gone.id}/orders`);
 	});
 });
 

@@ -1,5 +1,6 @@
-import { advance, feedFrom, recordTime, SEEN_CAP, type FeedRecord } from '../../nodes/PublicEvents/poll/feed';
+import { advance, feedFrom, SEEN_CAP, type FeedRecord } from '../../nodes/PublicEvents/poll/feed';
 import { startTime } from '../../nodes/PublicEvents/poll/settings';
+import { changeId, changeTime } from '../../nodes/PublicEvents/shared/changes';
 
 // The cursor rules on their own, for the cases the sandbox cannot stage: late records, a changed
 // window, more ids in the window than the cap.
@@ -36,13 +37,22 @@ describe('Poll Trigger feed cursor', () => {
 	});
 
 	it('reads record times with or without a zone (without: UTC), and Start From in a given zone', () => {
-		expect(recordTime('2026-05-01T10:00:00+02:00')).toBe(Date.parse('2026-05-01T08:00:00Z'));
-		expect(recordTime('2026-05-01 10:00:00')).toBe(Date.parse('2026-05-01T10:00:00Z'));
-		expect(recordTime(null)).toBeUndefined();
+		expect(changeTime('2026-05-01T10:00:00+02:00')).toBe(Date.parse('2026-05-01T08:00:00Z'));
+		expect(changeTime('2026-05-01 10:00:00')).toBe(Date.parse('2026-05-01T10:00:00Z'));
+		expect(changeTime('Fri, 01 May 2026 10:00:00 GMT')).toBe(Date.parse('2026-05-01T10:00:00Z'));
+		expect(changeTime(1777629600)).toBe(Date.parse('2026-05-01T10:00:00Z')); // epoch seconds
+		expect(changeTime(1777629600123)).toBe(Date.parse('2026-05-01T10:00:00.123Z')); // epoch ms
+		expect(changeTime(null)).toBeUndefined();
+		expect(changeTime('soon')).toBeUndefined();
 		expect(startTime('2026-07-01T12:00:00', 'Europe/Berlin')).toBe(Date.parse('2026-07-01T10:00:00Z'));
 		expect(startTime('2026-01-01T12:00:00', 'Europe/Berlin')).toBe(Date.parse('2026-01-01T11:00:00Z'));
 		expect(startTime('2026-03-29T03:30:00', 'Europe/Berlin')).toBe(Date.parse('2026-03-29T01:30:00Z'));
 		expect(startTime('2026-02-31', 'UTC')).toBeUndefined();
 		expect(startTime(new Date(T), 'UTC')).toBe(T);
+	});
+
+	it('ids come out as both triggers emit them: numeric strings from numbers, IRIs and objects; null when absent', () => {
+		expect([changeId(7), changeId(' 7 '), changeId('/api/v2/orders/7'), changeId({ id: 7 }), changeId({ '@id': '/api/v2/event-points/9' })]).toEqual(['7', '7', '7', '7', '9']);
+		expect([changeId('ord-7'), changeId(undefined), changeId(null), changeId(''), changeId({})]).toEqual(['ord-7', null, null, null, null]);
 	});
 });

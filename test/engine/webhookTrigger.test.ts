@@ -1,7 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { PublicEventsPollTrigger } from '../../nodes/PublicEvents/PublicEventsPollTrigger.node';
+import { PollSession } from '../helpers/engine';
 import { mark, since } from '../helpers/publicEvents';
-import { deliveriesOf, grace, payOrder, SECRET, sign, subscribe, until } from '../helpers/push';
+import { deliveriesOf, payOrder, SECRET, sign, subscribe, until } from '../helpers/push';
 import { SandboxClient } from '../helpers/sandboxClient';
 import { post, SIGNED, triggerCredentials, Triggers } from '../helpers/webhookTrigger';
 
@@ -34,7 +36,7 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 		const { trigger, subscription } = await triggers.subscribed(SIGNED);
 		const sale = await widgetSale();
 		const [call] = await trigger.waitForCalls(1);
-		expect(call.status).toBe(200);
+		expect([call.status, call.response]).toEqual([200, '']); // responseData noData: an empty 200
 		const payload = JSON.parse(call.raw);
 		expect(call.headers['x-signature']).toBe(sign(SECRET, call.raw));
 		expect(trigger.executions).toEqual([
@@ -46,7 +48,7 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 						deliveryId: payload.id,
 						orderId: String(sale.id),
 						eventPointId: String(sale.eventPoint),
-						occurredAt: payload.occurredAt,
+						occurredAt: new Date(payload.occurredAt).toISOString(),
 						payload,
 					},
 				},
@@ -70,9 +72,9 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 			return list[0]?.attempts.length === 1 ? list : undefined;
 		}, 'the first attempt');
 		expect(delivery).toMatchObject({ state: 'pending', attempts: [expect.objectContaining({ status: 401 })] });
-
-		await grace();
-		expect(trigger.calls).toHaveLength(1); // no retry before the sandbox clock moves
+		// The retry waits for the sandbox clock (moved below), not for wall time.
+		expect(delivery.nextAttemptAt - delivery.attempts[0].at).toBeGreaterThanOrEqual(BASE);
+		expect(trigger.calls).toHaveLength(1);
 		await sb.advanceClock(BASE);
 		const [, second] = await trigger.waitForCalls(2);
 		expect([second.status, second.headers['x-delivery-attempt'], second.raw]).toEqual([401, '2', first.raw]);
@@ -214,5 +216,28 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 		expect(trigger.executions[0][0].json).toMatchObject({ type: 'newEvent', eventPointId: String(created.body.id) });
 		expect(trigger.executions[0][0].json).not.toHaveProperty('order');
 		expect((await since(sb, before)).map((e) => e.route)).not.toContain('/orders/{id}');
+	});
+
+	it('the push and poll triggers emit the same header for the same sale and refund, so a workflow can switch', async () => {
+		const { trigger } = await triggers.subscribed(SIGNED);
+		const poller = new PollSession({ nodeType: new PublicEventsPollTrigger(), type: 'CUSTOM.publicEventsPollTrigger', parameters: { include: ['widgetSales', 'widgetRefunds'] }, credentials: triggerCredentials(sb) });
+		expect((await poller.poll()).returnedNull).toBe(true); // activation
+		const sale = await widgetSale();
+		await trigger.waitForCalls(1);
+		await sb.advanceClock(1000);
+		expect((await sb.admin('POST', `/widget-orders/${sale.id}/refund`)).status).toBe(201);
+		await trigger.waitForCalls(2);
+		const polled = await poller.poll();
+		expect(polled.error).toBeUndefined();
+
+		const header = ({ type, orderId, eventPointId, occurredAt }: IDataObject) => ({ type, orderId, eventPointId, occurredAt });
+		const pushed = trigger.executions.map(([item]) => header(item.json));
+		const ids = { orderId: String(sale.id), eventPointId: String(sale.eventPoint) };
+		const iso = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+		expect(pushed).toEqual([
+			{ type: 'sale', ...ids, occurredAt: iso },
+			{ type: 'refund', ...ids, occurredAt: iso },
+		]);
+		expect(polled.items.map((item) => header(item.json))).toEqual(pushed);
 	});
 });

@@ -17,12 +17,22 @@ beforeAll(async () => (sb = await SandboxClient.start({ events: 2, placesPerEven
 afterEach(() => triggers.closeAll());
 afterAll(() => sb.stop());
 
+/** The node after a restart of n8n: a fresh copy of its module, its memory empty. */
+async function restartedNode() {
+	let Restarted: typeof PublicEventsTrigger = PublicEventsTrigger;
+	await jest.isolateModulesAsync(async () => {
+		({ PublicEventsTrigger: Restarted } = await import('../../nodes/PublicEvents/PublicEventsTrigger.node'));
+	});
+	expect(Restarted).not.toBe(PublicEventsTrigger);
+	return new Restarted();
+}
+
 describe('Public Events Trigger: the node', () => {
 	it('is a webhook trigger with one POST webhook and the credentials it needs only when needed', () => {
 		const { description } = new PublicEventsTrigger();
 		expect(description).toMatchObject({ name: 'publicEventsTrigger', group: ['trigger'], inputs: [] });
 		expect(description.displayName).toContain('Trigger');
-		expect(description.webhooks).toEqual([{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }]);
+		expect(description.webhooks).toEqual([{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: 'noData', path: 'webhook' }]);
 		expect(description.credentials).toEqual([
 			expect.objectContaining({ name: 'publicEventsWebhookApi', displayOptions: { show: { authentication: ['headerToken', 'signature'] } } }),
 			expect.objectContaining({ name: 'publicEventsApi', displayOptions: { show: { fetchFullOrder: [true] } } }),
@@ -114,10 +124,10 @@ describe('Public Events Trigger: requests sent directly', () => {
 		const items = trigger.executions.map(([item]) => item.json);
 		const withoutPayload = (item: IDataObject) => Object.fromEntries(Object.entries(item).filter(([key]) => key !== 'payload'));
 		expect(items.map(withoutPayload)).toEqual([
-			{ type: 'refund', sourceType: 'ORDER.REFUND', deliveryId: 'r-1', orderId: '123', eventPointId: null, occurredAt: '2026-03-01T10:00:00Z' },
+			{ type: 'refund', sourceType: 'ORDER.REFUND', deliveryId: 'r-1', orderId: '123', eventPointId: null, occurredAt: '2026-03-01T10:00:00.000Z' },
 			{ type: 'sale', sourceType: 'order_paid', deliveryId: 'h-1', orderId: '5', eventPointId: '9', occurredAt: null },
 			{ type: 'newEvent', sourceType: 'new_event', deliveryId: null, orderId: null, eventPointId: '77', occurredAt: null },
-			{ type: 'eventUpdated', sourceType: 'EventUpdated', deliveryId: 'u-1', orderId: null, eventPointId: '78', occurredAt: 1767225600 },
+			{ type: 'eventUpdated', sourceType: 'EventUpdated', deliveryId: 'u-1', orderId: null, eventPointId: '78', occurredAt: '2026-01-01T00:00:00.000Z' }, // epoch seconds
 			{ type: 'other', sourceType: 'ticket.scanned', deliveryId: 's-1', orderId: null, eventPointId: null, occurredAt: null },
 		]);
 		expect(items.every((item) => typeof item.payload === 'object')).toBe(true);
@@ -146,13 +156,7 @@ describe('Public Events Trigger: requests sent directly', () => {
 		expect(saved.seenDeliveries).toHaveLength(SEEN_WINDOW);
 		expect(saved.seenDeliveries[0]).toBe('sale:d-1');
 
-		// A restart: a fresh copy of the node's module (its memory empty), the static data as saved.
-		let Restarted: typeof PublicEventsTrigger = PublicEventsTrigger;
-		await jest.isolateModulesAsync(async () => {
-			({ PublicEventsTrigger: Restarted } = await import('../../nodes/PublicEvents/PublicEventsTrigger.node'));
-		});
-		expect(Restarted).not.toBe(PublicEventsTrigger);
-		const second = await triggers.start({}, { workflowId, staticData: first.staticData, nodeType: new Restarted() });
+		const second = await triggers.start({}, { workflowId, staticData: first.staticData, nodeType: await restartedNode() });
 		expect((await post(second.url, delivery(SEEN_WINDOW))).status).toBe(200);
 		expect((await post(second.url, delivery(500))).status).toBe(200);
 		expect(second.executions).toEqual([]);
@@ -161,5 +165,21 @@ describe('Public Events Trigger: requests sent directly', () => {
 		expect(second.executions).toHaveLength(1);
 		const durations = first.calls.map((c) => c.durationMs).sort((a, b) => a - b);
 		console.log(`webhook(): median ${durations[durations.length >> 1].toFixed(2)} ms, p99 ${durations[Math.floor(durations.length * 0.99)].toFixed(2)} ms over ${durations.length} deliveries`);
+	});
+
+	it('ten different deliveries at once: ten executions, and the saved window holds all ten after a restart', async () => {
+		const workflowId = 'webhook-burst';
+		const first = await triggers.start({}, { workflowId });
+		const bodies = Array.from({ length: 10 }, (_, n) => JSON.stringify({ id: `b-${n}`, type: 'order.sale', data: { orderId: 100 + n } }));
+		const answers = await Promise.all(bodies.map((body) => post(first.url, body)));
+		expect(answers.map((a) => a.status)).toEqual(new Array(10).fill(200));
+		expect(first.executions).toHaveLength(10);
+		// Each request loaded the static data before the others saved theirs: the memory fills the gaps.
+		const saved = (first.staticData['node:Node under test'] as { seenDeliveries: string[] }).seenDeliveries;
+		expect([...saved].sort()).toEqual(bodies.map((_, n) => `sale:b-${n}`).sort());
+
+		const second = await triggers.start({}, { workflowId, staticData: first.staticData, nodeType: await restartedNode() });
+		for (const body of bodies) expect((await post(second.url, body)).status).toBe(200);
+		expect(second.executions).toEqual([]);
 	});
 });

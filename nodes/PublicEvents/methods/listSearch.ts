@@ -4,44 +4,17 @@ import { apiRequest, MAX_PAGE_SIZE } from '../transport';
 import { readListPage } from '../transport/listEnvelope';
 import { chosenEvent, currentId, nameOf } from './loadOptions';
 
-
-/** Events for the resource locator: one page per scroll, filtered by name on this side (the API has no text search). */
-export async function searchEvents(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	const page = Number(paginationToken ?? 1) || 1;
-	const body = await apiRequest.call(this, 'GET', '/event-points', {
-		qs: { page, itemsPerPage: MAX_PAGE_SIZE, 'order[dateStarted]': 'asc' },
-	});
-	const list = readListPage(body);
-	const events = list?.items ?? [];
-	const wanted = filter?.trim().toLowerCase();
-	const results = events
-		.map((event) => {
-			const day = String(event.dateStarted ?? '').slice(0, 16).replace('T', ' ');
-			const venue = nameOf(event.venue);
-			return {
-				name: [event.eventName ?? `Event ${String(event.id)}`, day, venue].filter(Boolean).join(' · '),
-				value: String(event.id),
-			};
-		})
-		.filter((result) => !wanted || result.name.toLowerCase().includes(wanted) || result.value === wanted);
-	const more = list?.total !== undefined ? page * MAX_PAGE_SIZE < list.total : events.length === MAX_PAGE_SIZE;
-	return { results, paginationToken: more ? String(page + 1) : undefined };
-}
-
-/** One page of a hall-plan list as locator results, filtered by text on this side (the API has no text search). */
+/** One page of a list as locator results, filtered by text on this side (the API has no text search). */
 async function searchPage(
 	context: ILoadOptionsFunctions,
 	path: string,
 	label: (record: IDataObject) => string,
 	filter?: string,
 	paginationToken?: string,
+	qs: IDataObject = {},
 ): Promise<INodeListSearchResult> {
 	const page = Number(paginationToken ?? 1) || 1;
-	const list = readListPage(await apiRequest.call(context, 'GET', path, { qs: { page, itemsPerPage: MAX_PAGE_SIZE } }));
+	const list = readListPage(await apiRequest.call(context, 'GET', path, { qs: { ...qs, page, itemsPerPage: MAX_PAGE_SIZE } }));
 	const records = list?.items ?? [];
 	const wanted = filter?.trim().toLowerCase();
 	const results = records
@@ -49,6 +22,21 @@ async function searchPage(
 		.filter((result) => !wanted || result.name.toLowerCase().includes(wanted) || result.value === wanted);
 	const more = list?.total !== undefined ? page * MAX_PAGE_SIZE < list.total : records.length === MAX_PAGE_SIZE;
 	return { results, paginationToken: more ? String(page + 1) : undefined };
+}
+
+/** Events as `name · start · venue`, soonest first, one page per scroll. */
+export async function searchEvents(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	return await searchPage(
+		this,
+		'/event-points',
+		(event) => {
+			const start = String(event.dateStarted ?? '').slice(0, 16).replace('T', ' ');
+			return [event.eventName ?? `Event ${String(event.id)}`, start, nameOf(event.venue)].filter(Boolean).join(' · ');
+		},
+		filter,
+		paginationToken,
+		{ 'order[dateStarted]': 'asc' },
+	);
 }
 
 const availability = (record: IDataObject) => (Number(record.availableCount) > 0 ? 'available' : 'not available');

@@ -71,5 +71,4 @@ export const loadOptions = {
 	getCountries: referenceOptions('/countries'),
 	getGenres: referenceOptions('/genres'),
 	getVenueHalls: referenceOptions('/venue-halls', (hall) => nameOf(hall.venue)),
-	getVenues: referenceOptions('/venues', (venue) => nameOf(venue.city)),
 };

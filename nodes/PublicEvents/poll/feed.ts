@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { numericId } from '../shared/inputs';
+import { changeId } from '../shared/changes';
 
 /**
  * Where one feed (a list read by time) stands. Plain numbers and strings only: n8n saves
@@ -27,21 +27,9 @@ export interface FeedRecord {
 /** Hard cap on remembered ids per feed; past it the oldest go and `from` moves up past them. */
 export const SEEN_CAP = 10_000;
 
-/** A record time as epoch ms; a time without a zone is read as UTC, not the server's local time. */
-export function recordTime(value: unknown): number | undefined {
-	if (typeof value !== 'string' || value.trim() === '') return undefined;
-	const text = value.trim().replace(' ', 'T');
-	const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(text) || !text.includes('T');
-	const ms = Date.parse(zoned ? text : `${text}Z`);
-	return Number.isNaN(ms) ? undefined : ms;
-}
-
-/** The record's id for de-duplication: a numeric id (also from an IRI), else the id as given, else a digest. */
-export function recordId(json: IDataObject): string {
-	const raw = json.id ?? json['@id'];
-	const id = numericId(raw) ?? (typeof raw === 'string' && raw !== '' ? raw : undefined);
-	return id ?? `#${createHash('sha256').update(JSON.stringify(json)).digest('base64url').slice(0, 16)}`;
-}
+/** The record's id for de-duplication: its id as both triggers emit ids, else a digest of the record. */
+export const recordId = (json: IDataObject): string =>
+	changeId(json) ?? `#${createHash('sha256').update(JSON.stringify(json)).digest('base64url').slice(0, 16)}`;
 
 /** `<time>[after]` value: whole seconds (the API's precision), UTC, e.g. 2026-05-01T10:00:00Z. */
 export function afterParam(ms: number): string {

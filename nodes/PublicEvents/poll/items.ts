@@ -1,7 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { ChangeType } from '../shared/changes';
-import { numericId } from '../shared/inputs';
+import { changeId, type ChangeType } from '../shared/changes';
 
 /** Where an item came from: the Include option's value, or the catalog. */
 export type ItemSource = 'widgetSales' | 'widgetRefunds' | 'eventOrders' | 'catalog';
@@ -15,22 +14,23 @@ export interface Change {
 	changedFields?: string[];
 }
 
-const idOf = (value: unknown) => {
-	const id = numericId(value);
-	return id ?? (value === undefined || value === null ? undefined : String(value));
-};
-
 /**
  * One flat item per change: a header that is the same for every source (type, source,
- * occurredAt, orderId, eventPointId, changedFields), then the record's own fields unchanged
- * (money stays { amount, currency }). The header wins over a record field of the same name.
+ * occurredAt, orderId, eventPointId, changedFields) and agrees with the push trigger's items
+ * (ids as numeric strings, null when absent; occurredAt as ISO text), then the record's own
+ * fields unchanged (money stays { amount, currency }). The header wins over a record field of
+ * the same name.
  */
 export function toItem(change: Change): INodeExecutionData {
 	const { json } = change;
-	const header: IDataObject = { type: change.type, source: change.source, occurredAt: new Date(change.time).toISOString() };
-	if (change.type === 'sale') header.orderId = idOf(json.id);
-	if (change.type === 'refund') header.orderId = idOf(json.order ?? json.orderId);
-	header.eventPointId = idOf(change.source === 'catalog' ? json.id : (json.eventPoint ?? json.eventPointId));
+	const orderId = change.type === 'sale' ? json.id : change.type === 'refund' ? (json.order ?? json.orderId) : null;
+	const header: IDataObject = {
+		type: change.type,
+		source: change.source,
+		occurredAt: new Date(change.time).toISOString(),
+		orderId: changeId(orderId),
+		eventPointId: changeId(change.source === 'catalog' ? json.id : (json.eventPoint ?? json.eventPointId)),
+	};
 	if (change.changedFields) header.changedFields = change.changedFields;
 	return { json: { ...header, ...json, ...header } };
 }

@@ -1,9 +1,9 @@
 import type { IDataObject, IPollFunctions, NodeApiError } from 'n8n-workflow';
 
-import type { ChangeType } from '../shared/changes';
+import { changeTime, type ChangeType } from '../shared/changes';
 import { apiRequest, apiRequestAllItems, type RequestSettings } from '../transport';
 import { readListPage } from '../transport/listEnvelope';
-import { advance, afterParam, feedFrom, lowerBound, recordId, recordTime, type FeedRecord, type FeedState } from './feed';
+import { advance, afterParam, feedFrom, lowerBound, recordId, type FeedRecord, type FeedState } from './feed';
 import { watchedEvents } from './events';
 import type { Change, ItemSource } from './items';
 import type { PollSettings } from './settings';
@@ -60,7 +60,7 @@ async function inParallel<T, R>(items: T[], run: (item: T) => Promise<R>): Promi
 
 function toRecords(spec: FeedSpec, items: IDataObject[]): FeedRecord[] {
 	return items.flatMap((json) => {
-		const time = recordTime(json[spec.time]);
+		const time = changeTime(json[spec.time]);
 		return time === undefined ? [] : [{ id: recordId(json), time, json }];
 	});
 }

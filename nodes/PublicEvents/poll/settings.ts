@@ -53,8 +53,8 @@ export function pollSettings(this: IPollFunctions): PollSettings {
 	if (settings.include.includes('eventOrders') && this.getNodeParameter('eventScope', 'all') === 'chosen') {
 		const raw = this.getNodeParameter('eventIds', []) as unknown;
 		const list = Array.isArray(raw) ? raw : String(raw ?? '').split(',').filter((part) => part.trim() !== '');
-		settings.eventIds = [...new Set(list.map((value) => numericId(value) ?? fail('Events', `expected numeric event IDs, got "${String(value)}"`)))];
-		if (settings.eventIds.length === 0) fail('Events', 'choose at least one event, or watch All Visible Events');
+		settings.eventIds = [...new Set(list.map((value) => numericId(value) ?? fail('Event Names or IDs', `expected numeric event IDs, got "${String(value)}"`)))];
+		if (settings.eventIds.length === 0) fail('Event Names or IDs', 'choose at least one event, or watch All Visible Events');
 	}
 	const rawStart = (this.getNodeParameter('options.startFrom', '', { rawExpressions: true }) ?? '') as unknown;
 	if (rawStart !== '' && rawStart !== null) {

@@ -41,7 +41,9 @@ export function loadState(context: IPollFunctions): PollState | undefined {
 /**
  * Replaces the saved state in one assignment, after every request succeeded: a poll that fails
  * leaves the state as it was (n8n keeps the workflow's static data in memory between polls).
- * An unchanged state is not written, so a quiet poll gives n8n nothing to save.
+ * n8n 2.40 writes it to its database at activation and when a poll returns items, not after a
+ * poll that returns null: what such a poll changed (a re-read event list) is redone after a
+ * restart, and must never be needed to avoid a repeat. An unchanged state is not written.
  */
 export function saveState(context: IPollFunctions, previous: PollState | undefined, next: PollState): void {
 	if (previous && JSON.stringify(previous) === JSON.stringify(next)) return;

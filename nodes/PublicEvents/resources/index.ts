@@ -9,12 +9,12 @@ import * as widget from './widget';
 
 export type Operation = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject | IDataObject[]>;
 
-/** The node's resources in the order of the spec's integration steps; a new one is one line here. */
+/** The node's resources, alphabetical as n8n lists options; a new one is one line here. */
 const resources: Array<{ option: INodePropertyOptions; module: { operations: object; description: INodeProperties[] } }> = [
+	{ option: { name: 'Barcode', value: 'barcode' }, module: barcode },
 	{ option: { name: 'Event', value: 'event' }, module: event },
 	{ option: { name: 'Hall Plan', value: 'hallPlan' }, module: hallPlan },
 	{ option: { name: 'Order', value: 'order' }, module: order },
-	{ option: { name: 'Barcode', value: 'barcode' }, module: barcode },
 	{ option: { name: 'Reference', value: 'reference' }, module: reference },
 	{ option: { name: 'Widget', value: 'widget' }, module: widget },
 ];

@@ -4,81 +4,51 @@ import type { PageSettings, RequestSettings } from '../transport';
 import { Inputs } from './inputs';
 import { retryPolicyFrom } from '../transport/retry';
 
-export const eventLocator: INodeProperties = {
-	displayName: 'Event',
-	name: 'eventId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The event session (event point). A missing event is not linked to your company or has ended.',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: 'searchEvents', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 1001 or /api/v2/event-points/1001',
-		},
-	],
-};
+/** A searchable list, or an ID by hand; the operation reduces an IRI to its number (Inputs.id). */
+function locator(displayName: string, name: string, searchListMethod: string, placeholder: string, description: string): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description,
+		modes: [
+			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod, searchable: true } },
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder },
+		],
+	};
+}
+
+export const eventLocator = locator(
+	'Event',
+	'eventId',
+	'searchEvents',
+	'e.g. 1001 or /api/v2/event-points/1001',
+	'The event session (event point). A missing event is not linked to your company or has ended.',
+);
 
 /** A sector of the chosen event; the list follows the Event parameter. */
-export const sectorLocator: INodeProperties = {
-	displayName: 'Sector',
-	name: 'sectorId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'A sector of the chosen event',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: 'searchSectors', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 2001 or /api/v2/event-points/1001/sectors/2001',
-		},
-	],
-};
+export const sectorLocator = locator(
+	'Sector',
+	'sectorId',
+	'searchSectors',
+	'e.g. 2001 or /api/v2/event-points/1001/sectors/2001',
+	'A sector of the chosen event',
+);
 
 /**
  * The places of an order. One field for one place or many: the hall plan gives one item per
  * place, so a workflow either maps one place per item (`{{ $json.id }}`) or hands over a list
  * it aggregated (an array, or IDs separated by commas); the list mode serves hand-built runs.
  */
-export const placeLocator: INodeProperties = {
-	displayName: 'Places',
-	name: 'places',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description:
-		'The places to reserve. Pick one from the list (sector · row · place, with availability), or give one or more IDs separated by commas, or an array of IDs by expression. All must share the chosen price category.',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: 'searchPlaces', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 100234, 100235',
-		},
-	],
-};
+export const placeLocator = locator(
+	'Places',
+	'places',
+	'searchPlaces',
+	'e.g. 100234, 100235',
+	'The places to reserve. Pick one from the list (sector · row · place, with availability), or give one or more IDs separated by commas, or an array of IDs by expression. All must share the chosen price category.',
+);
 
 export const returnAllAndLimit: INodeProperties[] = [
 	{
@@ -99,6 +69,34 @@ export const returnAllAndLimit: INodeProperties[] = [
 	},
 ];
 
+export function filtersCollection(options: INodeProperties[]): INodeProperties {
+	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, options };
+}
+
+/** A list's sort, sent as `order[<field>]` (API Platform style, as the spec's event list). */
+export function sortOption(displayName: string, ascending: string, descending: string, description: string): INodeProperties {
+	return {
+		displayName,
+		name: 'sort',
+		type: 'options',
+		options: [
+			{ name: 'Service Default', value: '' },
+			{ name: ascending, value: 'asc' },
+			{ name: descending, value: 'desc' },
+		],
+		default: '',
+		description,
+	};
+}
+
+/** The query entry of a sortOption (`{ [key]: 'asc' | 'desc' }`), or none for the service's default. */
+export function sortQuery(options: IDataObject, key: string, inputs: Inputs, field: string): IDataObject {
+	const sort = options.sort;
+	if (sort === undefined || sort === null || sort === '') return {};
+	if (sort !== 'asc' && sort !== 'desc') inputs.fail(field, 'expected "asc" or "desc"');
+	return { [key]: sort };
+}
+
 /** Entries of every operation's Options collection: language and the retry bounds. */
 export const requestOptions: INodeProperties[] = [
 	{
@@ -106,7 +104,7 @@ export const requestOptions: INodeProperties[] = [
 		name: 'language',
 		type: 'string',
 		default: '',
-		placeholder: 'en',
+		placeholder: 'e.g. en',
 		description:
 			'Language code for names and descriptions, sent as X-API-Language. Overrides the credential\'s default language.',
 	},
@@ -140,6 +138,8 @@ export function optionsCollection(extra: INodeProperties[] = []): INodePropertie
 	};
 }
 
+const LANGUAGE_CODE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$/;
+
 /** Request settings for item `i` from its Options collection. */
 export function requestSettings(this: IExecuteFunctions, i: number): RequestSettings & { options: IDataObject } {
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
@@ -152,12 +152,12 @@ export function requestSettings(this: IExecuteFunctions, i: number): RequestSett
 			new Inputs(this.getNode(), i).fail(field, 'expected a number of at least 0');
 		}
 	}
-	return {
-		options,
-		itemIndex: i,
-		retry: retryPolicyFrom(options),
-		language: typeof options.language === 'string' ? options.language : undefined,
-	};
+	// A header value: a name such as "English" would be sent as is and silently ignored.
+	const language = typeof options.language === 'string' ? options.language.trim() : '';
+	if (language !== '' && !LANGUAGE_CODE.test(language)) {
+		new Inputs(this.getNode(), i).fail('Language', `expected a language code such as en or pt-BR, got "${language.slice(0, 40)}"`);
+	}
+	return { options, itemIndex: i, retry: retryPolicyFrom(options), language: language || undefined };
 }
 
 /** Request settings plus the Return All / Limit choice of item `i`. */

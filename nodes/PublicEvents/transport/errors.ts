@@ -60,7 +60,11 @@ function messageFor(f: ApiFailure): string {
 			}
 			return `Access denied${said ? `: ${said}` : ''}`;
 		case 404:
-			return `Not found: ${f.path}. An event that is missing is usually not linked to your company or its sale has ended (see Get Many Archived): an access setting on the service side, not a fault.`;
+			// Spec section 1: a missing event is an access setting. An order or a route is just missing.
+			if (/^\/event-points\//.test(f.path)) {
+				return `Not found: ${f.path}. An event that is missing is usually not linked to your company or its sale has ended (see Get Many Archived): an access setting on the service side, not a fault.`;
+			}
+			return `Not found: ${f.path}${said ? `: ${said}` : ''}`;
 		case 409:
 			return `Conflict${said ? `: ${said}` : ''}`;
 		case 422: {
@@ -77,6 +81,10 @@ function messageFor(f: ApiFailure): string {
 	}
 }
 
+// Spec section 3: live holds count against the account's reserved-tickets limit.
+const HOLDS_HINT =
+	'Held tickets count against the account\'s limit until their order is paid or the hold ends: release holds you no longer need with Order > Change Status > Release Hold';
+
 /** The body travels whole in the error (`context.body`) for continueOnFail items and debugging. */
 export function apiError(node: INode, failure: ApiFailure): NodeApiError {
 	const message = messageFor(failure);
@@ -84,8 +92,10 @@ export function apiError(node: INode, failure: ApiFailure): NodeApiError {
 	const description = [
 		`${failure.method} ${failure.path}${failure.status ? ` answered ${failure.status}` : ` failed${failure.code ? ` (${failure.code})` : ''}`}`,
 		said ? `Service said: ${said}` : undefined,
+		failure.status === 422 && failure.method !== 'GET' && failure.path.startsWith('/orders') ? HOLDS_HINT : undefined,
 	]
-		.filter(Boolean)
+		.filter((part): part is string => Boolean(part))
+		.map((part) => part.replace(/\.$/, ''))
 		.join('. ');
 	const error = new NodeApiError(
 		node,

@@ -197,6 +197,12 @@ export async function apiRequestAllItems(
 		);
 	};
 	const kept = (items: IDataObject[]) => (keep ? items.filter(keep) : items);
+	// A service that ignores `page` answers page 1 again and again: stop rather than repeat items.
+	const refuseRepeat = (page: number, items: IDataObject[], before: IDataObject[]) => {
+		if (items.length > 0 && JSON.stringify(items[0]) === JSON.stringify(before[0])) {
+			throw unreadable(`Page ${page} of GET ${path} repeats page ${page - 1}: the service seems to ignore the page parameter`);
+		}
+	};
 	let read = 0;
 	const done = (collected: number, pageItems: number, total?: number) =>
 		collected >= (limit ?? Infinity) || read >= (total ?? Infinity) || pageItems < perPage;
@@ -216,14 +222,15 @@ export async function apiRequestAllItems(
 			for (let page = next++; page <= lastPage; page = next++) pages[page] = (await fetchPage(page)).items;
 		};
 		await Promise.all(Array.from({ length: Math.min(concurrency, lastPage - 1) }, worker));
-		for (let page = 2; page <= lastPage; page++) collected.push(...kept(pages[page] ?? []));
+		for (let page = 2; page <= lastPage; page++) {
+			refuseRepeat(page, pages[page] ?? [], page === 2 ? first.items : pages[page - 1]);
+			collected.push(...kept(pages[page] ?? []));
+		}
 	} else {
 		let previous = first;
 		for (let page = 2; !done(collected.length, previous.items.length, previous.total); page++) {
 			const list = await fetchPage(page);
-			if (list.items.length > 0 && JSON.stringify(list.items[0]) === JSON.stringify(previous.items[0])) {
-				throw unreadable(`Page ${page} of GET ${path} repeats page ${page - 1}: the service seems to ignore the page parameter`);
-			}
+			refuseRepeat(page, list.items, previous.items);
 			read += list.items.length;
 			collected.push(...kept(list.items));
 			previous = list;

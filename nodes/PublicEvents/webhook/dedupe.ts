@@ -2,17 +2,27 @@ import type { IWebhookFunctions } from 'n8n-workflow';
 
 /** How many recent delivery ids each trigger remembers. */
 export const SEEN_WINDOW = 1000;
+/** How many of its latest ids a request writes back: more than are ever handled at once. */
+const WRITE_BACK = 100;
 
 /**
  * Deliveries are at least once: the same one can come again. Seen ids are kept in two places:
  * - The node's static data. n8n (2.40, live-webhooks.ts) saves static data changed inside
- *   webhook() once it has answered, for production webhooks; so the window survives restarts.
- *   But each request loads it afresh from the database and saves it whole, with no lock: two
- *   deliveries handled at once both miss each other's id, and the later save drops the other's.
- *   Test webhooks (manual mode) do not save it at all.
+ *   webhook() for production webhooks once the answer is settled (after the execution is
+ *   started), before the sender hears it; so the window survives restarts. But each request
+ *   loads it afresh from the database and saves it whole, with no lock: of deliveries handled
+ *   at once, each save holds only the ids its request knew. Test webhooks (manual mode) do not
+ *   save it at all.
  * - This process's memory, checked and updated without an await in between, so a duplicate
  *   arriving at the same moment is caught. Lost on restart; per process (in queue mode with
- *   several webhook processes each keeps its own), which the static data covers.
+ *   several webhook processes each keeps its own), which the static data covers. Each save
+ *   writes this process's latest ids back too, so an id dropped by concurrent saves returns
+ *   with the next (only the latest: older ones may have left the window for newer ids of
+ *   another process).
+ * The price: an id is remembered before n8n starts the execution, so if n8n fails to start it
+ * after webhook() returned (it answers 500), the sender's retry is taken for a repeat. Forgetting
+ * ids instead would let a replay of any delivery of a burst fire twice after a restart; n8n
+ * failing between webhook() and the execution (its database or queue down) is the rarer case.
  */
 const inMemory = new Map<string, Set<string>>();
 
@@ -24,7 +34,8 @@ function remember(ids: Set<string>, id: string) {
 /** Whether this delivery was seen before; if not, it is remembered. */
 export function seenBefore(this: IWebhookFunctions, key: string): boolean {
 	const node = this.getNode();
-	const scope = `${this.getWorkflow().id ?? ''}/${node.id ?? node.name}`;
+	// Per mode too: a test delivery must not hide the same delivery from the production URL.
+	const scope = `${this.getMode()}/${this.getWorkflow().id ?? ''}/${node.id ?? node.name}`;
 	let memory = inMemory.get(scope);
 	if (!memory) inMemory.set(scope, (memory = new Set()));
 	const stored = this.getWorkflowStaticData('node');
@@ -32,6 +43,6 @@ export function seenBefore(this: IWebhookFunctions, key: string): boolean {
 	if (memory.has(key) || saved.includes(key)) return true;
 	remember(memory, key);
 	// A new array, so n8n's observable static data marks itself changed and gets saved.
-	stored.seenDeliveries = [...saved, key].slice(-SEEN_WINDOW);
+	stored.seenDeliveries = [...new Set([...saved, ...[...memory].slice(-WRITE_BACK)])].slice(-SEEN_WINDOW);
 	return false;
 }

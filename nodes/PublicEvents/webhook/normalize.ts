@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ChangeType } from '../shared/changes';
+import { changeId, changeTime, type ChangeType } from '../shared/changes';
 import { OTHER_TYPE } from './description';
 
 /**
@@ -18,7 +18,8 @@ export interface Notification extends IDataObject {
 	deliveryId: string | null;
 	orderId: string | null;
 	eventPointId: string | null;
-	occurredAt: string | number | null;
+	/** ISO text, like the poll trigger's; the sender's text as given when it is not a readable time. */
+	occurredAt: string | null;
 	/** The payload whole, as received. */
 	payload: IDataObject;
 }
@@ -50,20 +51,16 @@ export function normaliseType(name: string): NotificationType {
 	return OTHER_TYPE;
 }
 
-/** A number, a numeric string, an IRI (`/api/v2/orders/7` → '7') or an object with an id; as text, like the poll trigger's ids. */
-function idOf(value: unknown): string | null {
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	if (typeof value === 'string' && value.trim() !== '') {
-		return /\/(\d+)\/?$/.exec(value.trim())?.[1] ?? value.trim();
-	}
-	if (isObject(value)) return idOf(value.id ?? value['@id']);
-	return null;
+function isoTime(value: string | number | undefined): string | null {
+	const ms = changeTime(value);
+	if (ms !== undefined) return new Date(ms).toISOString();
+	return value === undefined ? null : String(value);
 }
 
 function firstId(sources: IDataObject[], names: string[]): string | null {
 	for (const source of sources) {
 		for (const name of names) {
-			const id = idOf(source[name]);
+			const id = changeId(source[name]);
 			if (id !== null) return id;
 		}
 	}
@@ -94,7 +91,7 @@ export function readNotification(
 		deliveryId: deliveryId === undefined ? null : String(deliveryId),
 		orderId: firstId(sources, ['orderId', 'order_id', 'order']),
 		eventPointId: firstId(sources, ['eventPointId', 'event_point_id', 'eventPoint', 'event_point']),
-		occurredAt: scalar(['occurredAt', 'occurred_at', 'timestamp', 'createdAt', 'created_at']) ?? null,
+		occurredAt: isoTime(scalar(['occurredAt', 'occurred_at', 'timestamp', 'createdAt', 'created_at'])),
 		payload,
 	};
 }

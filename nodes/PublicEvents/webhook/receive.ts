@@ -5,7 +5,7 @@ import { fullOrder } from './fullOrder';
 import { readNotification } from './normalize';
 import { headerValue, securityProblem, type Security } from './verify';
 
-export const WEBHOOK_CREDENTIAL = 'publicEventsWebhookApi';
+const WEBHOOK_CREDENTIAL = 'publicEventsWebhookApi';
 
 /** Answers the sender directly and starts nothing (as n8n's own Webhook node does on a failed check). */
 function refuse(context: IWebhookFunctions, status: 400 | 401, message: string): IWebhookResponseData {

@@ -26,8 +26,10 @@ import { buildAdditionalData, buildWorkflow, describeNodeType, type NodeUnderTes
  * - the node runs in n8n-core's WebhookContext on a fresh Workflow built from the saved static
  *   data, which is saved again only when the node changed it and did not throw;
  * - a result with `noWebhookResponse` leaves the answer to the node; `workflowData` starts an
- *   execution (recorded here, not run) and is answered 200; `webhookResponse` alone is sent as
- *   JSON with 200; a throw is answered 500.
+ *   execution (recorded here, not run) and, in responseMode onReceived, is answered 200 with the
+ *   description's `responseData` as text (n8n's default is the very text "firstEntryJson"), or
+ *   empty for 'noData' (webhook-on-received-response-extractor.ts); `webhookResponse` alone is
+ *   sent with 200 (objects as JSON); a throw is answered 500.
  */
 
 export interface WebhookCall {
@@ -166,10 +168,12 @@ export class WebhookTrigger {
 			ended ??= args;
 			return res;
 		}) as ServerResponse['end'];
+		// As Express sends it: text as HTML, anything else as JSON, undefined as an empty body.
 		const answer = (status: number, body: unknown) => {
 			if (ended) return;
-			res.writeHead(status, { 'content-type': 'application/json' });
-			res.end(JSON.stringify(body));
+			const text = typeof body === 'string';
+			res.writeHead(status, { 'content-type': text ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8' });
+			res.end(body === undefined ? '' : text ? body : JSON.stringify(body));
 		};
 
 		const call: Omit<WebhookCall, 'status' | 'response' | 'durationMs'> = { headers: req.headers, raw: raw.toString('utf8') };
@@ -177,7 +181,7 @@ export class WebhookTrigger {
 			const result = await this.run(req, res, raw);
 			call.workflowData = result.workflowData;
 			if (result.noWebhookResponse !== true) {
-				answer(200, result.workflowData ? { message: 'Workflow was started' } : (result.webhookResponse ?? { message: 'Webhook call received' }));
+				answer(200, result.workflowData ? this.startedAnswer(result) : (result.webhookResponse ?? { message: 'Webhook call received' }));
 			}
 		} catch (error) {
 			const { status, hint } = error as { status?: number; hint?: string };
@@ -191,6 +195,13 @@ export class WebhookTrigger {
 		const response = typeof body === 'string' || Buffer.isBuffer(body) ? String(body) : '';
 		this.calls.push({ ...call, status: res.statusCode, response, durationMs: performance.now() - started });
 		end(...(ended ?? []));
+	}
+
+	/** n8n's extractWebhookOnReceivedResponse, for a `responseData` that is plain text (no expression). */
+	private startedAnswer(result: IWebhookResponseData): unknown {
+		const { responseData = 'firstEntryJson' } = describeNodeType(this.options.nodeType).webhooks![0];
+		if (responseData === 'noData') return undefined;
+		return responseData || (result.webhookResponse ?? { message: 'Workflow was started' });
 	}
 
 	private async run(req: IncomingMessage, res: ServerResponse, raw: Buffer): Promise<IWebhookResponseData> {

@@ -1,89 +1,72 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { filtersCollection, sortOption, sortQuery } from '../../shared/descriptions';
 import { numericId, type Inputs } from '../../shared/inputs';
 
 /** The catalog filters of GET /event-points (spec section 4), shared by the archive. */
-export const eventFilters: INodeProperties = {
-	displayName: 'Filters',
-	name: 'filters',
-	type: 'collection',
-	placeholder: 'Add Filter',
-	default: {},
-	options: [
-		{
-			displayName: 'Category Names or IDs',
-			name: 'categoryIds',
-			type: 'multiOptions',
-			typeOptions: { loadOptionsMethod: 'getCategories' },
-			default: [],
-			description:
-				'Events in any of these categories. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		},
-		{
-			displayName: 'City Names or IDs',
-			name: 'cityIds',
-			type: 'multiOptions',
-			typeOptions: { loadOptionsMethod: 'getCities' },
-			default: [],
-			description:
-				'Events in any of these cities. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		},
-		{
-			displayName: 'Country Names or IDs',
-			name: 'countryIds',
-			type: 'multiOptions',
-			typeOptions: { loadOptionsMethod: 'getCountries' },
-			default: [],
-			description:
-				'Events in any of these countries. The API names no country parameter, so the node reads the list and keeps the events whose country matches: Limit counts matching events, and more pages may be read to find them. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		},
-		{
-			displayName: 'Genre Names or IDs',
-			name: 'genreIds',
-			type: 'multiOptions',
-			typeOptions: { loadOptionsMethod: 'getGenres' },
-			default: [],
-			description:
-				'Events in any of these genres. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		},
-		{
-			displayName: 'Starts On or After',
-			name: 'dateStartedAfter',
-			type: 'dateTime',
-			default: '',
-			description: 'Only the day is sent (YYYY-MM-DD)',
-		},
-		{
-			displayName: 'Starts On or Before',
-			name: 'dateStartedBefore',
-			type: 'dateTime',
-			default: '',
-			description: 'Only the day is sent (YYYY-MM-DD)',
-		},
-		{
-			displayName: 'Venue Hall Name or ID',
-			name: 'venueHallId',
-			type: 'options',
-			typeOptions: { loadOptionsMethod: 'getVenueHalls' },
-			default: '',
-			description:
-				'Events in this hall. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		},
-	],
-};
+export const eventFilters: INodeProperties = filtersCollection([
+	{
+		displayName: 'Category Names or IDs',
+		name: 'categoryIds',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getCategories' },
+		default: [],
+		description:
+			'Events in any of these categories. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'City Names or IDs',
+		name: 'cityIds',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getCities' },
+		default: [],
+		description:
+			'Events in any of these cities. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Country Names or IDs',
+		name: 'countryIds',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getCountries' },
+		default: [],
+		description:
+			'Events in any of these countries. The API names no country parameter, so the node reads the list and keeps the events whose country matches: Limit counts matching events, and more pages may be read to find them. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Genre Names or IDs',
+		name: 'genreIds',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getGenres' },
+		default: [],
+		description:
+			'Events in any of these genres. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Starts On or After',
+		name: 'dateStartedAfter',
+		type: 'dateTime',
+		default: '',
+		description: 'Only the day is sent (YYYY-MM-DD)',
+	},
+	{
+		displayName: 'Starts On or Before',
+		name: 'dateStartedBefore',
+		type: 'dateTime',
+		default: '',
+		description: 'Only the day is sent (YYYY-MM-DD)',
+	},
+	{
+		displayName: 'Venue Hall Name or ID',
+		name: 'venueHallId',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getVenueHalls' },
+		default: '',
+		description:
+			'Events in this hall. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+]);
 
-export const sortOption: INodeProperties = {
-	displayName: 'Sort by Start',
-	name: 'sort',
-	type: 'options',
-	options: [
-		{ name: 'Service Default', value: '' },
-		{ name: 'Earliest First', value: 'asc' },
-		{ name: 'Latest First', value: 'desc' },
-	],
-	default: '',
-	description: 'Order of the events by start date (order[dateStarted])',
-};
+export const eventSort = sortOption('Sort by Start', 'Earliest First', 'Latest First', 'Order of the events by start date (order[dateStarted])');
 
 /** The query string of the catalog list, checked before any request. */
 export function eventQuery(filters: IDataObject, options: IDataObject, inputs: Inputs): IDataObject {
@@ -103,11 +86,7 @@ export function eventQuery(filters: IDataObject, options: IDataObject, inputs: I
 		if (ids.length > 0) qs[key] = ids;
 	}
 	if (!empty(filters.venueHallId)) qs['venueHall.id'] = inputs.id(filters.venueHallId, 'Venue Hall Name or ID');
-	if (!empty(options.sort)) {
-		if (options.sort !== 'asc' && options.sort !== 'desc') inputs.fail('Sort by Start', 'expected "asc" or "desc"');
-		qs['order[dateStarted]'] = options.sort;
-	}
-	return qs;
+	return { ...qs, ...sortQuery(options, 'order[dateStarted]', inputs, 'Sort by Start') };
 }
 
 /**

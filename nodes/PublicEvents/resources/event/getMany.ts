@@ -4,14 +4,20 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { optionsCollection, pageSettings, returnAllAndLimit } from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
 import { apiRequestAllItems } from '../../transport';
-import { countryFilter, eventFilters, eventQuery, sortOption } from './filters';
+import { countryFilter, eventFilters, eventQuery, eventSort } from './filters';
 
-/** Get Many and Get Many Archived differ only in the path and a word on the filters. */
-export function eventList(operation: string, path: string, filtersNote?: string) {
+// Spec section 1: an expected event that is absent is an access setting, not a fault. Shown in
+// the output pane when a list comes back empty, once per run.
+const NOTHING_VISIBLE =
+	'No events came back. An API key sees only the events linked to its company: a missing event is an access setting on the service side, not a fault.';
+const hinted = new WeakSet<object>();
+
+/** Get Many and Get Many Archived differ only in the path and a word on the filters and on an empty answer. */
+export function eventList(operation: string, path: string, notes: { filters?: string; empty?: string } = {}) {
 	const properties: INodeProperties[] = [
 		...returnAllAndLimit,
-		filtersNote ? { ...eventFilters, description: filtersNote } : eventFilters,
-		optionsCollection([sortOption]),
+		notes.filters ? { ...eventFilters, description: notes.filters } : eventFilters,
+		optionsCollection([eventSort]),
 	];
 	return {
 		description: updateDisplayOptions({ show: { resource: ['event'], operation: [operation] } }, properties),
@@ -20,9 +26,16 @@ export function eventList(operation: string, path: string, filtersNote?: string)
 			const filters = this.getNodeParameter('filters', i, {});
 			const inputs = new Inputs(this.getNode(), i);
 			const qs = eventQuery(filters, settings.options, inputs);
-			return await apiRequestAllItems.call(this, path, qs, { ...settings, keep: countryFilter(filters, inputs) });
+			const events = await apiRequestAllItems.call(this, path, qs, { ...settings, keep: countryFilter(filters, inputs) });
+			if (events.length === 0 && !hinted.has(this)) {
+				hinted.add(this);
+				this.addExecutionHints({ message: [NOTHING_VISIBLE, notes.empty].filter(Boolean).join(' '), location: 'outputPane' });
+			}
+			return events;
 		},
 	};
 }
 
-export const { description, execute } = eventList('getMany', '/event-points');
+export const { description, execute } = eventList('getMany', '/event-points', {
+	empty: 'Events whose sale has ended are listed by Get Many Archived.',
+});

@@ -1,7 +1,5 @@
 import { eventList } from './getMany';
 
-export const { description, execute } = eventList(
-	'getManyArchived',
-	'/event-points-archived',
-	'The spec names these filters for the live catalog; the archive may ignore some of them',
-);
+export const { description, execute } = eventList('getManyArchived', '/event-points-archived', {
+	filters: 'The spec names these filters for the live catalog; the archive may ignore some of them',
+});

@@ -1,10 +1,12 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
 
 import { additionalBodyOption, withAdditionalBody } from '../../shared/body';
-import { eventLocator, optionsCollection, requestSettings } from '../../shared/descriptions';
+import { eventLocator, optionsCollection, requestSettings, sectorLocator } from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
 import { splitTicketsOption, orderOutput } from '../../shared/tickets';
 import { apiRequest } from '../../transport';
+
+// What the order operations share: their fields, the Order ID check, and orderCall (one call, one order out).
 
 export const orderIdField: INodeProperties = {
 	displayName: 'Order ID',
@@ -52,15 +54,9 @@ export const listEventLocator: INodeProperties = {
 
 /** Narrows the place list of big halls; the order itself names places only. */
 export const listSectorLocator: INodeProperties = {
-	displayName: 'Sector',
-	name: 'sectorId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
+	...sectorLocator,
+	required: false,
 	description: 'Optional: list only this sector\'s places below. Not sent.',
-	modes: [
-		{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchSectors', searchable: true } },
-		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 2001' },
-	],
 };
 
 export const priceCategoryField: INodeProperties = {

@@ -1,44 +1,37 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { eventLocator, optionsCollection, pageSettings, returnAllAndLimit } from '../../shared/descriptions';
+import { eventLocator, filtersCollection, optionsCollection, pageSettings, returnAllAndLimit } from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
 import { apiRequestAllItems } from '../../transport';
 
 const properties: INodeProperties[] = [
 	eventLocator,
 	...returnAllAndLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Paid After',
-				name: 'payAtAfter',
-				type: 'dateTime',
-				default: '',
-				description: 'Only orders paid at or after this moment (payAt[after]); a day or a date-time',
-			},
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'multiOptions',
-				// Named by the spec (section 3); other values by expression.
-				options: [
-					{ name: 'Created', value: 'created' },
-					{ name: 'Expired', value: 'expired' },
-					{ name: 'Held (Reserved to Time)', value: 'reserved_to_time' },
-					{ name: 'Paid', value: 'paid' },
-					{ name: 'Refund', value: 'refund' },
-				],
-				default: [],
-				description: 'Only orders in any of these statuses (status)',
-			},
-		],
-	},
+	filtersCollection([
+		{
+			displayName: 'Paid After',
+			name: 'payAtAfter',
+			type: 'dateTime',
+			default: '',
+			description: 'Only orders paid at or after this moment (payAt[after]); a day or a date-time',
+		},
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'multiOptions',
+			// Named by the spec (section 3); other values by expression.
+			options: [
+				{ name: 'Created', value: 'created' },
+				{ name: 'Expired', value: 'expired' },
+				{ name: 'Held (Reserved to Time)', value: 'reserved_to_time' },
+				{ name: 'Paid', value: 'paid' },
+				{ name: 'Refund', value: 'refund' },
+			],
+			default: [],
+			description: 'Only orders in any of these statuses (status)',
+		},
+	]),
 	optionsCollection(),
 ];
 
