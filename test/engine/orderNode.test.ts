@@ -198,7 +198,12 @@ describe('Order: Get Many for Event', () => {
 		expect(some.error).toBeUndefined();
 		expect(json(some).map((o) => o.id)).toEqual([paid.id, released.id]);
 		const [request] = (await since(sb(), before)).filter((e) => e.route === '/event-points/{id}/orders');
-		expect(new URLSearchParams(request.query).getAll('status')).toEqual(['paid', 'expired']);
+		expect(new URLSearchParams(request.query).getAll('status[]')).toEqual(['paid', 'expired']);
+
+		const paidOnly = await order('getManyForEvent', { eventId: event, returnAll: true, filters: { status: ['paid'] } });
+		expect(json(paidOnly).map((o) => o.id)).toEqual([paid.id]);
+		const [single] = (await since(sb(), before)).filter((e) => e.route === '/event-points/{id}/orders').slice(1);
+		expect(new URLSearchParams(single.query).getAll('status')).toEqual(['paid']);
 
 		const all = await order('getManyForEvent', { eventId: event, returnAll: true });
 		expect(json(all).map((o) => o.id)).toEqual([paid.id, held.id, released.id]);

@@ -110,7 +110,7 @@ describe('Poll Trigger: Sales and Refunds', () => {
 		expect(widget.get('order[payAt]')).toBe('asc');
 		expect(widget.get('payAt[after]')).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
 		const orders = new URLSearchParams(log.find((e) => e.route === '/event-points/{id}/orders')!.query);
-		expect(orders.getAll('status[]')).toEqual(['paid', 'refund']);
+		expect([...orders.keys()].filter((key) => key.startsWith('status'))).toEqual([]);
 	});
 
 	it('Chosen Events: only their orders, one request each', async () => {

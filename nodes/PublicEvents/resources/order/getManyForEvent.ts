@@ -29,7 +29,7 @@ const properties: INodeProperties[] = [
 				{ name: 'Refund', value: 'refund' },
 			],
 			default: [],
-			description: 'Only orders in any of these statuses (status)',
+			description: 'Only orders in any of these statuses: one is sent as status, several as status[]',
 		},
 	]),
 	optionsCollection(),
@@ -47,7 +47,10 @@ export async function execute(this: IExecuteFunctions, i: number) {
 	// Several statuses by expression: an array, or text separated by commas.
 	const status = Array.isArray(filters.status) ? filters.status : String(filters.status ?? '').split(',');
 	const statuses = status.filter((s) => String(s).trim() !== '').map((s) => inputs.text(s, 'Status'));
-	if (statuses.length > 0) qs.status = statuses;
+	// One status as the spec shows it; several in API Platform's array form, since a PHP service
+	// keeps only the last of repeated plain keys.
+	if (statuses.length === 1) qs.status = statuses[0];
+	if (statuses.length > 1) qs['status[]'] = statuses;
 	if (filters.payAtAfter !== undefined && filters.payAtAfter !== '') qs['payAt[after]'] = inputs.time(filters.payAtAfter, 'Paid After');
 	return await apiRequestAllItems.call(this, `/event-points/${eventId}/orders`, qs, settings);
 }
