@@ -79,6 +79,19 @@ describe('Widget', () => {
 		expect(routed(await since(sb, before), '/widget-orders').map((e) => query(e).get('page'))).toEqual(['1', '2']);
 	});
 
+	it('Get Many Orders, Split Tickets Into Items: one row per ticket with its order id, status and totals', async () => {
+		const expected = await sb.getAll('/widget-orders');
+		const { store } = credentialFor(sb);
+		const { items, error } = await runPublicEvents(store, list('getManyOrders', { options: { splitTickets: true } }));
+		expect(error).toBeUndefined();
+		const rows = expected.flatMap((order) =>
+			order.tickets.map((ticket: object) => ({ orderId: order.id, orderStatus: order.status, totalPrice: order.totalPrice, totalDiscount: order.totalDiscount, ...ticket })),
+		);
+		expect(rows.length).toBeGreaterThan(expected.length);
+		expect(items.map((item) => item.json)).toEqual(rows);
+		expect(items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
+	});
+
 	it('Paid After and Sort are sent as payAt[after] and order[payAt]', async () => {
 		const all = await sb.getAll('/widget-orders');
 		const middle = all[60].payAt as string;

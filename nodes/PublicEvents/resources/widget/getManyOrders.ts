@@ -3,12 +3,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { filtersCollection, optionsCollection, pageSettings, returnAllAndLimit, sortOption, sortQuery } from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
+import { orderOutput, splitTicketsOption } from '../../shared/tickets';
 import { apiRequestAllItems } from '../../transport';
 
 // The spec names no filters for the widget lists. These follow the API Platform style the API
 // uses for events (`dateStarted[after]`, `order[dateStarted]`); each description says so.
 /** Get Many Orders and Get Many Refunds differ in the path, the record's time field and the words. */
-export function widgetList(operation: string, path: string, time: string, records: string, verb: string) {
+export function widgetList(operation: string, path: string, time: string, records: string, verb: string, withTickets = false) {
 	const sortField = `Sort by ${verb} Time`;
 	const properties: INodeProperties[] = [
 		...returnAllAndLimit,
@@ -23,6 +24,7 @@ export function widgetList(operation: string, path: string, time: string, record
 		]),
 		optionsCollection([
 			sortOption(sortField, 'Oldest First', 'Newest First', `Sent as order[${time}]. Not named by the API spec: a service that ignores it keeps its own order.`),
+			...(withTickets ? [splitTicketsOption] : []),
 		]),
 	];
 	return {
@@ -35,9 +37,10 @@ export function widgetList(operation: string, path: string, time: string, record
 			if (filters.after !== undefined && filters.after !== null && filters.after !== '') {
 				qs[`${time}[after]`] = inputs.time(filters.after, `${verb} After`);
 			}
-			return await apiRequestAllItems.call(this, path, qs, settings);
+			const list = await apiRequestAllItems.call(this, path, qs, settings);
+			return settings.options.splitTickets === true ? list.flatMap((order) => orderOutput(order, true)) : list;
 		},
 	};
 }
 
-export const { description, execute } = widgetList('getManyOrders', '/widget-orders', 'payAt', 'Orders', 'Paid');
+export const { description, execute } = widgetList('getManyOrders', '/widget-orders', 'payAt', 'Orders', 'Paid', true);
