@@ -113,6 +113,26 @@ describe('Poll Trigger: Sales and Refunds', () => {
 		expect([...orders.keys()].filter((key) => key.startsWith('status'))).toEqual([]);
 	});
 
+	it('a saved state that does not parse (an older version, a hand edit) starts over instead of failing', async () => {
+		const node = trigger({ include: ['widgetSales'] });
+		expect((await node.poll()).returnedNull).toBe(true);
+		const data = JSON.parse(node.staticData!);
+		const nodeKey = Object.keys(data).find((key) => data[key]?.publicEventsPoll)!;
+		data[nodeKey].publicEventsPoll.feeds.widgetSales.cursor = 'yesterday';
+		node.staticData = JSON.stringify(data);
+
+		await sb.advanceClock(MINUTE);
+		await sell();
+		const restarted = await node.poll();
+		expect(restarted.error).toBeUndefined();
+		expect(restarted.returnedNull).toBe(true);
+		expect(node.nodeData()?.publicEventsPoll).toMatchObject({ feeds: { widgetSales: { cursor: expect.any(Number) } } });
+
+		await sb.advanceClock(MINUTE);
+		const sale = await sell();
+		expect(keys((await node.poll()).items)).toEqual([`sale:widgetSales:${sale.id}`]);
+	});
+
 	it('Chosen Events: only their orders, one request each', async () => {
 		const events = await eventsOnSale();
 		const node = trigger({ include: ['eventOrders'], eventScope: 'chosen', eventIds: [String(events[2]), `/api/v2/event-points/${events[3]}`] });

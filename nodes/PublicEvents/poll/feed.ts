@@ -2,21 +2,9 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { changeId } from '../shared/changes';
+import type { FeedState } from './state';
 
-/**
- * Where one feed (a list read by time) stands. Plain numbers and strings only: n8n saves
- * static data as JSON, and a restart between polls must lose nothing.
- */
-export interface FeedState {
-	/** The largest record time emitted so far (epoch ms). */
-	cursor: number;
-	/** Records older than this count as done; from here on every emitted id is in `seen`. */
-	from: number;
-	/** Ids emitted at or after `from`, with their record time. */
-	seen: Record<string, number>;
-	/** When the feed stopped being read (its event left the list); it resumes if the event returns. */
-	idleSince?: number;
-}
+export type { FeedState };
 
 export interface FeedRecord {
 	id: string;

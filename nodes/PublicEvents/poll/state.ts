@@ -1,41 +1,59 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { z } from 'zod';
 
-import type { FeedState } from './feed';
+/**
+ * What the trigger remembers between polls, as a schema: the saved JSON may come from an older
+ * version of this node or be edited by hand, and a state that does not parse is started over
+ * rather than half-read. Plain numbers and strings only: n8n saves static data as JSON.
+ */
+const feedStateSchema = z.object({
+	/** The largest record time emitted so far (epoch ms). */
+	cursor: z.number(),
+	/** Records older than this count as done; from here on every emitted id is in `seen`. */
+	from: z.number(),
+	/** Ids emitted at or after `from`, with their record time. */
+	seen: z.record(z.number()),
+	/** When the feed stopped being read (its event left the list); it resumes if the event returns. */
+	idleSince: z.number().optional(),
+});
 
 /** The event list the Event Orders feed watches for "All Visible Events". */
-export interface WatchedEvents {
-	ids: string[];
+const watchedEventsSchema = z.object({
+	ids: z.array(z.string()),
 	/** When the list was read (this machine's clock). */
-	listedAt: number;
+	listedAt: z.number(),
 	/** Where the orders of an event seen for the first time later start. */
-	from: number;
-}
+	from: z.number(),
+});
 
 /** Compact fingerprints of the catalog: one short hash per top-level field, in `fields` order. */
-export interface CatalogState {
-	fields: string[];
-	events: Record<string, string>;
+const catalogStateSchema = z.object({
+	fields: z.array(z.string()),
+	events: z.record(z.string()),
 	/** Events that left the list, and since when; kept a while so one missed listing re-emits nothing. */
-	gone: Record<string, number>;
-}
+	gone: z.record(z.number()),
+});
 
-/** Everything the trigger remembers between polls, under one key of the node's static data. */
-export interface PollState {
-	version: 1;
+const pollStateSchema = z.object({
+	version: z.literal(1),
 	/** The Start From this state began with (as written). */
-	startFromKey: string;
-	feeds: Record<string, FeedState>;
-	events?: WatchedEvents;
-	catalog?: CatalogState;
-}
+	startFromKey: z.string(),
+	feeds: z.record(feedStateSchema),
+	events: watchedEventsSchema.optional(),
+	catalog: catalogStateSchema.optional(),
+});
+
+export type FeedState = z.infer<typeof feedStateSchema>;
+export type WatchedEvents = z.infer<typeof watchedEventsSchema>;
+export type CatalogState = z.infer<typeof catalogStateSchema>;
+export type PollState = z.infer<typeof pollStateSchema>;
 
 const KEY = 'publicEventsPoll';
 
-/** A plain copy of the saved state (undefined before the first activation, or if unreadable). */
+/** A plain copy of the saved state (undefined before the first activation, or if it does not parse). */
 export function loadState(context: IPollFunctions): PollState | undefined {
-	const saved = context.getWorkflowStaticData('node')[KEY] as IDataObject | undefined;
-	if (!saved || saved.version !== 1 || typeof saved.feeds !== 'object') return undefined;
-	return JSON.parse(JSON.stringify(saved)) as PollState;
+	const parsed = pollStateSchema.safeParse(context.getWorkflowStaticData('node')[KEY]);
+	return parsed.success ? parsed.data : undefined;
 }
 
 /**
