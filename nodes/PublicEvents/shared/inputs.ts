@@ -48,14 +48,7 @@ export class Inputs {
 
 	/** `YYYY-MM-DD` from a day, an ISO date-time, a Date or a Luxon DateTime. */
 	day(value: unknown, field: string): string {
-		const candidate =
-			value instanceof Date
-				? Number.isNaN(value.getTime())
-					? ''
-					: value.toISOString()
-				: typeof (value as { toISODate?: unknown })?.toISODate === 'function'
-					? String((value as { toISODate: () => string }).toISODate())
-					: value;
+		const candidate = isoText(value, 'toISODate');
 		const match = typeof candidate === 'string' ? DAY.exec(candidate.trim()) : null;
 		// Round trip: Date.parse accepts 2026-02-31 and rolls it over to March.
 		const parsed = match ? Date.parse(`${match[1]}T00:00:00Z`) : NaN;
@@ -67,14 +60,7 @@ export class Inputs {
 
 	/** An ISO 8601 day or date-time, sent as given (with its offset, if any); Dates and Luxon DateTimes too. */
 	time(value: unknown, field: string): string {
-		const candidate =
-			value instanceof Date
-				? Number.isNaN(value.getTime())
-					? ''
-					: value.toISOString()
-				: typeof (value as { toISO?: unknown })?.toISO === 'function'
-					? String((value as { toISO: () => string }).toISO())
-					: value;
+		const candidate = isoText(value, 'toISO');
 		const match = typeof candidate === 'string' ? TIME.exec(candidate.trim()) : null;
 		if (!match) this.fail(field, `expected a date or date-time such as 2026-12-31T18:00:00Z, got ${show(value)}`);
 		this.day(match[1], field);
@@ -103,6 +89,13 @@ export class Inputs {
 		if (text === '') this.fail(field, `expected a value, got ${show(value)}`);
 		return text;
 	}
+}
+
+/** A Date, or a Luxon DateTime (what n8n expressions give) through `method`, as ISO text; anything else as given. */
+function isoText(value: unknown, method: 'toISODate' | 'toISO'): unknown {
+	if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : value.toISOString();
+	const convert = (value as Record<string, unknown> | null | undefined)?.[method];
+	return typeof convert === 'function' ? String((convert as () => unknown).call(value)) : value;
 }
 
 function show(value: unknown): string {

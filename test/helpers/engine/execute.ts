@@ -3,11 +3,14 @@ import {
 	createRunExecutionData,
 	type ExecutionError,
 	type IDataObject,
+	type INode,
 	type INodeExecutionData,
 	type IRun,
+	type Workflow,
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
+import type { CredentialStore } from './credentials';
 import { buildAdditionalData, buildWorkflow, type NodeUnderTest } from './runtime';
 
 export interface RunNodeOptions extends NodeUnderTest {
@@ -46,6 +49,24 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	const { workflow, node, start } = buildWorkflow(options, true);
 	const input = (options.inputItems ?? [{}]).map((item) => (isItem(item) ? item : { json: item }));
 
+	const run = await executeFromStart(workflow, start!, input, options.credentials, mode);
+	const task = run.data.resultData.runData[node.name]?.[0];
+	const outputs = (task?.data?.main ?? []).map((output) => output ?? []);
+	const error = task?.error ?? run.data.resultData.error;
+	return { items: outputs[0] ?? [], outputs, error, run };
+}
+
+/**
+ * Runs a built workflow through WorkflowExecute with `input` as the output of its start node, as
+ * n8n starts a run from a trigger's data. Shared by runNode and runWorkflow.
+ */
+export async function executeFromStart(
+	workflow: Workflow,
+	start: INode,
+	input: INodeExecutionData[],
+	credentials: CredentialStore | undefined,
+	mode: WorkflowExecuteMode,
+): Promise<IRun> {
 	const hooks = new ExecutionLifecycleHooks(mode, 'harness-execution', {
 		id: workflow.id,
 		name: workflow.name ?? 'Engine harness',
@@ -57,14 +78,9 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		createdAt: new Date(),
 		updatedAt: new Date(),
 	});
-	const additionalData = buildAdditionalData(options.credentials, { hooks, mode });
+	const additionalData = buildAdditionalData(credentials, { hooks, mode });
 	const runData = createRunExecutionData({
-		executionData: { nodeExecutionStack: [{ node: start!, data: { main: [input] }, source: null }] },
+		executionData: { nodeExecutionStack: [{ node: start, data: { main: [input] }, source: null }] },
 	});
-
-	const run = await new WorkflowExecute(additionalData, mode, runData).processRunExecutionData(workflow);
-	const task = run.data.resultData.runData[node.name]?.[0];
-	const outputs = (task?.data?.main ?? []).map((output) => output ?? []);
-	const error = task?.error ?? run.data.resultData.error;
-	return { items: outputs[0] ?? [], outputs, error, run };
+	return await new WorkflowExecute(additionalData, mode, runData).processRunExecutionData(workflow);
 }

@@ -1,6 +1,4 @@
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import {
-	createRunExecutionData,
 	Workflow,
 	type ExecutionError,
 	type IConnections,
@@ -12,7 +10,8 @@ import {
 } from 'n8n-workflow';
 
 import type { CredentialStore } from './credentials';
-import { buildAdditionalData, buildNode, NodeTypeRegistry, START_NODE_TYPE, type NodeUnderTest } from './runtime';
+import { executeFromStart } from './execute';
+import { buildNode, NodeTypeRegistry, START_NODE_TYPE, type NodeUnderTest } from './runtime';
 
 /** One node of a workflow under test: a node type, its name and its parameters as saved. */
 export type WorkflowNode = Omit<NodeUnderTest, 'credentials' | 'name'> & { name: string };
@@ -67,24 +66,8 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
 		settings: { executionOrder: 'v1' },
 	});
 
-	const hooks = new ExecutionLifecycleHooks(mode, 'harness-execution', {
-		id: workflow.id,
-		name: workflow.name ?? 'Engine harness workflow',
-		active: false,
-		activeVersionId: null,
-		isArchived: false,
-		nodes: Object.values(workflow.nodes),
-		connections: workflow.connectionsBySourceNode,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	});
-	const additionalData = buildAdditionalData(options.credentials, { hooks, mode });
 	const input = (options.inputItems ?? [{}]).map((json) => ({ json }));
-	const runData = createRunExecutionData({
-		executionData: { nodeExecutionStack: [{ node: workflow.getNode(start.name)!, data: { main: [input] }, source: null }] },
-	});
-
-	const run = await new WorkflowExecute(additionalData, mode, runData).processRunExecutionData(workflow);
+	const run = await executeFromStart(workflow, workflow.getNode(start.name)!, input, options.credentials, mode);
 	const taskData = run.data.resultData.runData;
 	const executed = Object.entries(taskData)
 		.filter(([name]) => name !== start.name)
