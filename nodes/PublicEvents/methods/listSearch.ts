@@ -2,7 +2,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 
 import { apiRequest, MAX_PAGE_SIZE } from '../transport';
 import { readListPage } from '../transport/listEnvelope';
-import { chosenEvent, currentId, nameOf } from './loadOptions';
+import { chosenEvent, currentId, eventLabel } from './loadOptions';
 
 /** One page of a list as locator results, filtered by text on this side (the API has no text search). */
 async function searchPage(
@@ -29,10 +29,7 @@ export async function searchEvents(this: ILoadOptionsFunctions, filter?: string,
 	return await searchPage(
 		this,
 		'/event-points',
-		(event) => {
-			const start = String(event.dateStarted ?? '').slice(0, 16).replace('T', ' ');
-			return [event.eventName ?? `Event ${String(event.id)}`, start, nameOf(event.venue)].filter(Boolean).join(' · ');
-		},
+		eventLabel,
 		filter,
 		paginationToken,
 		{ 'order[dateStarted]': 'asc' },

@@ -21,6 +21,12 @@ function referenceOptions(path: string, describe?: (record: IDataObject) => stri
 /** The `name` of a nested record such as `{ id, name }`. */
 export const nameOf = (value: unknown) => (value && typeof value === 'object' ? (value as IDataObject).name : undefined) as string | undefined;
 
+/** An event as the editor lists it: `name · start · venue`. */
+export function eventLabel(event: IDataObject): string {
+	const start = String(event.dateStarted ?? '').slice(0, 16).replace('T', ' ');
+	return [event.eventName ?? `Event ${String(event.id)}`, start, nameOf(event.venue)].filter(Boolean).join(' · ');
+}
+
 /** The numeric id a resource locator (or plain parameter) of the open node holds; undefined when empty or an expression. */
 export function currentId(context: ILoadOptionsFunctions, name: string): string | undefined {
 	const raw = context.getCurrentNodeParameter(name) as { value?: unknown } | string | undefined;

@@ -1,5 +1,6 @@
-import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions, IPollFunctions } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodePropertyOptions, IPollFunctions } from 'n8n-workflow';
 
+import { eventLabel } from '../methods/loadOptions';
 import { apiRequestAllItems, type RequestSettings } from '../transport';
 import { recordId } from './feed';
 import type { WatchedEvents } from './state';
@@ -41,12 +42,5 @@ export async function watchedEvents(
 /** The Events dropdown: visible events as "name · start · venue". */
 export async function getWatchableEvents(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const events = await apiRequestAllItems.call(this, '/event-points', { 'order[dateStarted]': 'asc' });
-	return events.map((event) => {
-		const day = String(event.dateStarted ?? '').slice(0, 16).replace('T', ' ');
-		const venue = (event.venue as IDataObject | undefined)?.name;
-		return {
-			name: [event.eventName ?? `Event ${String(event.id)}`, day, venue].filter(Boolean).join(' · '),
-			value: recordId(event),
-		};
-	});
+	return events.map((event) => ({ name: eventLabel(event), value: recordId(event) }));
 }
