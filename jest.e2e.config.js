@@ -1,5 +1,5 @@
 /**
- * End-to-end tests: a real n8n (installed once outside the repo, see scripts/e2e/installN8n.ts)
+ * End-to-end tests: a real n8n (installed once outside the repo, see scripts/n8n/install.ts)
  * runs the packed package. Slow (n8n CLI start-ups, and the first install takes minutes), so
  * apart from `npm test`: `npm run test:e2e`.
  * @type {import('jest').Config}

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { SandboxClient } from '../helpers/sandboxClient';
-import { ensureN8n, N8nInstance, nodeOutput, packPackage, TYPE_PREFIX, type PackedPackage } from './n8n';
+import { ensureN8n, N8nInstance, nodeOutput, packPackage, TYPE_PREFIX, type PackedPackage } from '../../scripts/n8n/instance';
 
 const HOUR = 3600_000;
 const CREDENTIAL = { id: 'PeE2eCredToken01', name: 'Public Events sandbox (e2e)' };

@@ -2,7 +2,7 @@
  * Installs the real n8n the end-to-end tests run, once, into a cache folder outside the repo
  * (about 4 minutes and 2.9 GB; DESIGN.md section 5 has the recipe and why each step is so):
  *
- *   npx tsx scripts/e2e/installN8n.ts      (N8N_E2E_CACHE overrides the folder)
+ *   npx tsx scripts/n8n/install.ts      (N8N_E2E_CACHE overrides the folder)
  *
  * A marker file is written only after every step succeeded; without it the folder is wiped
  * and installed again, so an interrupted install never passes for a good one.

@@ -1,6 +1,6 @@
 /**
  * Runs a REAL n8n (2.40.7 on Node 24, installed once outside the repo by
- * scripts/e2e/installN8n.ts) with this package loaded as a custom extension, through n8n's
+ * scripts/n8n/install.ts) with this package loaded as a custom extension, through n8n's
  * CLI: import credentials and workflows, execute, export. DESIGN.md section 5 has the facts.
  */
 import { spawn } from 'node:child_process';
@@ -9,10 +9,10 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-import { installN8n, type N8nInstall } from '../../scripts/e2e/installN8n';
-import { logLines, parseRawOutput } from './n8nOutput';
+import { installN8n, type N8nInstall } from './install';
+import { logLines, parseRawOutput } from './output';
 
-export { logLines, nodeOutput, parseRawOutput, type LogLine } from './n8nOutput';
+export { logLines, nodeOutput, parseRawOutput, type LogLine } from './output';
 
 export const REPO_ROOT = resolve(__dirname, '..', '..');
 /** Node types of a package loaded through N8N_CUSTOM_EXTENSIONS are named `CUSTOM.<name>`. */
@@ -173,6 +173,8 @@ export class N8nInstance {
 	private readonly env: NodeJS.ProcessEnv;
 	private readonly pids = new Set<number>();
 	private files = 0;
+	/** Everything n8n printed, CLI runs and server alike: what the secrets scan reads. */
+	private readonly printed: string[] = [];
 
 	private constructor(
 		readonly install: N8nInstall,
@@ -221,6 +223,7 @@ export class N8nInstance {
 			onSpawn: (p) => this.pids.add((pid = p)),
 		});
 		this.pids.delete(pid);
+		this.printed.push(result.stdout, result.stderr);
 		if (check && result.code !== 0) {
 			// warnings and errors only: the info lines include the whole run JSON
 			const log = logLines(result.stdout)
@@ -268,10 +271,108 @@ export class N8nInstance {
 		return JSON.parse(readFileSync(file, 'utf8')) as any[];
 	}
 
+	/**
+	 * `n8n start` on a free loopback port (or `port`): resolves once the editor and the active
+	 * workflows' webhooks are served (`/healthz` answers earlier, so it waits for the log line).
+	 */
+	async start({ port, timeoutMs = 120_000 }: { port?: number; timeoutMs?: number } = {}): Promise<N8nServer> {
+		const listenPort = port ?? (await freePort());
+		const logFile = join(this.userFolder, `${++this.files}-server.log`);
+		const fd = openSync(logFile, 'w');
+		const child = spawn(this.install.node, [this.install.n8nBin, 'start'], {
+			cwd: this.userFolder,
+			env: {
+				...this.env,
+				N8N_PORT: String(listenPort),
+				N8N_LISTEN_ADDRESS: '127.0.0.1',
+				N8N_HOST: '127.0.0.1',
+				// plain http on loopback: the auth cookie must not be marked Secure
+				N8N_SECURE_COOKIE: 'false',
+				N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+			},
+			stdio: ['ignore', fd, fd],
+			detached: true,
+		});
+		closeSync(fd);
+		const pid = child.pid ?? 0;
+		this.pids.add(pid);
+		const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+		const server = new N8nServer(`http://127.0.0.1:${listenPort}`, logFile, async () => {
+			if (!this.pids.delete(pid)) return;
+			try {
+				process.kill(-pid, 'SIGTERM');
+			} catch {
+				return;
+			}
+			const timer = setTimeout(() => killGroup(pid), 10_000);
+			await exited;
+			clearTimeout(timer);
+			this.printed.push(server.log());
+		});
+		const deadline = Date.now() + timeoutMs;
+		let gone: number | null | undefined;
+		void exited.then((code) => (gone = code));
+		while (!server.log().includes('Editor is now accessible')) {
+			if (gone !== undefined || Date.now() > deadline) {
+				await server.stop();
+				throw new Error(`n8n start ${gone !== undefined ? `exited ${gone}` : 'timed out'}\n${server.log().slice(-6000)}`);
+			}
+			await new Promise((r) => setTimeout(r, 250));
+		}
+		return server;
+	}
+
+	/** All that n8n printed so far (CLI runs and stopped servers), for scans such as secrets. */
+	printedText(): string {
+		return this.printed.join('\n');
+	}
+
 	/** Kills any CLI run still going (by its pid) and removes the user folder. */
 	cleanup(): void {
 		this.pids.forEach(killGroup);
 		this.pids.clear();
 		rmSync(this.userFolder, { recursive: true, force: true });
+	}
+}
+
+/** A running `n8n start` (see N8nInstance.start). */
+export class N8nServer {
+	constructor(
+		readonly url: string,
+		private readonly logFile: string,
+		readonly stop: () => Promise<void>,
+	) {}
+
+	/** The server's log so far (JSON lines, see N8nInstance's N8N_LOG_FORMAT). */
+	log(): string {
+		return existsSync(this.logFile) ? readFileSync(this.logFile, 'utf8') : '';
+	}
+
+	/**
+	 * Creates the owner account through n8n's REST API (what the setup screen does) and
+	 * returns the `n8n-auth` cookie that signs later REST calls and a browser in.
+	 */
+	async setupOwner(owner: { email: string; firstName: string; lastName: string; password: string }): Promise<string> {
+		const res = await fetch(`${this.url}/rest/owner/setup`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(owner),
+		});
+		if (!res.ok) throw new Error(`owner setup answered ${res.status}: ${await res.text()}`);
+		const cookie = (res.headers.getSetCookie?.() ?? []).find((c) => c.startsWith('n8n-auth='));
+		if (!cookie) throw new Error('owner setup set no n8n-auth cookie');
+		return cookie.split(';')[0].slice('n8n-auth='.length);
+	}
+
+	/** A call to n8n's REST API (`/rest/...`) signed in with an owner cookie. */
+	async rest(cookie: string, method: string, path: string, body?: unknown): Promise<any> {
+		const res = await fetch(`${this.url}/rest${path}`, {
+			method,
+			headers: { cookie: `n8n-auth=${cookie}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await res.text();
+		if (!res.ok) throw new Error(`${method} /rest${path} answered ${res.status}: ${text.slice(0, 2000)}`);
+		return text ? (JSON.parse(text) as { data?: unknown }).data : undefined;
 	}
 }
