@@ -35,6 +35,8 @@ export const MAX_PAGE_SIZE = 100;
 interface Target {
 	apiUrl: string;
 	language: string;
+	/** Blanked out of error texts: a service may echo the key bare, where no field name gives it away. */
+	secrets: string[];
 }
 
 // The base URL and language are read once per node run, not once per page.
@@ -46,6 +48,7 @@ function targetOf(context: ApiContext): Promise<Target> {
 		target = context.getCredentials(CREDENTIAL_TYPE).then((credentials) => ({
 			apiUrl: apiUrl(credentials.baseUrl),
 			language: String(credentials.language ?? '').trim(),
+			secrets: [credentials.apiKey, credentials.token].filter((v): v is string => typeof v === 'string' && v !== ''),
 		}));
 		targets.set(context, target);
 	}
@@ -90,7 +93,8 @@ function isJson(body: unknown): boolean {
  * The one way the nodes call the API. Token, refresh on 401 and proxy settings are n8n's
  * (`httpRequestWithAuthentication` with the credential's preAuthentication); retrying is ours:
  * 429 for any method (the service did not act on it), 5xx and dropped connections for GET only,
- * so an order is never created or paid twice.
+ * so an order is never created or paid twice. A write left without a readable answer is marked
+ * (`uncertainWrite`) for the caller to check what happened.
  */
 export async function apiRequest<T = unknown>(
 	this: ApiContext,
@@ -110,6 +114,7 @@ export async function apiRequest<T = unknown>(
 		headers: { Accept: 'application/json', ...(language ? { 'X-API-Language': language } : {}) },
 		json: true,
 	};
+	if (policy.timeoutMs !== undefined) options.timeout = policy.timeoutMs;
 	if (request.body !== undefined) options.body = request.body;
 
 	const failure: ApiFailure = { method, path, attempts: 0, waitedMs: 0, itemIndex: settings.itemIndex };
@@ -126,23 +131,24 @@ export async function apiRequest<T = unknown>(
 			if (isJson(body)) return body as T;
 			// A write may answer 204 No Content; a read must answer JSON.
 			if (method !== 'GET' && (body === undefined || body === '')) return {} as T;
-			throw apiError(this.getNode(), {
-				...failure,
-				status: 200,
-				body,
-				reason: `The service answered ${method} ${path} with ${describeBody(body)} instead of JSON: is the Base URL the API's address?`,
-			});
+			const unreadable = { ...failure, status: 200, body, reason: `The service answered ${method} ${path} with ${describeBody(body)} instead of JSON: is the Base URL the API's address?` };
+			throw uncertainIf(method !== 'GET', apiError(this.getNode(), unreadable, target.secrets), unreadable);
 		}
 		if (got.status === undefined && got.code === undefined) {
 			// Not an HTTP failure: the token request failed (its message says why) or the run was cancelled.
-			throw apiError(this.getNode(), { ...failure, reason: got.message });
+			throw apiError(this.getNode(), { ...failure, reason: got.message }, target.secrets);
 		}
+		const timedOut = got.code !== undefined && /timeout|timed out/i.test(got.message);
 		const failed = (gaveUp?: string) =>
-			apiError(this.getNode(), { ...failure, status: got.status, body: got.body, code: got.code, gaveUp });
+			apiError(this.getNode(), { ...failure, status: got.status, body: got.body, code: got.code, timedOut, gaveUp }, target.secrets);
 		const retryable =
 			got.status === 429 ||
 			(method === 'GET' && (got.status === undefined || got.status >= 500) && got.code !== 'ERR_CANCELED');
-		if (!retryable || failure.attempts > policy.maxRetries) throw failed();
+		if (!retryable || failure.attempts > policy.maxRetries) {
+			// No answer, or a server error: a write may or may not have been applied.
+			const unknown = method !== 'GET' && got.code !== 'ERR_CANCELED' && (got.status === undefined || got.status >= 500);
+			throw uncertainIf(unknown, failed(), { ...failure, status: got.status, code: got.code, timedOut });
+		}
 		const wait = retryAfterMs(got.headers?.['retry-after']) ?? backoffMs(failure.attempts - 1);
 		if (failure.waitedMs + wait > policy.maxWaitMs) {
 			throw failed(`the next wait (${Math.ceil(wait / 1000)} s) would pass the Max Retry Wait`);
@@ -150,6 +156,18 @@ export async function apiRequest<T = unknown>(
 		failure.waitedMs += wait;
 		await sleep(wait);
 	}
+}
+
+const uncertainWrites = new WeakMap<object, ApiFailure>();
+
+function uncertainIf<E extends object>(unknown: boolean, error: E, failure: ApiFailure): E {
+	if (unknown) uncertainWrites.set(error, { ...failure });
+	return error;
+}
+
+/** The failure of a write whose outcome is unknown (no answer, 5xx, or an answer that is not JSON), when `error` is one. */
+export function uncertainWrite(error: unknown): ApiFailure | undefined {
+	return error && typeof error === 'object' ? uncertainWrites.get(error) : undefined;
 }
 
 function describeBody(body: unknown): string {

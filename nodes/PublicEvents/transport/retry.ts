@@ -1,24 +1,39 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 export interface RetryPolicy {
 	/** Retries after the first attempt, for 429 (any method) and 5xx or dropped connections (GET). */
 	maxRetries: number;
 	/** Upper bound on the time spent waiting between attempts, in milliseconds. */
 	maxWaitMs: number;
+	/** How long one attempt waits for an answer; n8n's default (5 minutes) when absent. */
+	timeoutMs?: number;
 }
+
+/** The Options entry retryPolicyFrom reads as `timeoutMs`. */
+export const timeoutOption: INodeProperties = {
+	displayName: 'Timeout (Seconds)',
+	name: 'timeout',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 3600 },
+	default: 60,
+	description:
+		'How long to wait for the service to answer. A read that gets no answer in time is tried again; a change is never sent twice: the node reads the order back to report whether it was applied.',
+};
 
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 5, maxWaitMs: 60_000 };
 
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 30_000;
 
-/** Reads the policy from a node's options collection (fields `maxRetries`, `maxRetryWait` in seconds). */
+/** Reads the policy from a node's options collection (fields `maxRetries`, `maxRetryWait` and `timeout`, in seconds). */
 export function retryPolicyFrom(options: IDataObject): RetryPolicy {
 	const retries = Number(options.maxRetries ?? DEFAULT_RETRY.maxRetries);
 	const waitSeconds = Number(options.maxRetryWait ?? DEFAULT_RETRY.maxWaitMs / 1000);
+	const timeoutSeconds = Number(options.timeout);
 	return {
 		maxRetries: Number.isFinite(retries) && retries >= 0 ? Math.floor(retries) : DEFAULT_RETRY.maxRetries,
 		maxWaitMs: Number.isFinite(waitSeconds) && waitSeconds >= 0 ? waitSeconds * 1000 : DEFAULT_RETRY.maxWaitMs,
+		...(timeoutSeconds > 0 && Number.isFinite(timeoutSeconds) ? { timeoutMs: Math.round(timeoutSeconds * 1000) } : {}),
 	};
 }
 

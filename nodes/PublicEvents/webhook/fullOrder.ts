@@ -5,9 +5,10 @@ import type { Notification } from './normalize';
 
 /**
  * The answer to the delivery waits for this read (so n8n records the execution before the
- * sender hears 200, and a crash cannot lose the sale): retries are kept short.
+ * sender hears 200, and a crash cannot lose the sale): retries and each attempt are kept short,
+ * so a hung read cannot hold the sender for n8n's default 5 minutes.
  */
-const FETCH_RETRY = { maxRetries: 2, maxWaitMs: 3_000 };
+const FETCH_RETRY = { maxRetries: 2, maxWaitMs: 3_000, timeoutMs: 5_000 };
 
 const unavailable = (reason: string): IDataObject => ({ order: null, orderUnavailable: reason });
 

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { placeLocator } from '../../shared/descriptions';
 import { listEventLocator, listSectorLocator, orderCall, orderId, orderIdField, orderOptions, priceCategoryField } from './fields';
+import { orderCheck, ticketsOf } from './writeCheck';
 
 const properties: INodeProperties[] = [
 	orderIdField,
@@ -17,12 +18,19 @@ export const description = updateDisplayOptions({ show: { resource: ['order'], o
 
 /** Body not shown by the spec; DESIGN section 4: `{ places, priceCategory }`. */
 export async function execute(this: IExecuteFunctions, i: number) {
-	return await orderCall.call(this, i, (inputs) => ({
-		method: 'PUT',
-		path: `/orders/${orderId.call(this, i, inputs)}/add-place`,
-		body: {
-			places: inputs.someIds(this.getNodeParameter('places', i, '', { extractValue: true }), 'Places'),
-			priceCategory: inputs.id(this.getNodeParameter('priceCategory', i, ''), 'Price Category'),
-		},
-	}));
+	return await orderCall.call(this, i, (inputs) => {
+		const order = orderId.call(this, i, inputs);
+		return {
+			method: 'PUT',
+			path: `/orders/${order}/add-place`,
+			body: {
+				places: inputs.someIds(this.getNodeParameter('places', i, '', { extractValue: true }), 'Places'),
+				priceCategory: inputs.id(this.getNodeParameter('priceCategory', i, ''), 'Price Category Name or ID'),
+			},
+			check: orderCheck(order, `Adding places to order ${order}`, (read, sent) => {
+				const held = new Set(ticketsOf(read).map((t) => String(t.placeId)));
+				return Array.isArray(sent.places) && sent.places.every((place) => held.has(String(place)));
+			}),
+		};
+	});
 }

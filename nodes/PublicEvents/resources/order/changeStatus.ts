@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { orderCall, orderId, orderIdField, orderOptions } from './fields';
+import { orderCheck } from './writeCheck';
 
 const properties: INodeProperties[] = [
 	orderIdField,
@@ -28,9 +29,14 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['changeStatus'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, i: number) {
-	return await orderCall.call(this, i, (inputs) => ({
-		method: 'PUT',
-		path: `/orders/${orderId.call(this, i, inputs)}/status`,
-		body: { toStatus: inputs.text(this.getNodeParameter('toStatus', i, ''), 'New Status') },
-	}));
+	return await orderCall.call(this, i, (inputs) => {
+		const order = orderId.call(this, i, inputs);
+		return {
+			method: 'PUT',
+			path: `/orders/${order}/status`,
+			body: { toStatus: inputs.text(this.getNodeParameter('toStatus', i, ''), 'New Status') },
+			// Compared with the toStatus sent: Additional Body Fields may replace the node's.
+			check: orderCheck(order, `Changing the status of order ${order}`, (read, sent) => read.status === sent.toStatus),
+		};
+	});
 }

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { orderCall, orderId, orderIdField, orderOptions, ticketIdField } from './fields';
+import { orderCheck, ticketsOf } from './writeCheck';
 
 const properties: INodeProperties[] = [
 	orderIdField,
@@ -28,6 +29,9 @@ export async function execute(this: IExecuteFunctions, i: number) {
 			method: 'PUT',
 			path: `/orders/${order}/tickets/${ticket}/status`,
 			body: { toStatus: inputs.text(this.getNodeParameter('toStatus', i, ''), 'New Status') },
+			check: orderCheck(order, `Changing the status of ticket ${ticket} of order ${order}`, (read, sent) =>
+				ticketsOf(read).some((t) => String(t.ticketId) === ticket && t.status === sent.toStatus),
+			),
 		};
 	});
 }

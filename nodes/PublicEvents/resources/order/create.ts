@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { eventLocator, placeLocator } from '../../shared/descriptions';
 import { holdMinutesField, holdNotice, listSectorLocator, orderCall, orderOptions, priceCategoryField } from './fields';
+import { createCheck } from './writeCheck';
 
 const properties: INodeProperties[] = [
 	eventLocator,
@@ -37,13 +38,14 @@ export const description = updateDisplayOptions({ show: { resource: ['order'], o
 export async function execute(this: IExecuteFunctions, i: number) {
 	return await orderCall.call(this, i, (inputs) => {
 		const promoCode = (this.getNodeParameter('additionalFields', i, {}) as IDataObject).promoCode;
+		const eventPoint = inputs.id(this.getNodeParameter('eventId', i, '', { extractValue: true }), 'Event');
 		const body: IDataObject = {
-			eventPoint: inputs.id(this.getNodeParameter('eventId', i, '', { extractValue: true }), 'Event'),
+			eventPoint,
 			places: inputs.someIds(this.getNodeParameter('places', i, '', { extractValue: true }), 'Places'),
-			priceCategory: inputs.id(this.getNodeParameter('priceCategory', i, ''), 'Price Category'),
+			priceCategory: inputs.id(this.getNodeParameter('priceCategory', i, ''), 'Price Category Name or ID'),
 			reservedMinutes: inputs.positiveInt(this.getNodeParameter('reservedMinutes', i, 15), 'Hold Minutes'),
 		};
-		if (promoCode !== undefined && promoCode !== '') body.promocode = inputs.text(promoCode, 'Promo Code');
-		return { method: 'POST', path: '/orders', body };
+		if (promoCode !== undefined && promoCode !== '') body.promocode = inputs.text(promoCode, 'Promo Code Name or ID');
+		return { method: 'POST', path: '/orders', body, check: createCheck(eventPoint) };
 	});
 }

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { holdMinutesField, holdNotice, orderCall, orderId, orderIdField, orderOptions } from './fields';
+import { orderCheck } from './writeCheck';
 
 const properties: INodeProperties[] = [
 	orderIdField,
@@ -14,9 +15,16 @@ export const description = updateDisplayOptions({ show: { resource: ['order'], o
 
 /** Body not shown by the spec; DESIGN section 4: `{ reservedMinutes }`. */
 export async function execute(this: IExecuteFunctions, i: number) {
-	return await orderCall.call(this, i, (inputs) => ({
-		method: 'PUT',
-		path: `/orders/${orderId.call(this, i, inputs)}/reserve`,
-		body: { reservedMinutes: inputs.positiveInt(this.getNodeParameter('reservedMinutes', i, 15), 'Hold Minutes') },
-	}));
+	return await orderCall.call(this, i, (inputs) => {
+		const order = orderId.call(this, i, inputs);
+		return {
+			method: 'PUT',
+			path: `/orders/${order}/reserve`,
+			body: { reservedMinutes: inputs.positiveInt(this.getNodeParameter('reservedMinutes', i, 15), 'Hold Minutes') },
+			// The new deadline counts from the service's clock: only a change from the deadline read first shows it applied.
+			check: orderCheck(order, `Extending the hold of order ${order}`, (read, _sent, before) => read.reservedToDate !== before?.reservedToDate, {
+				compareWithBefore: true,
+			}),
+		};
+	});
 }

@@ -1,10 +1,11 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { additionalBodyOption, withAdditionalBody } from '../../shared/body';
 import { eventLocator, optionsCollection, requestSettings, sectorLocator } from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
 import { splitTicketsOption, orderOutput } from '../../shared/tickets';
 import { apiRequest } from '../../transport';
+import { checkedWrite, type OrderWrite } from './writeCheck';
 
 // What the order operations share: their fields, the Order ID check, and orderCall (one call, one order out).
 
@@ -81,17 +82,22 @@ export function orderId(this: IExecuteFunctions, i: number, inputs: Inputs): str
 
 /**
  * One call about an order: inputs are read and the body (with the user's extra fields) is built
- * before any request; the answer is the order, or one item per ticket when asked.
+ * before any request; writes go through checkedWrite (a lost answer is checked, never resent).
+ * The answer is the order, or one item per ticket when asked.
  */
 export async function orderCall(
 	this: IExecuteFunctions,
 	i: number,
-	request: (inputs: Inputs) => { method: IHttpRequestMethods; path: string; body?: IDataObject },
+	request: (inputs: Inputs) => OrderWrite | { method: 'GET'; path: string },
 ): Promise<IDataObject | IDataObject[]> {
 	const settings = requestSettings.call(this, i);
 	const inputs = new Inputs(this.getNode(), i);
-	const { method, path, body } = request(inputs);
-	const sent = method === 'GET' ? undefined : withAdditionalBody(settings.options, body, inputs);
-	const order = (await apiRequest.call(this, method, path, { body: sent }, settings)) as IDataObject;
-	return orderOutput(order, settings.options.splitTickets === true);
+	const call = request(inputs);
+	const order =
+		'check' in call
+			? await checkedWrite.call(this, { ...call, body: withAdditionalBody(settings.options, call.body, inputs) }, settings)
+			: ((await apiRequest.call(this, call.method, call.path, {}, settings)) as IDataObject);
+	const output = orderOutput(order, settings.options.splitTickets === true);
+	// Split, each ticket row says how its order's change was confirmed.
+	return Array.isArray(output) && order.writeCheck ? output.map((item) => ({ ...item, writeCheck: order.writeCheck })) : output;
 }

@@ -45,7 +45,7 @@ export async function execute(this: IExecuteFunctions, i: number) {
 	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 	const qs: IDataObject = {};
 	// Several statuses by expression: an array, or text separated by commas.
-	const status = Array.isArray(filters.status) ? filters.status : String(filters.status ?? '').split(',');
+	const status = Array.isArray(filters.status) ? filters.status : typeof filters.status === 'string' ? filters.status.split(',') : [filters.status ?? ''];
 	const statuses = status.filter((s) => String(s).trim() !== '').map((s) => inputs.text(s, 'Status'));
 	// One status as the spec shows it; several in API Platform's array form, since a PHP service
 	// keeps only the last of repeated plain keys.

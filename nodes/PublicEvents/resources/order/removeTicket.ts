@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { orderCall, orderId, orderIdField, orderOptions, ticketIdField } from './fields';
+import { orderCheck, ticketsOf } from './writeCheck';
 
 const properties: INodeProperties[] = [orderIdField, ticketIdField, orderOptions(true)];
 
@@ -12,6 +13,10 @@ export async function execute(this: IExecuteFunctions, i: number) {
 	return await orderCall.call(this, i, (inputs) => {
 		const order = orderId.call(this, i, inputs);
 		const ticket = inputs.id(this.getNodeParameter('ticketId', i, ''), 'Ticket ID');
-		return { method: 'PUT', path: `/orders/${order}/tickets/${ticket}/remove` };
+		return {
+			method: 'PUT',
+			path: `/orders/${order}/tickets/${ticket}/remove`,
+			check: orderCheck(order, `Removing ticket ${ticket} from order ${order}`, (read) => !ticketsOf(read).some((t) => String(t.ticketId) === ticket)),
+		};
 	});
 }
