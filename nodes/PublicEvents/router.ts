@@ -27,7 +27,12 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 				if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
 				throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
 			}
-			output.push({ json: errorJson(error), pairedItem: { item: i } });
+			const json = errorJson(error);
+			// n8n sends an item down the error output only when its keys are error/message/details
+			// (it then adds the input item's fields), so there the rest goes under `details`.
+			const { error: message, ...details } = json;
+			const errorOutput = this.getNode().onError === 'continueErrorOutput';
+			output.push({ json: errorOutput ? { error: message, details } : json, pairedItem: { item: i } });
 		}
 	}
 	return [output];

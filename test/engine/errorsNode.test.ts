@@ -153,6 +153,25 @@ describe.each(cases)('$status', (c) => {
 	});
 });
 
+describe('On Error: Continue (using error output)', () => {
+	it('a failed item goes down the error output, with the input item and the details; the rest down the success output', async () => {
+		const { store } = credentialFor(sb);
+		const result = await runPublicEvents(
+			store,
+			{ resource: 'event', operation: 'get', eventId: byRef },
+			{ inputItems: [{ ref: '999999' }, { ref: visible[0] }], onError: 'continueErrorOutput' },
+		);
+		expect(result.error).toBeUndefined();
+		const [success, failed] = result.outputs;
+		expect(success.map((item) => String(item.json.id))).toEqual([visible[0]]);
+		expect(failed).toHaveLength(1);
+		// n8n merges the input item in, which is how a later step (Release Hold) finds its order.
+		expect(failed[0].json).toEqual(
+			expect.objectContaining({ ref: '999999', error: expect.stringMatching(/404|not found|access/i), details: expect.objectContaining({ httpCode: '404' }) }),
+		);
+	});
+});
+
 describe('404: a missing event is an access setting, not a fault', () => {
 	it('a missing and an unlinked event each give the hint; the visible one after them is returned', async () => {
 		const { items, error } = await run('partner', { resource: 'event', operation: 'get', eventId: byRef }, { refs: ['999999', unlinked, visible[0]], continueOnFail: true });
