@@ -27,6 +27,8 @@ export class TokenIssuer {
 	private readonly header = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
 	/** Verified signatures, so the hot path skips the HMAC. Bounded. */
 	private readonly verified = new Map<string, Claims>();
+	/** Every token handed out (the newest 10,000), so tests can search captured text for them. */
+	private readonly issued = new Set<string>();
 
 	constructor(private readonly environment: Environment) {}
 
@@ -34,7 +36,15 @@ export class TokenIssuer {
 		const iat = Math.floor(now / 1000);
 		const claims: Claims = { sub: key.companyId, kid: key.id, env: this.environment, iat, exp: iat + TOKEN_LIFETIME_MS / 1000, jti: randomBytes(8).toString('hex') };
 		const payload = b64url(JSON.stringify(claims));
-		return `${this.header}.${payload}.${this.sign(`${this.header}.${payload}`)}`;
+		const token = `${this.header}.${payload}.${this.sign(`${this.header}.${payload}`)}`;
+		this.issued.add(token);
+		if (this.issued.size > 10_000) this.issued.delete(this.issued.values().next().value!);
+		return token;
+	}
+
+	/** The tokens issued so far, oldest first. */
+	issuedTokens(): string[] {
+		return [...this.issued];
 	}
 
 	/** Claims of a valid bearer token, or a 401. */

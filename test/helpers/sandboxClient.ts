@@ -21,12 +21,20 @@ export interface CallOptions {
 
 /** A sandbox on a free loopback port and a thin real-HTTP client for its API and control surface. */
 export class SandboxClient {
+	/** The sandboxes this test file has running: the engine harness scans every run against their secrets. */
+	private static readonly running = new Set<SandboxClient>();
 	private tokens = new Map<string, string>();
 
 	private constructor(readonly sandbox: Sandbox) {}
 
 	static async start(init: SandboxInit = {}): Promise<SandboxClient> {
-		return new SandboxClient(await startSandbox(init));
+		const client = new SandboxClient(await startSandbox(init));
+		SandboxClient.running.add(client);
+		return client;
+	}
+
+	static runningSandboxes(): SandboxClient[] {
+		return [...SandboxClient.running];
 	}
 
 	get keys() {
@@ -38,6 +46,7 @@ export class SandboxClient {
 	}
 
 	stop() {
+		SandboxClient.running.delete(this);
 		return this.sandbox.stop();
 	}
 

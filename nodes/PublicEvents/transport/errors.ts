@@ -8,13 +8,51 @@ export interface ApiFailure {
 	body?: unknown;
 	/** Network error code such as ECONNRESET, when no response came. */
 	code?: string;
+	/** No answer came within the request's timeout. */
+	timedOut?: boolean;
 	attempts: number;
 	waitedMs: number;
 	/** A message that replaces the one derived from the status. */
 	reason?: string;
+	/** What happened, when neither a status nor a network code says it (the description's first part). */
+	detail?: string;
 	/** Why retrying stopped early, when it did. */
 	gaveUp?: string;
 	itemIndex?: number;
+}
+
+/** Names whose values are credentials, wherever they sit in an error body (headers or fields echoed back). */
+const SECRET_NAME = /^(?:(?:proxy-)?authorization|(?:set-)?cookie|x-api-key|api[-_]?key|(?:access|refresh|id|bearer)?[-_]?token|(?:client[-_]?)?secret|password)$/i;
+
+/** Credentials in text: Bearer/Basic values, JWTs (the API's tokens are JWTs), `apiKey=…` or `"token": "…"` pairs. */
+const SECRET_TEXT: Array<[RegExp, string]> = [
+	[/\b(Bearer|Basic)\s+[\w\-.~+/]+=*/gi, '$1 [redacted]'],
+	[/\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g, '[redacted]'],
+	[/((?:api[-_]?key|token|secret|password|authorization)["']?\s*[:=]\s*["']?)(?!\[redacted\]|Bearer |Basic )[^\s"'&,;}]+/gi, '$1[redacted]'],
+];
+
+function redactText(text: string, secrets: string[]): string {
+	let safe = text;
+	for (const secret of secrets) if (secret.length >= 8) safe = safe.split(secret).join('[redacted]');
+	for (const [pattern, replacement] of SECRET_TEXT) safe = safe.replace(pattern, replacement);
+	return safe;
+}
+
+/**
+ * The body without credentials a service or proxy echoed back (the request's Authorization
+ * header, a `/token` body holding the API key), so the error's message, description and
+ * `context.body` can be shown, logged and stored. `secrets`: values to remove wherever they are.
+ */
+export function redact(body: unknown, secrets: string[] = [], depth = 0): unknown {
+	if (typeof body === 'string') return redactText(body, secrets);
+	if (!body || typeof body !== 'object' || depth > 20) return body;
+	if (Array.isArray(body)) return body.map((value) => redact(value, secrets, depth + 1));
+	return Object.fromEntries(
+		Object.entries(body as JsonObject).map(([name, value]) => [
+			name,
+			SECRET_NAME.test(name) && value !== null && typeof value !== 'object' ? '[redacted]' : redact(value, secrets, depth + 1),
+		]),
+	);
 }
 
 function field(body: unknown, name: string): unknown {
@@ -47,7 +85,8 @@ function messageFor(f: ApiFailure): string {
 	switch (f.status) {
 		case undefined:
 			if (f.method !== 'GET') {
-				return `The connection dropped before the service answered ${f.method} ${f.path}. It may have been applied: check (for example with Order > Get) before sending it again.`;
+				const why = f.timedOut ? 'No answer came in time to' : 'The connection dropped before the service answered';
+				return `${why} ${f.method} ${f.path}. It may have been applied: check (for example with Order > Get) before sending it again.`;
 			}
 			return `Could not reach the Public Events service after ${retries(f)}`;
 		case 400:
@@ -85,12 +124,16 @@ function messageFor(f: ApiFailure): string {
 const HOLDS_HINT =
 	'Held tickets count against the account\'s limit until their order is paid or the hold ends: release holds you no longer need with Order > Change Status > Release Hold';
 
-/** The body travels whole in the error (`context.body`) for continueOnFail items and debugging. */
-export function apiError(node: INode, failure: ApiFailure): NodeApiError {
+/**
+ * The body travels in the error (`context.body`) for continueOnFail items and debugging, with
+ * credentials it echoed removed (`secrets`: the credential's values, when the caller has them).
+ */
+export function apiError(node: INode, unsafe: ApiFailure, secrets: string[] = []): NodeApiError {
+	const failure = { ...unsafe, body: redact(unsafe.body, secrets), reason: unsafe.reason && redactText(unsafe.reason, secrets) };
 	const message = messageFor(failure);
 	const said = bodyMessage(failure.body);
 	const description = [
-		`${failure.method} ${failure.path}${failure.status ? ` answered ${failure.status}` : ` failed${failure.code ? ` (${failure.code})` : ''}`}`,
+		failure.detail ?? `${failure.method} ${failure.path}${failure.status ? ` answered ${failure.status}` : ` failed${failure.code ? ` (${failure.code})` : ''}`}`,
 		said ? `Service said: ${said}` : undefined,
 		failure.status === 422 && failure.method !== 'GET' && failure.path.startsWith('/orders') ? HOLDS_HINT : undefined,
 	]

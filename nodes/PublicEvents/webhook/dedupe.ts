@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import type { IWebhookFunctions } from 'n8n-workflow';
 
 /** How many recent delivery ids each trigger remembers. */
@@ -26,6 +27,15 @@ const WRITE_BACK = 100;
  */
 const inMemory = new Map<string, Set<string>>();
 
+/** Digests of the signed bodies each trigger took, in this process's memory (see signedBodySeenBefore). */
+const signedBodies = new Map<string, Set<string>>();
+
+// Per mode too: a test delivery must not hide the same delivery from the production URL.
+function scopeOf(context: IWebhookFunctions): string {
+	const node = context.getNode();
+	return `${context.getMode()}/${context.getWorkflow().id ?? ''}/${node.id ?? node.name}`;
+}
+
 function remember(ids: Set<string>, id: string) {
 	ids.add(id);
 	if (ids.size > SEEN_WINDOW) ids.delete(ids.values().next().value as string);
@@ -33,9 +43,7 @@ function remember(ids: Set<string>, id: string) {
 
 /** Whether this delivery was seen before; if not, it is remembered. */
 export function seenBefore(this: IWebhookFunctions, key: string): boolean {
-	const node = this.getNode();
-	// Per mode too: a test delivery must not hide the same delivery from the production URL.
-	const scope = `${this.getMode()}/${this.getWorkflow().id ?? ''}/${node.id ?? node.name}`;
+	const scope = scopeOf(this);
 	let memory = inMemory.get(scope);
 	if (!memory) inMemory.set(scope, (memory = new Set()));
 	const stored = this.getWorkflowStaticData('node');
@@ -44,5 +52,21 @@ export function seenBefore(this: IWebhookFunctions, key: string): boolean {
 	remember(memory, key);
 	// A new array, so n8n's observable static data marks itself changed and gets saved.
 	stored.seenDeliveries = [...new Set([...saved, ...[...memory].slice(-WRITE_BACK)])].slice(-SEEN_WINDOW);
+	return false;
+}
+
+/**
+ * Whether these exact signed bytes were taken before; if not, they are remembered. The delivery
+ * id header is not signed: a captured delivery sent again under a new id would pass the id check,
+ * but not this one. In memory only (the static data keeps delivery ids): a restart forgets them.
+ * The cost: a sender whose distinct notifications can be byte-identical has the repeats folded.
+ */
+export function signedBodySeenBefore(this: IWebhookFunctions, raw: Buffer): boolean {
+	const scope = scopeOf(this);
+	let digests = signedBodies.get(scope);
+	if (!digests) signedBodies.set(scope, (digests = new Set()));
+	const digest = createHash('sha256').update(raw).digest('base64');
+	if (digests.has(digest)) return true;
+	remember(digests, digest);
 	return false;
 }

@@ -2,6 +2,9 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { CHANGE_TYPES, changeTypeOptions } from '../shared/changes';
 
+/** Public Events notifications are well under 10 KB; n8n's own limit is 16 MB (N8N_PAYLOAD_SIZE_MAX). */
+export const DEFAULT_MAX_BODY_KB = 1024;
+
 /** A type name this node cannot map to one of the four kinds (DESIGN section 4). */
 export const OTHER_TYPE = 'other';
 
@@ -92,6 +95,14 @@ export const triggerProperties: INodeProperties[] = [
 				default: 'X-Delivery-ID',
 				description:
 					'Header naming the delivery, so a repeated delivery starts nothing. Without it the payload\'s deliveryId or ID is used.',
+			},
+			{
+				displayName: 'Max Body Size (KB)',
+				name: 'maxBodyKb',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 16384 },
+				default: DEFAULT_MAX_BODY_KB,
+				description: 'A larger delivery is answered 413 and starts nothing. Public Events notifications are well under 10 KB.',
 			},
 			{
 				displayName: 'Type Field',

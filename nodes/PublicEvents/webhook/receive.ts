@@ -1,6 +1,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { seenBefore } from './dedupe';
+import { seenBefore, signedBodySeenBefore } from './dedupe';
+import { DEFAULT_MAX_BODY_KB } from './description';
 import { fullOrder } from './fullOrder';
 import { readNotification } from './normalize';
 import { headerValue, securityProblem, type Security } from './verify';
@@ -8,7 +9,7 @@ import { headerValue, securityProblem, type Security } from './verify';
 const WEBHOOK_CREDENTIAL = 'publicEventsWebhookApi';
 
 /** Answers the sender directly and starts nothing (as n8n's own Webhook node does on a failed check). */
-function refuse(context: IWebhookFunctions, status: 400 | 401, message: string): IWebhookResponseData {
+function refuse(context: IWebhookFunctions, status: 400 | 401 | 413, message: string): IWebhookResponseData {
 	const res = context.getResponseObject();
 	res.writeHead(status, { 'content-type': 'application/json' });
 	res.end(JSON.stringify({ message }));
@@ -43,6 +44,12 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	const req = this.getRequestObject();
 	const headers = this.getHeaderData() as Record<string, unknown>;
 	const raw = Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined;
+	const options = this.getNodeParameter('options', {}) as { typeField?: string; deliveryIdHeader?: string; maxBodyKb?: number };
+
+	// Size first: no HMAC over megabytes a sender should never send (n8n itself stops at 16 MB).
+	const maxBytes = (options.maxBodyKb || DEFAULT_MAX_BODY_KB) * 1024;
+	const size = raw?.length ?? Number(headerValue(headers, 'content-length') ?? 0);
+	if (size > maxBytes) return refuse(this, 413, `The body is ${size} bytes; this trigger takes at most ${maxBytes} (Max Body Size)`);
 
 	// Authenticate before reading anything from the body.
 	const security = this.getNodeParameter('authentication', 'none') as Security;
@@ -61,7 +68,6 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	const payload = parsePayload(raw, this.getBodyData());
 	if (typeof payload === 'string') return refuse(this, 400, payload);
 
-	const options = this.getNodeParameter('options', {}) as { typeField?: string; deliveryIdHeader?: string };
 	const notification = readNotification(payload, {
 		typeField: options.typeField,
 		headerDeliveryId: headerValue(headers, options.deliveryIdHeader || 'X-Delivery-ID'),
@@ -72,6 +78,10 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	}
 	// Keyed by type too: a sender whose `id` is the order's would otherwise fold a refund into its sale.
 	if (notification.deliveryId !== null && seenBefore.call(this, `${notification.type}:${notification.deliveryId}`)) {
+		return acknowledge({ duplicate: notification.deliveryId });
+	}
+	// A signed delivery replayed under a new (unsigned) delivery id header.
+	if (security === 'signature' && raw && signedBodySeenBefore.call(this, raw)) {
 		return acknowledge({ duplicate: notification.deliveryId });
 	}
 

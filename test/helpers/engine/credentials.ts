@@ -109,6 +109,18 @@ export class CredentialStore extends ICredentialsHelper {
 		return result;
 	}
 
+	/** Name -> value of every password field stored (API keys, tokens, webhook secrets), for leak scans. */
+	secrets(): Record<string, string> {
+		const secrets: Record<string, string> = {};
+		for (const { details, type, data } of this.stored.values()) {
+			for (const property of this.credentialType(type).properties) {
+				const value = data[property.name];
+				if (property.typeOptions?.password && typeof value === 'string') secrets[`${type}.${property.name} of credential ${details.id}`] = value;
+			}
+		}
+		return secrets;
+	}
+
 	/** How many times a type's own `preAuthentication` ran (token fetches). */
 	get preAuthenticationCount() {
 		return this.preAuthCalls.filter((call) => call.refreshed).length;

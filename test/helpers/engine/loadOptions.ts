@@ -1,6 +1,7 @@
 import { LoadOptionsContext } from 'n8n-core';
 import type { ILoadOptionsFunctions, INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
+import { leakChecked } from '../secrets';
 import { buildAdditionalData, buildWorkflow, describeNodeType, type NodeUnderTest } from './runtime';
 
 export interface LoadOptionsCall extends NodeUnderTest {
@@ -33,11 +34,11 @@ export async function callListSearch(
 	options: LoadOptionsCall & { method: string; filter?: string; paginationToken?: string },
 ): Promise<INodeListSearchResult> {
 	const method = nodeMethod(options, 'listSearch', options.method);
-	return (await method.call(loadOptionsContext(options), options.filter, options.paginationToken)) as INodeListSearchResult;
+	return await leakChecked(`listSearch.${options.method}`, options.credentials, async () => (await method.call(loadOptionsContext(options), options.filter, options.paginationToken)) as INodeListSearchResult);
 }
 
 /** Calls `methods.loadOptions[method]()`, as an options dropdown does. */
 export async function callLoadOptions(options: LoadOptionsCall & { method: string }): Promise<INodePropertyOptions[]> {
 	const method = nodeMethod(options, 'loadOptions', options.method);
-	return (await method.call(loadOptionsContext(options))) as INodePropertyOptions[];
+	return await leakChecked(`loadOptions.${options.method}`, options.credentials, async () => (await method.call(loadOptionsContext(options))) as INodePropertyOptions[]);
 }

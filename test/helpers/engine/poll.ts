@@ -1,6 +1,7 @@
 import { PollContext, TriggersAndPollers } from 'n8n-core';
 import type { IDataObject, INodeExecutionData, WorkflowActivateMode } from 'n8n-workflow';
 
+import { expectNoLeak } from '../secrets';
 import { buildAdditionalData, buildWorkflow, NODE_NAME, type NodeUnderTest } from './runtime';
 
 export interface PollCall extends NodeUnderTest {
@@ -51,6 +52,8 @@ export async function runPoll(options: PollCall): Promise<PollResult> {
 	// Read through a fresh type: TypeScript narrowed the flag to `false` at the reset above.
 	result.changed = (workflow.staticData as IDataObject).__dataChanged === true;
 	result.staticData = JSON.stringify(workflow.staticData);
+	// Items, the error and the static data n8n would save: none may carry a key or token.
+	expectNoLeak('a poll', [result], options.credentials?.secrets());
 	return result;
 }
 

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 
 import { ExecutionLifecycleHooks, InstanceSettings } from 'n8n-core';
 import {
+	LoggerProxy,
 	NodeConnectionTypes,
 	Workflow,
 	type IConnections,
@@ -18,6 +19,7 @@ import {
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
+import { capturedText } from '../secrets';
 import { CredentialStore } from './credentials';
 
 /**
@@ -34,6 +36,30 @@ import { CredentialStore } from './credentials';
 const coreRequire = createRequire(require.resolve('n8n-core'));
 const { Container } = coreRequire('@n8n/di') as typeof import('@n8n/di');
 const { GlobalConfig } = coreRequire('@n8n/config') as typeof import('@n8n/config');
+const { Logger } = coreRequire('@n8n/backend-common') as typeof import('@n8n/backend-common');
+
+/** What n8n-core and n8n-workflow logged (any level, also when silent), as text: the newest lines, for leak scans. */
+const logged = { lines: [] as string[], dropped: 0 };
+
+/** A position in the log, for `logSince`. */
+export const logPosition = () => logged.dropped + logged.lines.length;
+
+/** Log lines written since `position` (those still kept). */
+export const logSince = (position: number) => logged.lines.slice(Math.max(0, position - logged.dropped));
+
+type LogMethod = (message: string, metadata?: Record<string, unknown>) => void;
+type LevelLogger = Record<'error' | 'warn' | 'info' | 'debug', LogMethod>;
+
+/** The real logger (which prints per N8N_LOG_LEVEL), with each call also kept as text. */
+function capturingLogger(real: LevelLogger) {
+	const at = (level: keyof LevelLogger): LogMethod => (message, metadata = {}) => {
+		logged.lines.push(`${level}: ${capturedText(message, metadata)}`);
+		if (logged.lines.length > 1000) logged.dropped += logged.lines.splice(0, 500).length;
+		real[level](message, metadata);
+	};
+	const logger = { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), scoped: () => logger };
+	return logger;
+}
 
 let servicesReady = false;
 
@@ -58,6 +84,10 @@ export function ensureEngineServices() {
 		n8nFolder: '/nonexistent/engine-harness',
 	} as unknown as InstanceSettings);
 	if (!process.env.N8N_LOG_LEVEL) Container.get(GlobalConfig).logging.level = 'silent';
+	// Set before any service resolves the Logger, so the ErrorReporter's lines are kept too.
+	const logger = capturingLogger(Container.get(Logger));
+	Container.set(Logger, logger as unknown as InstanceType<typeof Logger>);
+	LoggerProxy.init(logger);
 	servicesReady = true;
 }
 

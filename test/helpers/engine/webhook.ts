@@ -14,6 +14,7 @@ import {
 	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
+import { expectNoLeak, leakChecked } from '../secrets';
 import { buildAdditionalData, buildWorkflow, describeNodeType, type NodeUnderTest } from './runtime';
 
 /**
@@ -98,7 +99,9 @@ function parseBody(req: IncomingMessage & { body?: unknown }) {
 }
 
 export class WebhookTrigger {
-	readonly calls: WebhookCall[] = [];
+	private readonly answered: WebhookCall[] = [];
+	/** A secret found in an answer, execution or static data: raised by the next read of the trigger and by close(). */
+	private leak?: Error;
 	/** The static data as n8n would have saved it after the last request. */
 	staticData: IDataObject;
 	readonly workflowId: string;
@@ -135,6 +138,12 @@ export class WebhookTrigger {
 		this.options = { ...this.options, ...changes };
 	}
 
+	/** Every request answered so far, in order. */
+	get calls(): WebhookCall[] {
+		this.raiseLeak();
+		return this.answered;
+	}
+
 	/** The items of each execution started so far (main output 0). */
 	get executions(): INodeExecutionData[][] {
 		return this.calls.filter((call) => call.workflowData).map((call) => call.workflowData![0] ?? []);
@@ -150,9 +159,14 @@ export class WebhookTrigger {
 		return this.calls;
 	}
 
-	close(): Promise<void> {
+	async close(): Promise<void> {
 		this.sockets.forEach((socket) => socket.destroy());
-		return new Promise((resolve) => this.server.close(() => resolve()));
+		await new Promise<void>((resolve) => this.server.close(() => resolve()));
+		this.raiseLeak();
+	}
+
+	private raiseLeak() {
+		if (this.leak) throw this.leak;
 	}
 
 	private async handle(req: IncomingMessage, res: ServerResponse) {
@@ -193,7 +207,15 @@ export class WebhookTrigger {
 		}
 		const body = ended?.[0];
 		const response = typeof body === 'string' || Buffer.isBuffer(body) ? String(body) : '';
-		this.calls.push({ ...call, status: res.statusCode, response, durationMs: performance.now() - started });
+		const answered = { ...call, status: res.statusCode, response, durationMs: performance.now() - started };
+		try {
+			// What left the trigger: the answer, the execution's items, the error, the saved static data.
+			const { status, workflowData, error } = answered;
+			expectNoLeak(`webhook call ${this.answered.length + 1}`, [{ status, response, workflowData, error, staticData: this.staticData }], this.options.credentials?.secrets());
+		} catch (leak) {
+			this.leak ??= leak as Error;
+		}
+		this.answered.push(answered);
 		end(...(ended ?? []));
 	}
 
@@ -260,5 +282,5 @@ export async function callWebhookMethod(
 		workflowId: workflow.id,
 		workflowExecuteAdditionalData: additionalData,
 	};
-	return await fn.call(new HookContext(workflow, node, additionalData, 'webhook', activation, webhookData));
+	return await leakChecked(`webhookMethods.${method}`, options.credentials, async () => await fn.call(new HookContext(workflow, node, additionalData, 'webhook', activation, webhookData)));
 }
