@@ -145,7 +145,7 @@ describe('Event operations', () => {
 		const badLimit = await runPublicEvents(store, { ...getMany, returnAll: false, limit: '={{ 0 }}' });
 		expect(badLimit.error?.message).toMatch(/^Limit: expected a whole number/);
 		const badRetries = await runPublicEvents(store, { ...getMany, options: { maxRetries: '={{ "many" }}' } });
-		expect(badRetries.error?.message).toMatch(/^Max Retries: expected a number/);
+		expect(badRetries.error?.message).toMatch(/^Max Retries: expected a whole number of at least 0 and at most 20/);
 		expect(await since(sb, before)).toEqual([]);
 	});
 

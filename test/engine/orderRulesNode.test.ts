@@ -89,7 +89,7 @@ describe('Order: input is checked before any request', () => {
 			['create', { ...good, places: byId('={{ "" }}') }, /^Places: expected at least one ID/],
 			['create', { ...good, places: byId('={{ [] }}') }, /^Places: expected at least one ID/],
 			['create', { ...good, places: byId(`${free.ids[0]}, A12`) }, /^Places: expected a numeric ID.*" ?A12"/],
-			['create', { ...good, priceCategory: '={{ "" }}' }, /^Price Category: expected a numeric ID/],
+			['create', { ...good, priceCategory: '={{ "" }}' }, /^Price Category Name or ID: expected a numeric ID/],
 			['create', { ...good, reservedMinutes: 0 }, /^Hold Minutes: expected a whole number of at least 1/],
 			['create', { ...good, reservedMinutes: '={{ 1.5 }}' }, /^Hold Minutes: expected a whole number/],
 			['create', { ...good, eventId: byId('={{ $json.missing }}') }, /^Event: expected a numeric ID/],

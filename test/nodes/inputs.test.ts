@@ -25,7 +25,7 @@ describe('ids', () => {
 	it('accepts numbers, numeric strings and IRIs', () => {
 		expect(inputs.id(1001, 'Event')).toBe('1001');
 		expect(inputs.id(' 42 ', 'Event')).toBe('42');
-		expect(inputs.id('/api/v2/places/123', 'Place')).toBe('123');
+		expect(inputs.id('/api/v2/places/123', 'Places')).toBe('123');
 		expect(inputs.id('https://x.example/api/v2/event-points/7/', 'Event')).toBe('7');
 	});
 
@@ -40,10 +40,10 @@ describe('ids', () => {
 	});
 
 	it('splits lists', () => {
-		expect(inputs.ids('1, 2,3', 'City')).toEqual(['1', '2', '3']);
-		expect(inputs.ids([4, '/api/v2/cities/5'], 'City')).toEqual(['4', '5']);
-		expect(inputs.ids(undefined, 'City')).toEqual([]);
-		expect(failure(() => inputs.ids('1,x', 'City')).message).toMatch(/^City:/);
+		expect(inputs.ids('1, 2,3', 'City Names or IDs')).toEqual(['1', '2', '3']);
+		expect(inputs.ids([4, '/api/v2/cities/5'], 'City Names or IDs')).toEqual(['4', '5']);
+		expect(inputs.ids(undefined, 'City Names or IDs')).toEqual([]);
+		expect(failure(() => inputs.ids('1,x', 'City Names or IDs')).message).toMatch(/^City Names or IDs:/);
 	});
 });
 

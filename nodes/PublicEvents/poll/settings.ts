@@ -1,8 +1,8 @@
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
-import { numericId } from '../shared/inputs';
+import { checkedOptions } from '../shared/descriptions';
+import { Inputs, IRI_COLLECTIONS, isoMoment, numericId, show } from '../shared/inputs';
 import type { RequestSettings } from '../transport';
-import { retryPolicyFrom } from '../transport/retry';
 
 export type Source = 'salesAndRefunds' | 'catalog';
 export type Feed = 'widgetSales' | 'widgetRefunds' | 'eventOrders';
@@ -31,12 +31,11 @@ export function pollSettings(this: IPollFunctions): PollSettings {
 	const source = this.getNodeParameter('source', 'salesAndRefunds') as Source;
 	if (source !== 'salesAndRefunds' && source !== 'catalog') fail('Source', 'expected "salesAndRefunds" or "catalog"');
 	const options = this.getNodeParameter('options', {}) as IDataObject;
-	const request: RequestSettings = {
-		retry: retryPolicyFrom(options),
-		language: typeof options.language === 'string' ? options.language : undefined,
-	};
-	const overlap = Number(options.overlapMinutes ?? 5);
-	if (!Number.isFinite(overlap) || overlap < 0 || overlap > 1440) fail('Overlap Window (Minutes)', 'expected a number from 0 to 1440');
+	// The checks the action node makes: retry bounds, a language code (a header), numbers that are numbers.
+	const inputs = new Inputs(this.getNode());
+	const { retry, language } = checkedOptions(options, inputs);
+	const request: RequestSettings = { retry, language };
+	const overlap = inputs.number(options.overlapMinutes ?? 5, 'Overlap Window (Minutes)', { min: 0, max: 1440 });
 	const settings: PollSettings = { source, include: [], overlapMs: overlap * MINUTE, startFromKey: '', ignoreFields: [], request };
 
 	if (source === 'catalog') {
@@ -52,14 +51,14 @@ export function pollSettings(this: IPollFunctions): PollSettings {
 	if (settings.include.length === 0) fail('Include', 'choose at least one of Widget Sales, Widget Refunds, Event Orders');
 	if (settings.include.includes('eventOrders') && this.getNodeParameter('eventScope', 'all') === 'chosen') {
 		const raw = this.getNodeParameter('eventIds', []) as unknown;
-		const list = Array.isArray(raw) ? raw : String(raw ?? '').split(',').filter((part) => part.trim() !== '');
-		settings.eventIds = [...new Set(list.map((value) => numericId(value) ?? fail('Event Names or IDs', `expected numeric event IDs, got "${String(value)}"`)))];
+		const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',').filter((part) => part.trim() !== '') : raw === undefined || raw === null ? [] : [raw];
+		settings.eventIds = [...new Set(list.map((value) => numericId(value, IRI_COLLECTIONS['Event Names or IDs']) ?? fail('Event Names or IDs', `expected numeric event IDs, got ${show(value)}`)))];
 		if (settings.eventIds.length === 0) fail('Event Names or IDs', 'choose at least one event, or watch All Visible Events');
 	}
 	const rawStart = (this.getNodeParameter('options.startFrom', '', { rawExpressions: true }) ?? '') as unknown;
 	if (rawStart !== '' && rawStart !== null) {
 		settings.startFromKey = String(rawStart);
-		settings.startFrom = startTime(options.startFrom, this.getTimezone()) ?? fail('Start From', `expected a date and time, got "${String(options.startFrom)}"`);
+		settings.startFrom = startTime(options.startFrom, this.getTimezone()) ?? fail('Start From', `expected a date and time, got ${show(options.startFrom)}`);
 	}
 	return settings;
 }
@@ -70,7 +69,7 @@ export function startTime(value: unknown, timeZone: string): number | undefined 
 	const text = typeof (value as { toISO?: unknown })?.toISO === 'function' ? String((value as { toISO: () => string }).toISO()) : value;
 	if (typeof text !== 'string') return undefined;
 	const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i.exec(text.trim());
-	if (!match) return undefined;
+	if (!match || !isoMoment(text.trim())) return undefined; // 2026-13-01, 10:99 and offsets past ±14:59 are no times
 	if (match[7]) {
 		const ms = Date.parse(text.trim().replace(' ', 'T'));
 		return Number.isNaN(ms) ? undefined : ms;

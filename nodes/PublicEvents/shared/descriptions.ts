@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { PageSettings, RequestSettings } from '../transport';
-import { Inputs } from './inputs';
-import { retryPolicyFrom } from '../transport/retry';
+import { Inputs, show } from './inputs';
+import { retryPolicyFrom, timeoutOption } from '../transport/retry';
 
 /** A searchable list, or an ID by hand; the operation reduces an IRI to its number (Inputs.id). */
 function locator(displayName: string, name: string, searchListMethod: string, placeholder: string, description: string): INodeProperties {
@@ -97,7 +97,7 @@ export function sortQuery(options: IDataObject, key: string, inputs: Inputs, fie
 	return { [key]: sort };
 }
 
-/** Entries of every operation's Options collection: language and the retry bounds. */
+/** Entries of every operation's Options collection: language, the retry bounds and the timeout. */
 export const requestOptions: INodeProperties[] = [
 	{
 		displayName: 'Language',
@@ -121,10 +121,11 @@ export const requestOptions: INodeProperties[] = [
 		displayName: 'Max Retry Wait (Seconds)',
 		name: 'maxRetryWait',
 		type: 'number',
-		typeOptions: { minValue: 0 },
+		typeOptions: { minValue: 0, maxValue: 3600 },
 		default: 60,
 		description: 'Upper bound on the total time spent waiting between retries of one request',
 	},
+	timeoutOption,
 ];
 
 export function optionsCollection(extra: INodeProperties[] = []): INodeProperties {
@@ -138,32 +139,49 @@ export function optionsCollection(extra: INodeProperties[] = []): INodePropertie
 	};
 }
 
-const LANGUAGE_CODE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$/;
+const LANGUAGE_CODE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,4}$/;
+
+/** Options that are true or false; an expression may give the text "true" / "false". */
+const FLAG_OPTIONS: Record<string, string> = { onlyAvailable: 'Only Available', splitTickets: 'Split Tickets Into Items' };
+
+/**
+ * The Options entries every operation (and the poll trigger) shares, checked: the retry bounds
+ * as the description states them, the language as a code (it becomes a header), flags as booleans.
+ */
+export function checkedOptions(options: IDataObject, inputs: Inputs): Pick<RequestSettings, 'retry' | 'language'> & { options: IDataObject } {
+	const checked = { ...options };
+	const numbers = requestOptions.filter((p) => p.type === 'number');
+	for (const property of numbers) {
+		if (checked[property.name] === undefined) continue;
+		const { minValue = 0, maxValue } = property.typeOptions ?? {};
+		checked[property.name] = inputs.number(checked[property.name], property.displayName, {
+			min: minValue,
+			max: maxValue,
+			whole: property.name === 'maxRetries',
+		});
+	}
+	for (const [name, field] of Object.entries(FLAG_OPTIONS)) {
+		if (checked[name] !== undefined) checked[name] = inputs.flag(checked[name], field);
+	}
+	// A header value: a name such as "English" would be sent as is and silently ignored.
+	const raw = checked.language;
+	const language = typeof raw === 'string' ? raw.trim() : raw;
+	if (language !== undefined && language !== null && language !== '' && (typeof language !== 'string' || !LANGUAGE_CODE.test(language))) {
+		inputs.fail('Language', `expected a language code such as en or pt-BR, got ${show(raw)}`);
+	}
+	return { options: checked, retry: retryPolicyFrom(checked), language: (language as string) || undefined };
+}
 
 /** Request settings for item `i` from its Options collection. */
 export function requestSettings(this: IExecuteFunctions, i: number): RequestSettings & { options: IDataObject } {
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	const bounds = [
-		['maxRetries', 'Max Retries'],
-		['maxRetryWait', 'Max Retry Wait (Seconds)'],
-	] as const;
-	for (const [name, field] of bounds) {
-		if (options[name] !== undefined && !(Number(options[name]) >= 0)) {
-			new Inputs(this.getNode(), i).fail(field, 'expected a number of at least 0');
-		}
-	}
-	// A header value: a name such as "English" would be sent as is and silently ignored.
-	const language = typeof options.language === 'string' ? options.language.trim() : '';
-	if (language !== '' && !LANGUAGE_CODE.test(language)) {
-		new Inputs(this.getNode(), i).fail('Language', `expected a language code such as en or pt-BR, got "${language.slice(0, 40)}"`);
-	}
-	return { options, itemIndex: i, retry: retryPolicyFrom(options), language: language || undefined };
+	return { ...checkedOptions(options, new Inputs(this.getNode(), i)), itemIndex: i };
 }
 
 /** Request settings plus the Return All / Limit choice of item `i`. */
 export function pageSettings(this: IExecuteFunctions, i: number): PageSettings & { options: IDataObject } {
-	if (this.getNodeParameter('returnAll', i, false)) return { ...requestSettings.call(this, i), limit: undefined };
-	const limit = Number(this.getNodeParameter('limit', i, 50));
-	if (!Number.isInteger(limit) || limit < 1) new Inputs(this.getNode(), i).fail('Limit', 'expected a whole number of at least 1');
+	const inputs = new Inputs(this.getNode(), i);
+	if (inputs.flag(this.getNodeParameter('returnAll', i, false), 'Return All')) return { ...requestSettings.call(this, i), limit: undefined };
+	const limit = inputs.number(this.getNodeParameter('limit', i, 50), 'Limit', { min: 1, whole: true });
 	return { ...requestSettings.call(this, i), limit };
 }
