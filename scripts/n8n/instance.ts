@@ -253,6 +253,12 @@ export class N8nInstance {
 		await this.cli(['import:workflow', `--input=${this.writeJson('workflow', workflow)}`]);
 	}
 
+	/** Several workflows in one CLI run (each run costs seconds of n8n start-up). */
+	async importWorkflows(workflows: Array<{ id: string } & object>): Promise<void> {
+		if (workflows.length === 0) return;
+		await this.cli(['import:workflow', `--input=${this.writeJson('workflows', workflows)}`]);
+	}
+
 	/** Runs a workflow once (`n8n execute --rawOutput`): the run JSON n8n prints; throws unless it succeeded. */
 	async execute(workflowId: string): Promise<any> {
 		const { stdout } = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput']);
@@ -374,5 +380,14 @@ export class N8nServer {
 		const text = await res.text();
 		if (!res.ok) throw new Error(`${method} /rest${path} answered ${res.status}: ${text.slice(0, 2000)}`);
 		return text ? (JSON.parse(text) as { data?: unknown }).data : undefined;
+	}
+
+	/**
+	 * Publishes (activates) a workflow as the editor's Publish button does. n8n answers before
+	 * the triggers are live (a poll trigger's first poll came about 1 s later): wait for them.
+	 */
+	async activateWorkflow(cookie: string, workflowId: string): Promise<void> {
+		const { versionId } = (await this.rest(cookie, 'GET', `/workflows/${workflowId}`)) as { versionId: string };
+		await this.rest(cookie, 'POST', `/workflows/${workflowId}/activate`, { versionId });
 	}
 }

@@ -1,0 +1,146 @@
+/**
+ * `npm run demo`: the sandbox with seeded data and a real n8n with this package loaded, the
+ * demo credentials and the example workflows imported, an owner account to log in with.
+ * Ctrl+C stops everything it started and deletes n8n's data folder. The first run installs
+ * n8n 2.40.7 and Node 24 into a cache folder outside the repo (minutes); later runs reuse it.
+ *
+ *   npm run demo -- [--sandbox-port 4010] [--n8n-port 5678]
+ */
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+
+import { startSandbox, type Sandbox } from '../sandbox';
+import { cacheDir, findInstall, N8N_VERSION } from './n8n/install';
+import { ensureN8n, N8nInstance, packPackage, type N8nServer } from './n8n/instance';
+import { build, importDemo, loadExamples, OWNER, portIsFree, subscribePush, type Example } from './demo/setup';
+
+const USAGE = `npm run demo -- [options]
+
+  --sandbox-port N   the sandbox's port (default 4010; 0 = any free port)
+  --n8n-port N       n8n's port (default 5678; if busy, any free port; 0 = any free port)
+  --help`;
+
+const startedAt = Date.now();
+const say = (message: string) => console.log(`[demo ${String(Math.round((Date.now() - startedAt) / 1000)).padStart(3)} s] ${message}`);
+
+/** What to undo on exit, newest first. */
+const undo: Array<() => unknown> = [];
+let stopping = false;
+
+/** Undoes what was started (once; later calls do nothing), then exits. */
+async function stopAll(code: number): Promise<void> {
+	if (stopping) return;
+	stopping = true;
+	// n8n is killed 10 s after its SIGTERM; nothing else should take long.
+	setTimeout(() => process.exit(code), 20_000).unref();
+	for (const step of undo.reverse()) {
+		try {
+			await step();
+		} catch (error) {
+			console.error(`[demo] while stopping: ${(error as Error).message}`);
+		}
+	}
+	console.log('[demo] stopped');
+	process.exit(code);
+}
+
+function onSignal(signal: NodeJS.Signals) {
+	// Ctrl+C reaches this process more than once (from the terminal, and relayed by npm and
+	// tsx): one stop is enough.
+	if (stopping) return;
+	console.log(`\n[demo] ${signal}: stopping n8n and the sandbox, removing temporary folders…`);
+	void stopAll(0);
+}
+
+function port(raw: string, name: string): number {
+	const n = Number(raw);
+	if (!Number.isInteger(n) || n < 0 || n > 65535) fail(`--${name} must be a port number (0-65535), got "${raw}"`);
+	return n;
+}
+
+function fail(message: string): never {
+	throw new Error(message);
+}
+
+async function main() {
+	const { values } = parseArgs({
+		options: {
+			'sandbox-port': { type: 'string', default: '4010' },
+			'n8n-port': { type: 'string', default: '5678' },
+			help: { type: 'boolean', default: false },
+		},
+	});
+	if (values.help) return console.log(USAGE);
+	process.on('SIGINT', onSignal);
+	process.on('SIGTERM', onSignal);
+	const sandboxPort = port(values['sandbox-port'], 'sandbox-port');
+	let n8nPort = port(values['n8n-port'], 'n8n-port');
+
+	// A fixed sandbox port keeps its URL stable between runs: fail rather than move it.
+	if (sandboxPort !== 0 && !(await portIsFree(sandboxPort))) {
+		fail(`port ${sandboxPort} is in use (a sandbox already running? \`npm run sandbox\` uses it too). Stop that, or run \`npm run demo -- --sandbox-port 4020\`.`);
+	}
+	if (n8nPort !== 0 && !(await portIsFree(n8nPort))) {
+		say(`port ${n8nPort} is in use (another n8n?): this n8n takes a free port instead (\`--n8n-port N\` chooses one)`);
+		n8nPort = 0;
+	}
+
+	say(
+		findInstall()
+			? 'building the package, starting the sandbox'
+			: `building the package, starting the sandbox, installing n8n ${N8N_VERSION} and Node 24 into ${cacheDir()} (once: about 4 to 8 minutes, 2.4 GB; N8N_E2E_CACHE moves it)`,
+	);
+	const [sandbox, install] = await Promise.all([
+		startSandbox({ port: sandboxPort }).then((s) => (undo.push(() => s.stop()), s)),
+		ensureN8n(),
+		build((kill) => undo.push(kill)),
+	]);
+	const packed = await packPackage(undefined, { build: false });
+	undo.push(() => packed.cleanup());
+	say(`sandbox on ${sandbox.baseUrl}/api/v2 (seeded: ${sandbox.app.store.events.length} event points); package built`);
+
+	const n8n = await N8nInstance.create({ install, extensionsDir: packed.extensionsDir });
+	undo.push(() => n8n.cleanup());
+	say('starting n8n with a fresh data folder (about 30 s)');
+	const server = await n8n.start({ port: n8nPort || undefined, timeoutMs: 180_000 });
+	undo.push(() => server.stop());
+	const cookie = await server.setupOwner(OWNER);
+	const webhookSecret = randomBytes(24).toString('base64url');
+	const examples = loadExamples();
+	await importDemo(server, cookie, sandbox, webhookSecret, examples);
+	const pushedTo = subscribePush(sandbox, server, examples, webhookSecret);
+	printReady(server, sandbox, examples, pushedTo, n8n.userFolder);
+}
+
+function printReady(server: N8nServer, sandbox: Sandbox, examples: Example[], pushedTo: string | undefined, dataFolder: string) {
+	const sell = examples.find((e) => /sell a ticket/i.test(e.name));
+	const steps = [
+		sell
+			? `Open "${sell.name}" and click "Execute workflow": it sells one ticket in the sandbox; the last node shows it with its barcode.`
+			: 'Add a Public Events node to a new workflow, pick the credential "Public Events (sandbox)" and click "Execute step".',
+		'Overview > Credentials > "Public Events (sandbox)": the Test button lists an event through the sandbox.',
+		...(pushedTo
+			? [`Open "${pushedTo}", click "Execute workflow" (it waits for a push), then sell a ticket again: the sandbox pushes the sale there, signed.`]
+			: []),
+	];
+	console.log(`
+Ready in ${Math.round((Date.now() - startedAt) / 1000)} s.
+
+  n8n editor   ${server.url}
+  login        ${OWNER.email}  /  ${OWNER.password}   (demo only; everything is deleted on exit)
+  sandbox      ${sandbox.baseUrl}/api/v2   control: ${sandbox.baseUrl}/__sandbox/state
+  workflows    ${examples.length ? examples.map((e) => e.name).join('\n               ') : '(none: examples/ is empty)'}
+
+First steps
+${steps.map((s, i) => `  ${i + 1}. ${s}`).join('\n')}
+
+A sale from the sandbox's sales widget: curl -X POST ${sandbox.baseUrl}/__sandbox/widget-orders
+n8n's log: ${dataFolder}/ (removed on exit)
+Ctrl+C stops n8n and the sandbox.`);
+}
+
+main().catch((error: Error) => {
+	if (stopping) return;
+	console.error(`[demo] ${error.message}`);
+	void stopAll(1);
+});

@@ -1,0 +1,108 @@
+/**
+ * What the demo puts into n8n and the sandbox: an owner, the credentials, the example
+ * workflows, and the sandbox's push subscription.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+import type { Sandbox } from '../../sandbox';
+import { REPO_ROOT, toCustomTypes, type N8nServer } from '../n8n/instance';
+
+/** Demo-only login of the throwaway n8n (its data folder is deleted on exit). */
+export const OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User', password: 'Demo-passw0rd' };
+
+export const API_CREDENTIAL = { id: 'PeDemoApiCred001', name: 'Public Events (sandbox)' };
+export const ORGANISER_CREDENTIAL = { id: 'PeDemoOrgCred001', name: 'Public Events (sandbox, organiser)' };
+export const WEBHOOK_CREDENTIAL = { id: 'PeDemoWebhook001', name: 'Public Events webhook (sandbox)' };
+
+/** The partner key, the organiser key (it may export barcodes) and the push secret. */
+function demoCredentials(sandbox: Sandbox, webhookSecret: string) {
+	const api = (apiKey: string) => ({ environment: sandbox.environment, baseUrl: sandbox.baseUrl, apiKey });
+	return [
+		{ ...API_CREDENTIAL, type: 'publicEventsApi', data: api(sandbox.keys.partner) },
+		{ ...ORGANISER_CREDENTIAL, type: 'publicEventsApi', data: api(sandbox.keys.organiser) },
+		{ ...WEBHOOK_CREDENTIAL, type: 'publicEventsWebhookApi', data: { secret: webhookSecret } },
+	];
+}
+
+interface ExampleNode {
+	name: string;
+	type: string;
+	webhookId?: string;
+	credentials?: Record<string, { id: string; name: string }>;
+}
+export interface Example {
+	id: string;
+	name: string;
+	nodes: ExampleNode[];
+}
+
+/** examples/*.json by file name, node types renamed for a package loaded as a custom extension. */
+export function loadExamples(dir = join(REPO_ROOT, 'examples')): Example[] {
+	if (!existsSync(dir)) return [];
+	return readdirSync(dir)
+		.filter((file) => file.endsWith('.json'))
+		.sort()
+		.map((file) => toCustomTypes(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Example));
+}
+
+/**
+ * Creates the credentials and the example workflows through n8n's REST API, as the editor
+ * does (CLI imports would each cost an n8n start-up). n8n picks the credentials' ids: the
+ * examples' references (PeDemo…) are pointed at them.
+ */
+export async function importDemo(server: N8nServer, cookie: string, sandbox: Sandbox, webhookSecret: string, examples: Example[]): Promise<void> {
+	const ids = new Map<string, string>();
+	for (const { id, ...credential } of demoCredentials(sandbox, webhookSecret)) {
+		ids.set(id, ((await server.rest(cookie, 'POST', '/credentials', credential)) as { id: string }).id);
+	}
+	const relink = (refs: ExampleNode['credentials']) =>
+		refs && Object.fromEntries(Object.entries(refs).map(([type, ref]) => [type, { ...ref, id: ids.get(ref.id) ?? ref.id }]));
+	for (const example of examples) {
+		await server.rest(cookie, 'POST', '/workflows', { ...example, nodes: example.nodes.map((n) => ({ ...n, credentials: relink(n.credentials) })) });
+	}
+}
+
+/**
+ * Points the sandbox's pushes of sales at the TEST URL of the first example with a push trigger:
+ * while that workflow waits in the editor ("Execute workflow"), a sale made in the sandbox
+ * arrives there, signed. (Its production URL would need the workflow published, and the
+ * example's CRM step calls an outside service.) Returns the example's name, or undefined.
+ */
+export function subscribePush(sandbox: Sandbox, server: N8nServer, examples: Example[], secret: string): string | undefined {
+	for (const example of examples) {
+		const trigger = example.nodes.find((n) => n.type.endsWith('.publicEventsTrigger') && n.webhookId);
+		if (!trigger) continue;
+		const partner = sandbox.app.store.companies.find((c) => c.slug === 'partner')!;
+		sandbox.app.push.subscribe({ url: `${server.url}/webhook-test/${trigger.webhookId}/webhook`, secret, types: ['order.sale'], companyId: partner.id });
+		return example.name;
+	}
+	return undefined;
+}
+
+/** Whether 127.0.0.1:`port` can be listened on now. */
+export function portIsFree(port: number): Promise<boolean> {
+	return new Promise((done) => {
+		const server = createServer();
+		server.once('error', () => done(false));
+		server.listen(port, '127.0.0.1', () => server.close(() => done(true)));
+	});
+}
+
+/**
+ * `npm run build` in the foreground process group (Ctrl+C ends it too); its output is shown
+ * only when it fails. `onSpawn` receives the child so a stop can kill it.
+ */
+export function build(onSpawn: (kill: () => void) => void): Promise<void> {
+	return new Promise((done, fail) => {
+		const child = spawn('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+		let output = '';
+		child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+		child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+		onSpawn(() => child.kill('SIGTERM'));
+		child.on('error', fail);
+		child.on('exit', (code) => (code === 0 ? done() : fail(new Error(`npm run build failed (exit ${code}):\n${output}`))));
+	});
+}

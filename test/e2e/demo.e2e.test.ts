@@ -1,0 +1,160 @@
+/**
+ * `npm run demo` as a user runs it, non-interactively: start it, wait for what it prints, log in
+ * with the printed account, find the examples and credentials, test the credentials, follow the
+ * printed push step (a sale reaches the push workflow's test URL), then Ctrl+C (SIGINT to its
+ * process group, as a terminal sends it) and check that nothing it started is left.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+
+import { REPO_ROOT } from '../../scripts/n8n/instance';
+import { until } from '../helpers/push';
+
+const EXAMPLES = readdirSync(join(REPO_ROOT, 'examples')).filter((f) => f.endsWith('.json'));
+
+/** Pids whose environment names `folder` (n8n runs with N8N_USER_FOLDER=<its data folder>). Linux /proc. */
+function processesUsing(folder: string): number[] {
+	return readdirSync('/proc')
+		.filter((entry) => /^\d+$/.test(entry))
+		.filter((pid) => {
+			try {
+				return readFileSync(`/proc/${pid}/environ`, 'utf8').includes(`=${folder}\0`);
+			} catch {
+				return false;
+			}
+		})
+		.map(Number);
+}
+
+const listening = (url: string) =>
+	new Promise<boolean>((done) => {
+		const { hostname, port } = new URL(url);
+		const socket = connect(Number(port), hostname, () => (socket.destroy(), done(true)));
+		socket.on('error', () => done(false));
+	});
+
+describe('npm run demo', () => {
+	let demo: ChildProcess;
+	let output = '';
+	/** The exit code, or the signal: npm re-raises SIGINT on itself once the demo has exited. */
+	let exited: Promise<number | string | null>;
+	let printed: { editor: string; email: string; password: string; sandbox: string; dataFolder: string };
+	let cookie = '';
+
+	async function rest(method: string, path: string, body?: unknown): Promise<any> {
+		const res = await fetch(`${printed.editor}/rest${path}`, {
+			method,
+			headers: { cookie: `n8n-auth=${cookie}`, 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await res.text();
+		if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
+		return (JSON.parse(text) as { data: unknown }).data;
+	}
+
+	beforeAll(async () => {
+		// Any free ports: a developer's own sandbox or n8n may hold 4010 and 5678.
+		demo = spawn('npx', ['tsx', 'scripts/demo.ts', '--sandbox-port', '0', '--n8n-port', '0'], { cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+		demo.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+		demo.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+		exited = new Promise((done) => demo.on('exit', (code, signal) => done(code ?? signal)));
+		let gone = false;
+		void exited.then(() => (gone = true));
+		await until(async () => gone || output.includes('Ctrl+C stops'), 'the demo to be ready', 10 * 60_000);
+		const field = (pattern: RegExp) => {
+			const match = pattern.exec(output);
+			if (!match) throw new Error(`the demo did not print ${pattern}:\n${output}`);
+			return match[1];
+		};
+		printed = {
+			editor: field(/n8n editor\s+(http:\S+)/),
+			email: field(/login\s+(\S+@\S+)/),
+			password: field(/login\s+\S+\s+\/\s+(\S+)/),
+			sandbox: field(/sandbox\s+(http:\S+)\/api\/v2/),
+			dataFolder: field(/n8n's log: (\S+?)\/? /),
+		};
+	});
+
+	afterAll(async () => {
+		if (demo?.pid && demo.exitCode === null && demo.signalCode === null) {
+			for (const pid of [-demo.pid, ...(printed ? processesUsing(printed.dataFolder) : [])]) {
+				try {
+					process.kill(pid, 'SIGKILL');
+				} catch {
+					// gone already
+				}
+			}
+		}
+	});
+
+	it('logs in with the printed account and finds every example workflow and the demo credentials', async () => {
+		const login = await fetch(`${printed.editor}/rest/login`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ emailOrLdapLoginId: printed.email, password: printed.password }),
+		});
+		expect(login.status).toBe(200);
+		cookie = /n8n-auth=([^;]+)/.exec(login.headers.getSetCookie().join('; '))![1];
+
+		const workflows = (await rest('GET', '/workflows')) as Array<{ id: string; name: string }>;
+		const examples = EXAMPLES.map((f) => JSON.parse(readFileSync(join(REPO_ROOT, 'examples', f), 'utf8')) as { id: string; name: string });
+		expect(workflows.map((w) => w.id).sort()).toEqual(examples.map((e) => e.id).sort());
+		for (const example of examples) expect(output).toContain(example.name);
+
+		const credentials = (await rest('GET', '/credentials')) as Array<{ id: string; name: string; type: string }>;
+		expect(credentials.map((c) => `${c.type}: ${c.name}`).sort()).toEqual([
+			'publicEventsApi: Public Events (sandbox)',
+			'publicEventsApi: Public Events (sandbox, organiser)',
+			'publicEventsWebhookApi: Public Events webhook (sandbox)',
+		]);
+		// The Test button: the editor sends the stored credential (its key redacted) to /credentials/test.
+		for (const { id } of credentials.filter((c) => c.type === 'publicEventsApi')) {
+			const stored = await rest('GET', `/credentials/${id}?includeData=true`);
+			const result = await rest('POST', '/credentials/test', { credentials: { id, name: stored.name, type: stored.type, data: stored.data } });
+			expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+		}
+	});
+
+	it('the printed push step works: a workflow waiting in the editor receives a sale sold by "sell a ticket"', async () => {
+		const examples = (await rest('GET', '/workflows')) as Array<{ id: string; name: string }>;
+		const push = examples.find((w) => /push each sale/i.test(w.name))!;
+		const sell = examples.find((w) => /sell a ticket/i.test(w.name))!;
+		// What "Execute workflow" does: the push workflow waits on its test URL.
+		expect(await rest('POST', `/workflows/${push.id}/run`, { triggerToStartFrom: { name: 'On Sale' } })).toEqual({ waitingForWebhook: true });
+		await rest('POST', `/workflows/${sell.id}/run`, { triggerToStartFrom: { name: 'Start' } });
+
+		const executionsOf = async (workflowId: string) =>
+			((await rest('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`)) as { results: Array<{ status: string; mode: string }> }).results;
+		const sold = await until(async () => {
+			const [run] = await executionsOf(sell.id);
+			return run && run.status !== 'running' && run.status !== 'new' && run;
+		}, '"sell a ticket" to finish', 60_000);
+		expect(sold.status).toBe('success');
+		const deliveries = await until(async () => {
+			const all = (await (await fetch(`${printed.sandbox}/__sandbox/deliveries`)).json()) as Array<{ url: string; type: string; attempts: Array<{ status?: number }> }>;
+			return all.length > 0 && all[0].attempts.length > 0 && all;
+		}, 'the sandbox to push the sale', 30_000);
+		expect(deliveries.map((d) => [d.type, d.url.includes('/webhook-test/'), d.attempts[0].status])).toEqual([['order.sale', true, 200]]);
+		const pushed = await until(async () => (await executionsOf(push.id))[0], 'the push workflow to run', 30_000);
+		expect(pushed.mode).toBe('manual');
+	});
+
+	it('Ctrl+C stops n8n and the sandbox and removes the data folder', async () => {
+		const n8nPids = processesUsing(printed.dataFolder);
+		expect(n8nPids.length).toBeGreaterThanOrEqual(1);
+		expect(await listening(printed.editor)).toBe(true);
+
+		process.kill(-demo.pid!, 'SIGINT');
+		const ended = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running after 30 s'), 30_000).unref())]);
+		expect([0, 'SIGINT']).toContain(ended);
+
+		expect(output).toContain('stopping n8n and the sandbox');
+		expect(processesUsing(printed.dataFolder)).toEqual([]);
+		expect(n8nPids.filter((pid) => existsSync(`/proc/${pid}`))).toEqual([]);
+		expect(await listening(printed.editor)).toBe(false);
+		expect(await listening(printed.sandbox)).toBe(false);
+		expect(existsSync(printed.dataFolder)).toBe(false);
+	});
+});

@@ -1,0 +1,244 @@
+/**
+ * The shipped example workflows (examples/*.json) in real n8n 2.40.7, imported as users import
+ * them (type names mapped to the custom-extension names) and run with `n8n execute` against the
+ * sandbox: what they print and the files they write are checked against the sandbox's own data.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+import { expectNoSecrets, secretsOf } from '../helpers/secrets';
+import { Receiver } from '../helpers/receiver';
+import { SandboxClient } from '../helpers/sandboxClient';
+import { ensureN8n, N8nInstance, nodeOutput, packPackage, REPO_ROOT, toCustomTypes, type PackedPackage } from '../../scripts/n8n/instance';
+import type { N8nInstall } from '../../scripts/n8n/install';
+
+const DEMO_API = { id: 'PeDemoApiCred001', name: 'Public Events (sandbox)' };
+const ORGANISER = { id: 'PeE2eOrganiser01', name: 'Public Events organiser (e2e)' };
+const IDS = { sale: 'PeExSellTicket01', sheet: 'PeExSalesSheet01', barcodes: 'PeExBarcodeCsv01', catalog: 'PeExCatalogSync1', crm: 'PeE2eCrmProbe001' };
+/** Docker's home in the examples; here, the user folder n8n runs with as HOME (n8n's default ~/.n8n-files). */
+const EXAMPLE_FILES = '/home/node/.n8n-files';
+const BARCODE = /^\d{13}$/;
+
+type Workflow = { id: string; nodes: Array<{ name: string; type: string; [key: string]: any }>; connections: Record<string, any> };
+
+function example(file: string): Workflow {
+	return JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as Workflow;
+}
+
+/** The sheet of a file n8n wrote, read with the SheetJS that n8n itself ships: rows as text. */
+function sheetRows(install: N8nInstall, file: string): Array<Record<string, string>> {
+	const xlsx = createRequire(join(install.dir, 'node_modules', 'n8n', 'package.json'))('@e965/xlsx');
+	const book = xlsx.read(readFileSync(file), { type: 'buffer', raw: file.endsWith('.csv') });
+	return xlsx.utils.sheet_to_json(book.Sheets[book.SheetNames[0]], { raw: false, defval: '' });
+}
+
+describe('real n8n: the example workflows', () => {
+	let install: N8nInstall;
+	let sandbox: SandboxClient;
+	let packed: PackedPackage;
+	let n8n: N8nInstance;
+	let receiver: Receiver;
+	let files: string;
+
+	/** Error items the node sent to its error output (On Error: Continue (using error output)). */
+	function errorOutput(run: any, nodeName: string): any[] {
+		const task = run.data.resultData.runData[nodeName].at(-1);
+		return (task.data?.main?.[1] ?? []).map((item: { json: unknown }) => item.json);
+	}
+
+	async function order(id: number | string): Promise<any> {
+		const res = await sandbox.get(`/orders/${id}`);
+		expect(res.status).toBe(200);
+		return res.body;
+	}
+
+	/** The CRM example with its push trigger swapped for a manual start and a pushed sale's item, posting to a local receiver. */
+	function crmProbe(item: object): Workflow {
+		const crm = example('push-sale-to-crm.json');
+		const send = crm.nodes.find((n) => n.name === 'Send to CRM')!;
+		return {
+			...crm,
+			id: IDS.crm,
+			nodes: [
+				{ id: 'b6f0c9d4-1d0e-4b7e-9d6a-5e0f1c2d3e4f', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					id: 'c7a1dae5-2e1f-4c8f-8e7b-6f1a2d3e4f5a',
+					name: 'On Sale',
+					type: 'n8n-nodes-base.set',
+					typeVersion: 3.4,
+					position: [200, 0],
+					parameters: { mode: 'raw', jsonOutput: JSON.stringify(item), options: {} },
+				},
+				{ ...send, parameters: { ...send.parameters, url: receiver.url } },
+			],
+			connections: { Start: { main: [[{ node: 'On Sale', type: 'main', index: 0 }]] }, 'On Sale': crm.connections['On Sale'] },
+		};
+	}
+
+	beforeAll(async () => {
+		[install, sandbox, packed, receiver] = await Promise.all([ensureN8n(), SandboxClient.start({ placesPerEvent: 40 }), packPackage(), Receiver.start()]);
+		n8n = await N8nInstance.create({ install, extensionsDir: packed.extensionsDir });
+		files = join(n8n.userFolder, '.n8n-files');
+		mkdirSync(join(files, 'public-events'), { recursive: true });
+		const credential = (ref: { id: string; name: string }, apiKey: string) => ({
+			...ref,
+			type: 'publicEventsApi',
+			data: { environment: 'staging', baseUrl: sandbox.sandbox.baseUrl, apiKey },
+		});
+		await n8n.importCredentials([credential(DEMO_API, sandbox.keys.partner), credential(ORGANISER, sandbox.keys.organiser)]);
+
+		// The paid order the CRM probe posts: the shape of the push trigger's item with Fetch Full Order.
+		const place = await sandbox.freePlace(1002);
+		const created = await sandbox.send('POST', '/orders', { eventPoint: '1002', places: [place.id], priceCategory: place.priceCategory });
+		const paid = (await sandbox.send('PUT', `/orders/${created.body.id}/status`, { toStatus: 'paid' })).body;
+		const pushed = { type: 'sale', orderId: String(paid.id), eventPointId: '1002', occurredAt: paid.payAt, order: paid };
+
+		// The barcode export needs the organiser's key: the demo's credential is the partner's.
+		const barcodes = example('nightly-barcode-export.json');
+		for (const node of barcodes.nodes) if (node.credentials) node.credentials = { publicEventsApi: ORGANISER };
+		const workflows = [
+			example('sell-a-ticket.json'),
+			example('sales-and-refunds-to-spreadsheet.json'),
+			barcodes,
+			example('catalog-sync.json'),
+			example('push-sale-to-crm.json'),
+			crmProbe(pushed),
+		].map((wf) => JSON.parse(JSON.stringify(toCustomTypes(wf)).replaceAll(EXAMPLE_FILES, files)) as Workflow);
+		await n8n.importWorkflows(workflows);
+	});
+
+	afterAll(async () => {
+		n8n?.cleanup();
+		packed?.cleanup();
+		await receiver?.close();
+		await sandbox?.stop();
+	});
+
+	it("the examples' n8n nodes are types and versions n8n 2.40.7 has", () => {
+		const known = JSON.parse(readFileSync(join(install.dir, 'node_modules', 'n8n-nodes-base', 'dist', 'types', 'nodes.json'), 'utf8')) as Array<{ name: string; version: number | number[] }>;
+		const versions = new Map<string, number[]>();
+		for (const d of known) versions.set(`n8n-nodes-base.${d.name}`, [...(versions.get(`n8n-nodes-base.${d.name}`) ?? []), ...[d.version].flat()]);
+		const used = ['sell-a-ticket', 'sales-and-refunds-to-spreadsheet', 'nightly-barcode-export', 'catalog-sync', 'push-sale-to-crm']
+			.flatMap((name) => example(`${name}.json`).nodes)
+			.filter((n) => n.type.startsWith('n8n-nodes-base.'));
+		expect(used.length).toBeGreaterThan(10);
+		for (const node of used) expect([node.type, node.typeVersion, versions.get(node.type)?.includes(node.typeVersion)]).toEqual([node.type, node.typeVersion, true]);
+	});
+
+	it('sell a ticket: the integration order ends with sold tickets whose barcodes are the sandbox order\'s', async () => {
+		const run = await n8n.execute(IDS.sale);
+
+		expect(run.status).toBe('success');
+		const tickets = nodeOutput(run, 'Report Payment');
+		expect(tickets.length).toBeGreaterThan(0);
+		expect(errorOutput(run, 'Report Payment')).toEqual([]);
+		expect(run.data.resultData.runData['Release Hold']).toBeUndefined();
+		const placed = nodeOutput(run, 'Get Places')[0];
+		const paid = await order(tickets[0].orderId);
+		expect(paid.status).toBe('paid');
+		expect(tickets.map((t) => [t.orderStatus, t.status, t.placeId, t.barcode])).toEqual(paid.tickets.map((t: any) => ['paid', 'sold', placed.id, t.barcode]));
+		for (const t of tickets) expect(t.barcode).toMatch(BARCODE);
+	});
+
+	it('sell a ticket: when reporting the payment fails, the error output releases the hold at once', async () => {
+		await sandbox.admin('POST', '/faults', { kind: 'status', status: 503, method: 'PUT', path: '/orders/{id}/status', count: 1 });
+		try {
+			const run = await n8n.execute(IDS.sale);
+
+			expect(run.status).toBe('success');
+			const created = nodeOutput(run, 'Create Order')[0];
+			expect(nodeOutput(run, 'Report Payment')).toEqual([]);
+			expect(errorOutput(run, 'Report Payment')).toEqual([expect.objectContaining({ error: expect.stringContaining('503') })]);
+			expect(nodeOutput(run, 'Release Hold')).toEqual([expect.objectContaining({ id: created.id, status: 'expired' })]);
+			expect((await order(created.id)).status).toBe('expired');
+			// The place is free again for the next customer.
+			const places = await sandbox.getAll(`/event-points/${created.eventPoint}/places`);
+			const heldPlace = nodeOutput(run, 'Get Places')[0].id;
+			expect(places.find((p: any) => p.id === heldPlace).availableCount).toBeGreaterThan(0);
+		} finally {
+			await sandbox.admin('DELETE', '/faults');
+		}
+	});
+
+	it('nightly barcode export: one CSV per event ahead, holding exactly the barcodes the sandbox has for that event', async () => {
+		const run = await n8n.execute(IDS.barcodes);
+
+		expect(run.status).toBe('success');
+		const events = nodeOutput(run, 'Events Ahead');
+		const all = await sandbox.getAll('/event-points', { as: 'organiser' });
+		// The 14-day window keeps some events, not all: the catalog starts a week ahead and runs for weeks.
+		expect(events.length).toBeGreaterThan(0);
+		expect(events.length).toBeLessThan(all.length);
+		for (const event of events) {
+			const expected = (await sandbox.getAll(`/event-points/${event.id}/barcodes`, { as: 'organiser' })).map((b) => `${b.barcode} ${b.placeId} ${b.sectorName}`);
+			const rows = sheetRows(install, join(files, 'public-events', `barcodes-${event.id}.csv`));
+			expect([event.id, rows.map((r) => `${r.barcode} ${r.placeId} ${r.sectorName}`).sort()]).toEqual([event.id, expected.sort()]);
+			for (const r of rows) expect(r.barcode).toMatch(BARCODE);
+		}
+	});
+
+	it('catalog sync, Run Now: each reference list in its own file, equal to the sandbox\'s list', async () => {
+		const run = await n8n.execute(IDS.catalog);
+
+		expect(run.status).toBe('success');
+		const lists: Array<[string, string]> = [
+			['countries', '/countries'],
+			['cities', '/cities'],
+			['venues', '/venues'],
+			['venue-halls', '/venue-halls'],
+			['categories', '/categories'],
+			['genres', '/genres'],
+			['promo-codes', '/promocodes'],
+		];
+		expect(nodeOutput(run, 'Write List').map((item) => item.fileName.split('/').at(-1)).sort()).toEqual(lists.map(([file]) => `${file}.json`).sort());
+		for (const [file, path] of lists) {
+			const written = JSON.parse(readFileSync(join(files, 'public-events', `${file}.json`), 'utf8'));
+			const list = await sandbox.getAll(path);
+			expect([file, list.length > 0, written]).toEqual([file, true, list]);
+		}
+	});
+
+	it('sales and refunds to a spreadsheet: one row per widget sale and refund, oldest first, refunds negative', async () => {
+		const run = await n8n.execute(IDS.sheet);
+
+		expect(run.status).toBe('success');
+		const sales = await sandbox.getAll('/widget-orders');
+		const refunds = await sandbox.getAll('/widget-orders-refunds');
+		expect(refunds.length).toBeGreaterThan(0);
+		const rows = sheetRows(install, join(files, 'public-events', 'sales-and-refunds.xlsx'));
+		const money = (n: number) => String(Math.round(n * 100) / 100);
+		const expected = [
+			...sales.map((s: any) => ['sale', String(s.id), s.payAt, s.email, String(s.tickets.length), money(s.totalPrice.amount)]),
+			...refunds.map((r: any) => ['refund', String(r.order), r.refundedAt, '', String(r.tickets.length), money(-r.amount.amount)]),
+		];
+		const got = rows.map((r) => [r.type, r.orderId, r.at, r.email, r.tickets, money(Number(r.amount))]);
+		expect([...got].sort()).toEqual([...expected].sort());
+		expect(rows.map((r) => r.at)).toEqual(rows.map((r) => r.at).sort());
+	});
+
+	it("push a sale to a CRM: the HTTP Request posts the pushed sale's order, amount and barcodes", async () => {
+		const run = await n8n.execute(IDS.crm);
+
+		expect(run.status).toBe('success');
+		expect(receiver.requests).toHaveLength(1);
+		const [request] = receiver.requests;
+		const [sale] = nodeOutput(run, 'On Sale');
+		expect([request.method, request.headers['content-type']]).toEqual(['POST', expect.stringContaining('application/json')]);
+		expect(JSON.parse(request.raw)).toEqual({
+			externalId: sale.orderId,
+			source: 'public-events',
+			eventPointId: '1002',
+			closedAt: sale.occurredAt,
+			amount: sale.order.totalPrice.amount,
+			currency: sale.order.totalPrice.currency,
+			barcodes: sale.order.tickets.map((t: any) => t.barcode),
+		});
+		expect(sale.order.tickets[0].barcode).toMatch(BARCODE);
+	});
+
+	it('nothing n8n printed, and no file the examples wrote, holds a key or a token', () => {
+		const written = ['barcodes-1001.csv', 'countries.json', 'promo-codes.json'].map((f) => readFileSync(join(files, 'public-events', f), 'utf8'));
+		expectNoSecrets([n8n.printedText(), ...written].join('\n'), secretsOf(sandbox), 'real n8n examples');
+	});
+});
