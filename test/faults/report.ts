@@ -35,7 +35,7 @@ export interface Axis {
 export const START = '<!-- reliability:start -->';
 export const END = '<!-- reliability:end -->';
 const README = resolve(__dirname, '../../README.md');
-const FALLBACK = '/tmp/pe-drafts/reliability-table.md';
+const FALLBACK = resolve(__dirname, '../../.ci-results/reliability-table.md');
 export const RESULTS_DIR = process.env.RELIABILITY_RESULTS_DIR ?? resolve(__dirname, '../../.ci-results/reliability');
 
 const cellText = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
