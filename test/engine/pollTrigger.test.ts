@@ -83,6 +83,17 @@ describe('Poll Trigger: Sales and Refunds', () => {
 		expect((await node.poll()).returnedNull).toBe(true);
 	});
 
+	it('the first poll of a new credential requests one token, though it reads two feeds', async () => {
+		const { store } = credentialFor(sb);
+		const before = await mark(sb);
+		const first = await trigger({ include: ['widgetSales', 'widgetRefunds'] }, store).poll();
+		expect(first.error).toBeUndefined();
+		const log = await since(sb, before);
+		expect(log.filter((e) => e.route === '/token')).toHaveLength(1);
+		expect(log.map((e) => e.route).sort()).toEqual(['/token', '/widget-orders', '/widget-orders-refunds']);
+		expect(store.preAuthenticationCount).toBe(1);
+	});
+
 	it('a quiet poll costs one request per feed and per watched event, and no token request', async () => {
 		const { store } = credentialFor(sb);
 		const node = trigger({}, store);

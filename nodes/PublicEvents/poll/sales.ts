@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions, NodeApiError } from 'n8n-workflow';
 
 import { changeTime, type ChangeType } from '../shared/changes';
-import { apiRequest, apiRequestAllItems, type RequestSettings } from '../transport';
+import { apiRequest, apiRequestAllItems, CREDENTIAL_TYPE, type RequestSettings } from '../transport';
 import { readListPage } from '../transport/listEnvelope';
 import { advance, afterParam, feedFrom, lowerBound, recordId, type FeedRecord, type FeedState } from './feed';
 import { watchedEvents } from './events';
@@ -114,13 +114,15 @@ export async function pollSales(
 	}
 	if (settings.include.includes('widgetRefunds')) plan.push(resumeOrStart(WIDGET_REFUNDS));
 
-	const results = await inParallel(plan, async (planned) =>
+	const read = async (planned: Planned) =>
 		await readFeed.call(this, planned.spec, lowerBound(planned.feed, overlapMs), settings.request).catch((error: NodeApiError) => {
 			// All Visible Events: an event no longer linked to the company answers 404; stop reading it.
 			if (planned.eventId !== undefined && error.httpCode === '404') return undefined;
 			throw error;
-		}),
-	);
+		});
+	// Without a token yet, feeds read at once would each request one: the first goes alone.
+	const alone = (await this.getCredentials(CREDENTIAL_TYPE)).token ? 0 : 1;
+	const results = [...(await inParallel(plan.slice(0, alone), read)), ...(await inParallel(plan.slice(alone), read))];
 
 	const changes: Change[] = [];
 	const feeds: Record<string, FeedState> = {};
