@@ -1,5 +1,6 @@
 import {
 	sleep,
+	type ICredentialDataDecryptedObject,
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHookFunctions,
@@ -37,9 +38,14 @@ interface Target {
 	language: string;
 	/** Blanked out of error texts: a service may echo the key bare, where no field name gives it away. */
 	secrets: string[];
+	/** The credential as n8n gave it; n8n's preAuthentication writes a renewed token into it. */
+	credentials: ICredentialDataDecryptedObject;
+	/** The latest token renewal (settled once done) and how many started: requests wait for one under way. */
+	renewal?: Promise<unknown>;
+	renewals: number;
 }
 
-// The base URL and language are read once per node run, not once per page.
+// The credential is read once per node run (per activation for a poll trigger), not once per page.
 const targets = new WeakMap<object, Promise<Target>>();
 
 function targetOf(context: ApiContext): Promise<Target> {
@@ -49,10 +55,63 @@ function targetOf(context: ApiContext): Promise<Target> {
 			apiUrl: apiUrl(credentials.baseUrl),
 			language: String(credentials.language ?? '').trim(),
 			secrets: [credentials.apiKey, credentials.token].filter((v): v is string => typeof v === 'string' && v !== ''),
+			credentials,
+			renewals: 0,
 		}));
 		targets.set(context, target);
 	}
 	return target;
+}
+
+type Sent = { body: unknown } | { failed: unknown };
+
+/**
+ * One request with the credential's token. n8n's httpRequestWithAuthentication reads the
+ * credential from its database and resolves the credential's header expression on every call:
+ * profiled in real n8n (bench/n8n.bench.ts) at about 5 ms a request, more than the request
+ * itself. So while the token is known the header is ours; without one, or once it is refused
+ * (401), the request goes through n8n, whose preAuthentication fetches and stores a new token
+ * (written into `target.credentials` too). One renewal at a time: the others wait for it.
+ */
+async function send(this: ApiContext, target: Target, options: IHttpRequestOptions): Promise<Sent> {
+	if (target.renewal) await target.renewal;
+	const { renewals } = target;
+	const token = target.credentials.token;
+	if (typeof token === 'string' && token !== '') {
+		const cancel = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
+		try {
+			const headers = { ...options.headers, Authorization: `Bearer ${token}` };
+			return { body: await this.helpers.httpRequest({ ...options, headers, ...(cancel ? { abortSignal: cancel } : {}) }) };
+		} catch (error) {
+			if (received(error).status !== 401) return { failed: error };
+		}
+		// Renewed while this request was out: once more with the new token.
+		if (target.renewals !== renewals) return await send.call(this, target, options);
+	}
+	target.renewals++;
+	const renewed = renew.call(this, target, token, options).then(
+		(body) => ({ body }),
+		(failed: unknown) => ({ failed }),
+	);
+	target.renewal = renewed;
+	return await renewed;
+}
+
+async function renew(this: ApiContext, target: Target, refused: unknown, options: IHttpRequestOptions): Promise<unknown> {
+	let fetching = false;
+	if (typeof refused === 'string' && refused !== '') {
+		// Another execution may have stored a newer token; if not, n8n must fetch one.
+		const stored = await this.getCredentials(CREDENTIAL_TYPE);
+		fetching = stored.token === refused;
+		if (fetching) stored.token = '';
+		target.credentials = stored;
+	}
+	const { id, name } = this.getNode().credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
+	return await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options, {
+		credentialsDecrypted: { id: id ?? '', name, type: CREDENTIAL_TYPE, data: target.credentials },
+		// One new token per refusal, as before: a brand-new token refused again is not renewed twice.
+		...(fetching ? { preAuthenticationRetryStatusCode: [] } : {}),
+	});
 }
 
 interface Received {
@@ -63,7 +122,7 @@ interface Received {
 	message: string;
 }
 
-/** n8n wraps the HTTP client's error in a NodeApiError; the response sits on its cause. */
+/** The HTTP client's error, bare (httpRequest) or wrapped by n8n in a NodeApiError with the response on its cause. */
 function received(error: unknown): Received {
 	let current = error as IDataObject | undefined;
 	for (let depth = 0; current && depth < 4; depth++) {
@@ -120,13 +179,9 @@ export async function apiRequest<T = unknown>(
 	const failure: ApiFailure = { method, path, attempts: 0, waitedMs: 0, itemIndex: settings.itemIndex };
 	for (;;) {
 		failure.attempts++;
-		let body: unknown;
-		let got: Received | undefined;
-		try {
-			body = await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options);
-		} catch (error) {
-			got = received(error);
-		}
+		const sent = await send.call(this, target, options);
+		const body = 'body' in sent ? sent.body : undefined;
+		const got = 'failed' in sent ? received(sent.failed) : undefined;
 		if (!got) {
 			if (isJson(body)) return body as T;
 			// A write may answer 204 No Content; a read must answer JSON.
