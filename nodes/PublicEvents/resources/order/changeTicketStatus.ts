@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { orderCall, orderId, orderIdField, orderOptions, ticketIdField } from './fields';
+import { orderCall, orderId, orderIdField, orderOptions, ticketId, ticketIdField } from './fields';
 import { orderCheck, ticketsOf } from './writeCheck';
 
 const properties: INodeProperties[] = [
@@ -24,7 +24,7 @@ export const description = updateDisplayOptions({ show: { resource: ['order'], o
 export async function execute(this: IExecuteFunctions, i: number) {
 	return await orderCall.call(this, i, (inputs) => {
 		const order = orderId.call(this, i, inputs);
-		const ticket = inputs.id(this.getNodeParameter('ticketId', i, ''), 'Ticket ID');
+		const ticket = ticketId.call(this, i, inputs);
 		return {
 			method: 'PUT',
 			path: `/orders/${order}/tickets/${ticket}/status`,

@@ -80,6 +80,10 @@ export function orderId(this: IExecuteFunctions, i: number, inputs: Inputs): str
 	return inputs.id(this.getNodeParameter('orderId', i, ''), 'Order ID');
 }
 
+export function ticketId(this: IExecuteFunctions, i: number, inputs: Inputs): string {
+	return inputs.id(this.getNodeParameter('ticketId', i, ''), 'Ticket ID');
+}
+
 /**
  * One call about an order: inputs are read and the body (with the user's extra fields) is built
  * before any request; writes go through checkedWrite (a lost answer is checked, never resent).
