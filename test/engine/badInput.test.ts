@@ -1,7 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { credentialFor, ids, mark, runPublicEvents, since } from '../helpers/publicEvents';
-import { SandboxClient } from '../helpers/sandboxClient';
+import { warmSandbox } from '../helpers/badInput';
+import type { SandboxClient } from '../helpers/sandboxClient';
 
 /**
  * Around the bad-input matrix (badInputMatrix, badInputWire, badInputTriggers): which item a bad
@@ -11,9 +12,7 @@ let sb: SandboxClient;
 let store: ReturnType<typeof credentialFor>['store'];
 
 beforeAll(async () => {
-	sb = await SandboxClient.start({ events: 6, placesPerEvent: 4 });
-	({ store } = credentialFor(sb, { apiKey: sb.keys.organiser }));
-	await runPublicEvents(store, { resource: 'reference', operation: 'getManyCountries', returnAll: false, limit: 1 });
+	({ sb, store } = await warmSandbox({ events: 6, placesPerEvent: 4 }));
 });
 afterAll(() => sb.stop());
 

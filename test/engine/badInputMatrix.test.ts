@@ -10,6 +10,7 @@ import {
 	withValueFromItem,
 	type BaseIds,
 	type Parameter,
+	warmSandbox,
 } from '../helpers/badInput';
 import { credentialFor, mark, runPublicEvents, since } from '../helpers/publicEvents';
 import { SandboxClient } from '../helpers/sandboxClient';
@@ -32,10 +33,7 @@ let sb: SandboxClient;
 let store: ReturnType<typeof credentialFor>['store'];
 
 beforeAll(async () => {
-	sb = await SandboxClient.start({ events: 2, placesPerEvent: 2, widgetOrders: 1 });
-	({ store } = credentialFor(sb, { apiKey: sb.keys.organiser }));
-	// The token first, so "no request" below means none at all, not even a token request.
-	await runPublicEvents(store, { resource: 'reference', operation: 'getManyCountries', returnAll: false, limit: 1 });
+	({ sb, store } = await warmSandbox({ events: 2, placesPerEvent: 2, widgetOrders: 1 }));
 });
 afterAll(async () => {
 	report('matrix', tally);

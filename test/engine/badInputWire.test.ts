@@ -13,6 +13,7 @@ import {
 	withValueFromItem,
 	type BaseIds,
 	type Parameter,
+	warmSandbox,
 } from '../helpers/badInput';
 import { credentialFor, mark, runPublicEvents, since, type LogEntry } from '../helpers/publicEvents';
 import { SandboxClient } from '../helpers/sandboxClient';
@@ -29,9 +30,7 @@ let sb: SandboxClient;
 let store: ReturnType<typeof credentialFor>['store'];
 
 beforeAll(async () => {
-	sb = await SandboxClient.start({ events: 3, placesPerEvent: 4, widgetOrders: 1 });
-	({ store } = credentialFor(sb, { apiKey: sb.keys.organiser }));
-	await runPublicEvents(store, { resource: 'reference', operation: 'getManyCountries', returnAll: false, limit: 1 });
+	({ sb, store } = await warmSandbox({ events: 3, placesPerEvent: 4, widgetOrders: 1 }));
 });
 afterAll(async () => {
 	report('wire', tally);

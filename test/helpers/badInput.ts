@@ -10,6 +10,9 @@ import { join, resolve } from 'node:path';
 import type { IDataObject, INodeExecutionData, INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { PublicEvents } from '../../nodes/PublicEvents/PublicEvents.node';
+import type { SandboxInit } from '../../sandbox';
+import { credentialFor, runPublicEvents } from './publicEvents';
+import { SandboxClient } from './sandboxClient';
 
 export type Kind =
 	| 'id' // one numeric ID (resource locator, "… ID" text, dropdown from the API)
@@ -312,4 +315,15 @@ export function report(suite: string, tally: Tally): void {
 		);
 		if (read().join('\n') === seen.join('\n')) return;
 	}
+}
+
+/**
+ * A sandbox and an organiser credential whose token is already fetched, so that "no request"
+ * in the bad-input suites means none at all, not even a token request.
+ */
+export async function warmSandbox(options: SandboxInit) {
+	const sb = await SandboxClient.start(options);
+	const { store } = credentialFor(sb, { apiKey: sb.keys.organiser });
+	await runPublicEvents(store, { resource: 'reference', operation: 'getManyCountries', returnAll: false, limit: 1 });
+	return { sb, store };
 }
