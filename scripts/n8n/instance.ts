@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 import { installN8n, type N8nInstall } from './install';
-import { logLines, parseRawOutput } from './output';
+import { finishedWork, logLines, parseRawOutput } from './output';
 
-export { logLines, nodeOutput, parseRawOutput, type LogLine } from './output';
+export { finishedWork, logLines, nodeOutput, parseRawOutput, type LogLine } from './output';
 
 export const REPO_ROOT = resolve(__dirname, '..', '..');
 /** Node types of a package loaded through N8N_CUSTOM_EXTENSIONS are named `CUSTOM.<name>`. */
@@ -224,6 +224,13 @@ export class N8nInstance {
 		});
 		this.pids.delete(pid);
 		this.printed.push(result.stdout, result.stderr);
+		if (result.signal) {
+			killGroup(pid); // its task runner outlives it
+			if (finishedWork(args, result.stdout)) {
+				console.warn(`[n8n-e2e] n8n ${args[0]} died of ${result.signal} after it had done its work; result kept (see finishedWork)`);
+				return result;
+			}
+		}
 		if (check && result.code !== 0) {
 			// warnings and errors only: the info lines include the whole run JSON
 			const log = logLines(result.stdout)
