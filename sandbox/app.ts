@@ -39,6 +39,8 @@ export class SandboxApp {
 	private readonly router = new Router<Ctx>();
 	private readonly windows = new Map<number, { start: number; count: number }>();
 	private readonly pageCache = new Map<string, Reply>();
+	private inFlight = 0;
+	private readonly idleWaiters: Array<() => void> = [];
 
 	constructor(readonly options: SandboxOptions) {
 		this.clock = new Clock(options.now);
@@ -107,7 +109,11 @@ export class SandboxApp {
 		const route = typeof found === 'object' ? found.route.template : '(unmatched)';
 		const entry = this.log.start({ at: Date.now(), clock: this.clock.now(), method, route, path, query: url.search });
 		res.on('finish', () => (entry.status = res.statusCode));
+		this.inFlight += 1;
 		try {
+			// Read before any fault: like a real server, a slow write then runs to its end even
+			// when its caller has given up (a latency fault applies it late).
+			const raw = method === 'POST' || method === 'PUT' || method === 'PATCH' ? await readBody(req) : undefined;
 			const fault = this.faults.take(method, route, path, url.searchParams);
 			if (fault && (await this.applyFault(fault, entry, res))) return;
 			if (found === undefined) throw new HttpError(404, { code: 'not_found', message: `No route ${method} ${path}` });
@@ -120,7 +126,7 @@ export class SandboxApp {
 				entry.companyId = claims.sub;
 				this.rateLimit(claims.kid);
 			}
-			const body = method === 'POST' || method === 'PUT' || method === 'PATCH' ? parseJson(await readBody(req)) : undefined;
+			const body = raw === undefined ? undefined : parseJson(raw);
 			const ctx: Ctx = { app: this, company, body, query: url.searchParams, lang: language(req.headers['x-api-language']) };
 			releaseExpiredHolds(this);
 			const reply = await found.route.handler(ctx, found.params);
@@ -133,7 +139,15 @@ export class SandboxApp {
 		} catch (error) {
 			if (error instanceof HttpError) return send(res, error.status, error.body, error.headers);
 			send(res, 500, { code: 'internal_error', message: (error as Error).message });
+		} finally {
+			this.inFlight -= 1;
+			if (this.inFlight === 0) this.idleWaiters.splice(0).forEach((done) => done());
 		}
+	}
+
+	/** Resolves once no API request is being handled (a slow one included, its caller gone or not). */
+	idle(): Promise<void> {
+		return this.inFlight === 0 ? Promise.resolve() : new Promise((done) => this.idleWaiters.push(done));
 	}
 
 	/** True when the fault answered (or dropped) the request itself. */

@@ -111,6 +111,16 @@ function judge({ fault, expected }: Cell, obs: Observation) {
 			expect(obs.write!.readBacks).toBeGreaterThan(0);
 			expect(obs.emitted).toEqual([]);
 			break;
+		case 'notYet':
+			expect(obs.attempts).toHaveLength(1);
+			expect(obs.error?.message).toMatch(/not applied when the node checked/);
+			expect(obs.error?.message).toMatch(/may still be working on it and apply it late, so it was not sent again\. Check /);
+			expect(obs.error?.message).not.toMatch(/safe to run/i);
+			expect(obs.write!.readBacks).toBeGreaterThan(0);
+			// Only the slow request reaches the API, and it applies after the read-back.
+			expect(obs.write?.applied).toBe(fault.id === 'timeout' ? 1 : 0);
+			expect(obs.emitted).toEqual([]);
+			break;
 		case 'unavailable':
 			expect(obs.webhook).toMatchObject({ executions: 1, fetched: null, delivery: 'delivered', unavailable: expect.stringMatching(fault.says) });
 			expect(obs.emitted).toEqual(obs.truth);
@@ -140,6 +150,8 @@ function summary(fault: Fault, obs: Observation): string {
 	if (obs.write) {
 		const { applied, reached, writeCheck } = obs.write;
 		if (writeCheck) return `read back: ${String(writeCheck.outcome)}, sent ${obs.attempts.length}×, applied ${applied}×`;
+		if (obs.error && /not applied when the node checked/.test(obs.error.message))
+			return `read back: not yet applied ("check first"), sent ${obs.attempts.length}×, applied ${applied ? `late ${applied}×` : '0×'}`;
 		if (obs.error && /not applied/i.test(obs.error.message)) return `read back: not applied, sent ${obs.attempts.length}×, applied ${applied}×`;
 		const refused = obs.attempts.filter((e) => e.fault === 'status');
 		const before = refused.length ? `refused ${refused.length}× (${[...new Set(refused.map((e) => e.status))].join(', ')}), then ` : '';

@@ -13,9 +13,10 @@ export type RowId = 'events' | 'places' | 'orderGet' | 'create' | 'status' | 'we
  * - recovered: complete results equal to a fault-free read, nothing twice (writes: applied once);
  * - error: a clear NodeApiError naming what happened, nothing partial (poll: state held, next poll emits all);
  * - applied / notApplied: a write with an unknown outcome read back (writeCheck, or "NOT applied, safe to run again");
+ * - notYet: read back unchanged, but with no answer from the service itself it may still apply: "check first", never resent;
  * - unavailable: the push trigger still emits the delivery once, with `orderUnavailable` saying why.
  */
-export type Outcome = 'recovered' | 'error' | 'applied' | 'notApplied' | 'unavailable';
+export type Outcome = 'recovered' | 'error' | 'applied' | 'notApplied' | 'notYet' | 'unavailable';
 export type Expected = Outcome | { na: string };
 
 /** The request a row's faults are aimed at (a sandbox fault rule's matchers). */
@@ -87,10 +88,11 @@ export const MATRIX: Record<RowId, Record<FaultId, Expected>> = {
 	events: { '401': 'recovered', '429ra': 'recovered', '429': 'recovered', '5xx': 'recovered', drop: 'recovered', dropAfter: GET_DROP, timeout: 'recovered', malformed: 'error', html: 'recovered', empty: 'error' },
 	places: { '401': 'recovered', '429ra': 'recovered', '429': 'recovered', '5xx': 'recovered', drop: 'recovered', dropAfter: GET_DROP, timeout: 'recovered', malformed: 'error', html: 'recovered', empty: 'error' },
 	orderGet: { '401': 'recovered', '429ra': 'recovered', '429': 'recovered', '5xx': 'recovered', drop: 'recovered', dropAfter: GET_DROP, timeout: 'recovered', malformed: 'error', html: 'recovered', empty: 'error' },
-	// The sandbox answers these faults in place of the API, so only 'dropAfter' applies the write; a slow
-	// write whose caller gave up is dropped too (the sandbox reads the body after the delay, from a closed socket).
-	create: { '401': 'recovered', '429ra': 'recovered', '429': 'recovered', '5xx': 'notApplied', drop: 'notApplied', dropAfter: 'applied', timeout: 'notApplied', malformed: 'notApplied', html: 'notApplied', empty: 'notApplied' },
-	status: { '401': 'recovered', '429ra': 'recovered', '429': 'recovered', '5xx': 'notApplied', drop: 'notApplied', dropAfter: 'applied', timeout: 'notApplied', malformed: 'notApplied', html: 'notApplied', empty: 'notApplied' },
+	// The sandbox answers 5xx, malformed and empty in place of the API: the read-back after them is final.
+	// No answer (drop, timeout) or a gateway's 502 page: the service may still apply the write, and the
+	// slow one does, after the node has read the order back.
+	create: { '401': 'recovered', '429ra': 'recovered', '429': 'recovered', '5xx': 'notApplied', drop: 'notYet', dropAfter: 'applied', timeout: 'notYet', malformed: 'notApplied', html: 'notYet', empty: 'notApplied' },
+	status: { '401': 'recovered', '429ra': 'recovered', '429': 'recovered', '5xx': 'notApplied', drop: 'notYet', dropAfter: 'applied', timeout: 'notYet', malformed: 'notApplied', html: 'notYet', empty: 'notApplied' },
 	// Fetch Full Order: 2 retries within 3 s (the sender waits for the answer), so a storm of 3 ends in orderUnavailable.
 	webhook: { '401': 'recovered', '429ra': 'unavailable', '429': 'unavailable', '5xx': 'recovered', drop: 'recovered', dropAfter: GET_DROP, timeout: 'recovered', malformed: 'unavailable', html: 'recovered', empty: 'unavailable' },
 	poll: { '401': 'recovered', '429ra': 'recovered', '429': 'recovered', '5xx': 'recovered', drop: 'recovered', dropAfter: GET_DROP, timeout: 'recovered', malformed: 'error', html: 'recovered', empty: 'error' },

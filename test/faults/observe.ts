@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties, INodeTypeDescription } from 'n8n-wor
 
 import type { LogEntry } from '../helpers/publicEvents';
 import { SandboxClient } from '../helpers/sandboxClient';
-import { LATENCY_MS, RETRY_OPTIONS, TIMEOUT_S, type Fault, type RowId, type Target } from './matrix';
+import { RETRY_OPTIONS, TIMEOUT_S, type Fault, type RowId, type Target } from './matrix';
 
 /** What one cell did, as the sandbox and the engine saw it; the test judges it against MATRIX. */
 export interface Observation {
@@ -84,12 +84,6 @@ export function withOptions(fault: Fault, node: INodeTypeDescription, parameters
 	return { ...parameters, options };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** After a timeout, waits until the slow request has run its course on the sandbox, so its final state is what is counted. */
-export async function settle(fault: Fault, attempts: LogEntry[]) {
-	if (fault.id === 'timeout' && attempts.length > 0) await sleep(Math.max(0, attempts[0].at + LATENCY_MS + 200 - Date.now()));
-}
 
 /** A runner per operation class. */
 export interface Row {

@@ -10,10 +10,11 @@ async function addFaults(sb: SandboxClient, rules: Record<string, unknown> | Arr
 }
 
 /** POST /orders with undici directly: resolves to the outcome, including a socket error. */
-async function rawPostOrder(sb: SandboxClient, body: unknown): Promise<{ status?: number; error?: Error }> {
+async function rawPostOrder(sb: SandboxClient, body: unknown, signal?: AbortSignal): Promise<{ status?: number; error?: Error }> {
 	try {
 		const res = await request(`${sb.sandbox.baseUrl}/api/v2/orders`, {
 			method: 'POST',
+			signal,
 			headers: { authorization: `Bearer ${await sb.token()}`, 'content-type': 'application/json' },
 			body: JSON.stringify(body),
 		});
@@ -122,6 +123,20 @@ describe('sandbox fault injection', () => {
 		expect(res.status).toBe(200);
 		expect(Array.isArray(res.body)).toBe(true);
 		expect(elapsed).toBeGreaterThanOrEqual(149);
+	});
+
+	it('latency on a write: the caller gives up, the write is still applied, late (as on a real server)', async () => {
+		const place = await sb.freePlace(eventId);
+		const orders = () => sb.app.store.orders.size;
+		const before = orders();
+		await addFaults(sb, { kind: 'latency', delayMs: 400, method: 'POST', path: '/orders' });
+		const outcome = await rawPostOrder(sb, { eventPoint: String(eventId), places: [place.id], priceCategory: place.priceCategory }, AbortSignal.timeout(50));
+		expect(outcome.error?.name).toMatch(/Abort|Timeout/);
+		expect(orders()).toBe(before);
+		await sb.app.idle();
+		expect(orders()).toBe(before + 1);
+		const places = await sb.getAll(`/event-points/${eventId}/places`);
+		expect(places.find((p: any) => String(p.id) === place.id).availableCount).toBe(0);
 	});
 
 	it('html, malformed and empty bodies', async () => {

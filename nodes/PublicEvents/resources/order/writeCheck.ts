@@ -38,26 +38,37 @@ function causeOf(failure: ApiFailure, settings: RequestSettings): string {
 }
 
 /**
+ * Whether the service is done with the request, so that a read-back is final: it answered
+ * itself. With no answer (timeout, dropped connection) or a gateway's 502/504, it may still be
+ * working on it and apply it after the read.
+ */
+const finished = ({ status }: ApiFailure) => status !== undefined && status !== 502 && status !== 504;
+export const LATE = 'The service may still be working on it and apply it late, so it was not sent again.';
+
+/**
  * Sends a write once. When its outcome is unknown (no answer, 5xx, an unreadable answer or one
  * without the order), reads the state: applied gives the order read with `writeCheck: { outcome:
- * 'applied', cause }`; not applied, or not readable either, an error saying so and what is safe.
+ * 'applied', cause }`; not applied, an error saying whether that is final; not readable either, what to check.
  */
 export async function checkedWrite(this: IExecuteFunctions, write: OrderWrite, settings: RequestSettings): Promise<IDataObject> {
 	const { check, method, path } = write;
 	const before = check.before ? await check.before.call(this, settings) : undefined;
 	let failure: ApiFailure;
 	let cause: string;
+	let final: boolean;
 	try {
 		const answer = (await apiRequest.call(this, method, path, { body: write.body }, settings)) as IDataObject;
 		if (answer.id !== undefined) return answer;
 		failure = { method, path, attempts: 1, waitedMs: 0, itemIndex: settings.itemIndex, detail: `${method} ${path} answered without the order` };
 		cause = 'the service answered without the order';
+		final = true;
 	} catch (error) {
 		const uncertain = uncertainWrite(error);
 		// The transport throws NodeApiError: wrapping hands the same error back.
 		if (!uncertain) throw new NodeApiError(this.getNode(), error as JsonObject);
 		failure = uncertain;
 		cause = causeOf(failure, settings);
+		final = finished(failure);
 	}
 	let order: IDataObject | undefined;
 	try {
@@ -68,10 +79,14 @@ export async function checkedWrite(this: IExecuteFunctions, write: OrderWrite, s
 		throw apiError(this.getNode(), { ...failure, reason });
 	}
 	if (order) return { ...order, writeCheck: { outcome: 'applied', cause } };
-	throw apiError(this.getNode(), { ...failure, reason: `${check.change} was NOT applied: ${cause}, so ${check.unchanged}. It is safe to run it again.` });
+	const reason = final
+		? `${check.change} was NOT applied: ${cause}, so ${check.unchanged}. It is safe to run it again.`
+		: `${check.change} was not applied when the node checked: ${cause}, and ${check.unchanged}. ${LATE} ${check.checkFirst}`;
+	throw apiError(this.getNode(), { ...failure, reason });
 }
 
 const lower = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
 
 export const ticketsOf = (order: IDataObject) => (Array.isArray(order.tickets) ? (order.tickets as IDataObject[]) : []);
 
@@ -125,7 +140,7 @@ export function createCheck(eventId: string): WriteCheck {
 			}
 			return undefined;
 		},
-		unchanged: `the node searched the live orders of event ${eventId}: none holds these places, so no order was created`,
+		unchanged: `the node searched the live orders of event ${eventId}: none holds these places`,
 		checkFirst: `Check the orders of event ${eventId} (Order > Get Many for Event, status Held) before running this again: a hold left behind counts against your reserved-tickets limit until it ends.`,
 	};
 }
