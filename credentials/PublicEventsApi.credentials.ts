@@ -16,6 +16,9 @@ export function apiUrl(baseUrl: unknown): string {
 	return /\/api\/v2$/.test(base) ? base : `${base}/api/v2`;
 }
 
+/** A language code as X-API-Language takes it (en, de, pt-BR); it becomes a header, so nothing else passes. */
+export const LANGUAGE_CODE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,4}$/;
+
 export class PublicEventsApi implements ICredentialType {
 	name = 'publicEventsApi';
 

@@ -115,6 +115,15 @@ describe('Event operations', () => {
 		expect((await runPublicEvents(store, { ...get, options: { language: 'en' } })).items[0].json.eventName).toBe(english);
 	});
 
+	it('a credential Default Language that is not a code (here with a header injected) fails naming it; nothing is sent', async () => {
+		const { store } = credentialFor(sb, { language: 'de\r\nX-Injected: 1' });
+		const before = (await sb.admin('GET', '/requests')).body.entries.length;
+		const { items, error } = await runPublicEvents(store, getMany);
+		expect(items).toEqual([]);
+		expect(error).toMatchObject({ name: 'NodeOperationError', message: expect.stringMatching(/^The credential's Default Language must be a language code such as en or pt-BR/) });
+		expect((await sb.admin('GET', '/requests')).body.entries.length).toBe(before);
+	});
+
 	it('an empty list carries one hint, for the whole run: a missing event is an access setting', async () => {
 		const { store } = credentialFor(sb);
 		const hintsOf = (result: Awaited<ReturnType<typeof runPublicEvents>>) => result.run.data.resultData.runData[NODE_NAME][0].hints;

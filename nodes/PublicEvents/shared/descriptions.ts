@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { PageSettings, RequestSettings } from '../transport';
 import { Inputs, show } from './inputs';
 import { retryPolicyFrom, timeoutOption } from '../transport/retry';
+import { LANGUAGE_CODE } from '../../../credentials/PublicEventsApi.credentials';
 
 /** A searchable list, or an ID by hand; the operation reduces an IRI to its number (Inputs.id). */
 function locator(displayName: string, name: string, searchListMethod: string, placeholder: string, description: string): INodeProperties {
@@ -138,8 +139,6 @@ export function optionsCollection(extra: INodeProperties[] = []): INodePropertie
 		options: [...extra, ...requestOptions].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	};
 }
-
-const LANGUAGE_CODE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,4}$/;
 
 /** Options that are true or false; an expression may give the text "true" / "false". */
 const FLAG_OPTIONS: Record<string, string> = { onlyAvailable: 'Only Available', splitTickets: 'Split Tickets Into Items' };

@@ -1,27 +1,11 @@
-import {
-	sleep,
-	type ICredentialDataDecryptedObject,
-	type IDataObject,
-	type IExecuteFunctions,
-	type IHookFunctions,
-	type IHttpRequestMethods,
-	type IHttpRequestOptions,
-	type ILoadOptionsFunctions,
-	type IPollFunctions,
-	type IWebhookFunctions,
-} from 'n8n-workflow';
+import { sleep, type IDataObject, type IHttpRequestMethods, type IHttpRequestOptions } from 'n8n-workflow';
 
-import { apiUrl } from '../../../credentials/PublicEventsApi.credentials';
 import { apiError, type ApiFailure } from './errors';
 import { readListPage } from './listEnvelope';
 import { backoffMs, DEFAULT_RETRY, retryAfterMs, type RetryPolicy } from './retry';
+import { CREDENTIAL_TYPE, targetOf, type ApiContext, type Target } from './target';
 
-export type ApiContext =
-	| IExecuteFunctions
-	| ILoadOptionsFunctions
-	| IPollFunctions
-	| IHookFunctions
-	| IWebhookFunctions;
+export { CREDENTIAL_TYPE, type ApiContext } from './target';
 
 export interface RequestSettings {
 	retry?: RetryPolicy;
@@ -30,38 +14,7 @@ export interface RequestSettings {
 	itemIndex?: number;
 }
 
-export const CREDENTIAL_TYPE = 'publicEventsApi';
 export const MAX_PAGE_SIZE = 100;
-
-interface Target {
-	apiUrl: string;
-	language: string;
-	/** Blanked out of error texts: a service may echo the key bare, where no field name gives it away. */
-	secrets: string[];
-	/** The credential as n8n gave it; n8n's preAuthentication writes a renewed token into it. */
-	credentials: ICredentialDataDecryptedObject;
-	/** The latest token renewal (settled once done) and how many started: requests wait for one under way. */
-	renewal?: Promise<unknown>;
-	renewals: number;
-}
-
-// The credential is read once per node run (per activation for a poll trigger), not once per page.
-const targets = new WeakMap<object, Promise<Target>>();
-
-function targetOf(context: ApiContext): Promise<Target> {
-	let target = targets.get(context);
-	if (!target) {
-		target = context.getCredentials(CREDENTIAL_TYPE).then((credentials) => ({
-			apiUrl: apiUrl(credentials.baseUrl),
-			language: String(credentials.language ?? '').trim(),
-			secrets: [credentials.apiKey, credentials.token].filter((v): v is string => typeof v === 'string' && v !== ''),
-			credentials,
-			renewals: 0,
-		}));
-		targets.set(context, target);
-	}
-	return target;
-}
 
 type Sent = { body: unknown } | { failed: unknown };
 
