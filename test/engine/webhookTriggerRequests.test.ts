@@ -167,6 +167,20 @@ describe('Public Events Trigger: requests sent directly', () => {
 		console.log(`webhook(): median ${durations[durations.length >> 1].toFixed(2)} ms, p99 ${durations[Math.floor(durations.length * 0.99)].toFixed(2)} ms over ${durations.length} deliveries`);
 	});
 
+	it('a signed delivery replayed under a new delivery id after a restart is still a duplicate (its digest is saved)', async () => {
+		const workflowId = 'webhook-restart-signed';
+		const body = JSON.stringify({ id: 'ntf_1', type: 'order.sale', data: { orderId: 1 } });
+		const headers = { 'x-signature': sign(SECRET, body), 'x-delivery-id': 'ntf_1' };
+		const first = await triggers.start(SIGNED, { workflowId });
+		expect((await post(first.url, body, headers)).status).toBe(200);
+		expect(first.executions).toHaveLength(1);
+
+		const second = await triggers.start(SIGNED, { workflowId, staticData: first.staticData, nodeType: await restartedNode() });
+		const replay = await post(second.url, body, { ...headers, 'x-delivery-id': 'ntf_999' });
+		expect([replay.status, JSON.parse(replay.text).duplicate]).toEqual([200, 'ntf_999']);
+		expect(second.executions).toEqual([]);
+	});
+
 	it('ten different deliveries at once: ten executions, and the saved window holds all ten after a restart', async () => {
 		const workflowId = 'webhook-burst';
 		const first = await triggers.start({}, { workflowId });

@@ -27,9 +27,6 @@ const WRITE_BACK = 100;
  */
 const inMemory = new Map<string, Set<string>>();
 
-/** Digests of the signed bodies each trigger took, in this process's memory (see signedBodySeenBefore). */
-const signedBodies = new Map<string, Set<string>>();
-
 // Per mode too: a test delivery must not hide the same delivery from the production URL.
 function scopeOf(context: IWebhookFunctions): string {
 	const node = context.getNode();
@@ -41,32 +38,32 @@ function remember(ids: Set<string>, id: string) {
 	if (ids.size > SEEN_WINDOW) ids.delete(ids.values().next().value as string);
 }
 
-/** Whether this delivery was seen before; if not, it is remembered. */
-export function seenBefore(this: IWebhookFunctions, key: string): boolean {
-	const scope = scopeOf(this);
+/** Whether `key` is in the window kept under `field`; if not, it is remembered (memory and static data). */
+function seenIn(context: IWebhookFunctions, field: 'seenDeliveries' | 'seenBodies', key: string): boolean {
+	const scope = `${field} ${scopeOf(context)}`;
 	let memory = inMemory.get(scope);
 	if (!memory) inMemory.set(scope, (memory = new Set()));
-	const stored = this.getWorkflowStaticData('node');
-	const saved = Array.isArray(stored.seenDeliveries) ? (stored.seenDeliveries as string[]) : [];
+	const stored = context.getWorkflowStaticData('node');
+	const saved = Array.isArray(stored[field]) ? (stored[field] as string[]) : [];
 	if (memory.has(key) || saved.includes(key)) return true;
 	remember(memory, key);
 	// A new array, so n8n's observable static data marks itself changed and gets saved.
-	stored.seenDeliveries = [...new Set([...saved, ...[...memory].slice(-WRITE_BACK)])].slice(-SEEN_WINDOW);
+	stored[field] = [...new Set([...saved, ...[...memory].slice(-WRITE_BACK)])].slice(-SEEN_WINDOW);
 	return false;
+}
+
+/** Whether this delivery was seen before; if not, it is remembered. */
+export function seenBefore(this: IWebhookFunctions, key: string): boolean {
+	return seenIn(this, 'seenDeliveries', key);
 }
 
 /**
  * Whether these exact signed bytes were taken before; if not, they are remembered. The delivery
  * id header is not signed: a captured delivery sent again under a new id would pass the id check,
- * but not this one. In memory only (the static data keeps delivery ids): a restart forgets them.
- * The cost: a sender whose distinct notifications can be byte-identical has the repeats folded.
+ * but not this one. Kept like the ids (memory and static data, so a restart keeps them), as the
+ * first 128 bits of the body's SHA-256. The cost: a sender whose distinct notifications can be
+ * byte-identical has the repeats folded.
  */
 export function signedBodySeenBefore(this: IWebhookFunctions, raw: Buffer): boolean {
-	const scope = scopeOf(this);
-	let digests = signedBodies.get(scope);
-	if (!digests) signedBodies.set(scope, (digests = new Set()));
-	const digest = createHash('sha256').update(raw).digest('base64');
-	if (digests.has(digest)) return true;
-	remember(digests, digest);
-	return false;
+	return seenIn(this, 'seenBodies', createHash('sha256').update(raw).digest('base64').slice(0, 22));
 }
