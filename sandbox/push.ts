@@ -42,6 +42,7 @@ export class Notifier {
 	private pending = new Set<Delivery>();
 	private timer?: NodeJS.Timeout;
 	private closed = false;
+	private readonly idleWaiters: Array<() => void> = [];
 	private readonly agent = new Agent({ connections: 16, keepAliveTimeout: 2000 });
 
 	constructor(
@@ -130,5 +131,15 @@ export class Notifier {
 			}
 		}
 		this.kick();
+		if (this.inFlight.size === 0) this.idleWaiters.splice(0).forEach((done) => done());
+	}
+
+	/**
+	 * Resolves once no delivery is being sent. A delivery due on the sandbox clock starts as soon
+	 * as it is due (at the clock move, or on publish), so a test can wait for this instead of
+	 * waiting some time to see that nothing was sent.
+	 */
+	idle(): Promise<void> {
+		return this.inFlight.size === 0 ? Promise.resolve() : new Promise((done) => this.idleWaiters.push(done));
 	}
 }

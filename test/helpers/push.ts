@@ -18,8 +18,8 @@ export async function until<T>(probe: () => Promise<T | undefined | false>, what
 	}
 }
 
-/** Gives an in-flight delivery (if one were wrongly started) a moment to reach the receiver. */
-export const grace = () => new Promise((resolve) => setTimeout(resolve, 60));
+/** Waits until the sandbox sends nothing (a delivery wrongly started has then reached its receiver). */
+export const quiet = (sb: SandboxClient) => sb.app.push.idle();
 
 export async function subscribe(sb: SandboxClient, body: Record<string, unknown>) {
 	const res = await sb.admin('POST', '/webhooks', body);

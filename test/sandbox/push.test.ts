@@ -1,4 +1,4 @@
-import { SECRET, sign, grace, subscribe, deliveriesOf, payOrder } from '../helpers/push';
+import { SECRET, sign, quiet, subscribe, deliveriesOf, payOrder } from '../helpers/push';
 import { Receiver } from '../helpers/receiver';
 import { SandboxClient } from '../helpers/sandboxClient';
 
@@ -80,7 +80,7 @@ describe('sandbox push notifications: what is sent', () => {
 		expect(organiserRx.bodies()[1]).toMatchObject({ type: 'event.created', data: { eventPointId: privateEvent.body.id } });
 		const partnerDeliveries = await deliveriesOf(sb, partnerSub.id);
 		expect(partnerDeliveries.map((d) => d.payload.data.eventPointId)).toEqual([shared.body.id]);
-		await grace();
+		await quiet(sb);
 		expect(partnerRx.requests).toHaveLength(1);
 		expect(await deliveriesOf(sb, organiserSub.id)).toHaveLength(2);
 	});
@@ -127,7 +127,7 @@ describe('sandbox push notifications: what is sent', () => {
 		await sb.admin('POST', '/events', { name: 'Filtered Out', places: 5 });
 		await all.waitFor(3);
 		await refundsOnly.waitFor(1);
-		await grace();
+		await quiet(sb);
 
 		expect(all.bodies().map((b) => b.type)).toEqual(['order.sale', 'order.refund', 'event.created']);
 		expect(refundsOnly.bodies().map((b) => b.type)).toEqual(['order.refund']);
@@ -143,7 +143,7 @@ describe('sandbox push notifications: what is sent', () => {
 		const { orderId } = await payOrder(sb);
 		await partnerRx.waitFor(1);
 		expect(partnerRx.bodies()[0]).toMatchObject({ type: 'order.sale', data: { orderId } });
-		await grace();
+		await quiet(sb);
 		expect(organiserRx.requests).toHaveLength(0);
 		expect(await deliveriesOf(sb, organiserSub.id)).toEqual([]);
 	});

@@ -1,4 +1,4 @@
-import { SECRET, sign, grace, until, subscribe, deliveriesOf } from '../helpers/push';
+import { SECRET, sign, quiet, until, subscribe, deliveriesOf } from '../helpers/push';
 import { Receiver } from '../helpers/receiver';
 import { SandboxClient } from '../helpers/sandboxClient';
 
@@ -32,10 +32,10 @@ describe('sandbox push notifications: retries on the sandbox clock', () => {
 		expect(delivery).toMatchObject({ state: 'pending', attempts: [expect.objectContaining({ status: 500 })] });
 
 		// The first retry waits retryBaseMs on the sandbox clock: not sent until the clock moves.
-		await grace();
+		await quiet(sb);
 		expect(rx.requests).toHaveLength(1);
 		await sb.advanceClock(BASE - 5_000);
-		await grace();
+		await quiet(sb);
 		expect(rx.requests).toHaveLength(1);
 		await sb.advanceClock(5_000);
 		await rx.waitFor(2);
@@ -43,7 +43,7 @@ describe('sandbox push notifications: retries on the sandbox clock', () => {
 		// The second retry waits twice as long.
 		await attemptsOf(sub.id, 2);
 		await sb.advanceClock(BASE);
-		await grace();
+		await quiet(sb);
 		expect(rx.requests).toHaveLength(2);
 		await sb.advanceClock(BASE);
 		await rx.waitFor(3);
@@ -70,7 +70,7 @@ describe('sandbox push notifications: retries on the sandbox clock', () => {
 
 		// Delivered: moving the clock further sends nothing more.
 		await sb.advanceClock(10 * BASE);
-		await grace();
+		await quiet(sb);
 		expect(rx.requests).toHaveLength(3);
 	});
 
@@ -98,7 +98,7 @@ describe('sandbox push notifications: retries on the sandbox clock', () => {
 		expect(delivery.attempts.map((a: any) => a.status)).toEqual([500, 500, 500]);
 
 		await sb.advanceClock(60 * BASE);
-		await grace();
+		await quiet(sb);
 		expect(rx.requests).toHaveLength(3);
 		expect((await deliveriesOf(sb, sub.id))[0].attempts).toHaveLength(3);
 	});
