@@ -4,19 +4,19 @@
  * CLI: import credentials and workflows, execute, export. DESIGN.md section 5 has the facts.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 
 import { installN8n, type N8nInstall } from './install';
 import { finishedWork, logLines, parseRawOutput } from './output';
+import { freePort, killGroup, runToFiles, type RunResult } from './process';
+import { N8nServer } from './server';
 
 export { finishedWork, logLines, nodeOutput, parseRawOutput, type LogLine } from './output';
-
-export const REPO_ROOT = resolve(__dirname, '..', '..');
-/** Node types of a package loaded through N8N_CUSTOM_EXTENSIONS are named `CUSTOM.<name>`. */
-export const TYPE_PREFIX = 'CUSTOM.';
+export { packPackage, REPO_ROOT, toCustomTypes, TYPE_PREFIX, type PackedPackage } from './pack';
+export { runToFiles, type RunResult } from './process';
+export { N8nServer } from './server';
 
 let installing: Promise<N8nInstall> | undefined;
 
@@ -24,141 +24,6 @@ let installing: Promise<N8nInstall> | undefined;
 export function ensureN8n(): Promise<N8nInstall> {
 	installing ??= installN8n();
 	return installing;
-}
-
-export interface RunResult {
-	code: number | null;
-	signal: NodeJS.Signals | null;
-	stdout: string;
-	stderr: string;
-}
-
-/**
- * Runs a command with stdout and stderr going to FILES: n8n can exit before a pipe is
- * drained, which cuts a large --rawOutput JSON short.
- */
-export async function runToFiles(
-	cmd: string,
-	args: string[],
-	opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; onSpawn?: (pid: number) => void },
-): Promise<RunResult> {
-	const dir = mkdtempSync(join(tmpdir(), 'pe-run-'));
-	const outFd = openSync(join(dir, 'stdout'), 'w');
-	const errFd = openSync(join(dir, 'stderr'), 'w');
-	try {
-		const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
-			(done, fail) => {
-				// Its own process group: killing the group also ends n8n's task-runner child.
-				const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', outFd, errFd], detached: true });
-				if (child.pid) opts.onSpawn?.(child.pid);
-				const timer = setTimeout(() => killGroup(child.pid), opts.timeoutMs ?? 180_000);
-				child.on('error', (err) => {
-					clearTimeout(timer);
-					fail(err);
-				});
-				child.on('exit', (c, s) => {
-					clearTimeout(timer);
-					done({ code: c, signal: s });
-				});
-			},
-		);
-		return {
-			code,
-			signal,
-			stdout: readFileSync(join(dir, 'stdout'), 'utf8'),
-			stderr: readFileSync(join(dir, 'stderr'), 'utf8'),
-		};
-	} finally {
-		closeSync(outFd);
-		closeSync(errFd);
-		rmSync(dir, { recursive: true, force: true });
-	}
-}
-
-/** Kills a process group this harness started (see runToFiles). */
-function killGroup(pid: number | undefined): void {
-	if (!pid) return;
-	try {
-		process.kill(-pid, 'SIGKILL');
-	} catch {
-		// already gone
-	}
-}
-
-/** A free loopback port (n8n's task broker otherwise takes 5679, clashing with any other n8n). */
-function freePort(): Promise<number> {
-	return new Promise((done, fail) => {
-		const server = createServer();
-		server.once('error', fail);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as AddressInfo;
-			server.close(() => done(port));
-		});
-	});
-}
-
-function npm(args: string[], cwd: string): Promise<RunResult> {
-	return runToFiles('npm', args, { cwd, env: process.env, timeoutMs: 300_000 });
-}
-
-export interface PackedPackage {
-	/** the folder to give N8N_CUSTOM_EXTENSIONS; holds `package/` as `npm pack` lays it out */
-	extensionsDir: string;
-	packageDir: string;
-	cleanup(): void;
-}
-
-/**
- * Builds the package (unless `build: false`), packs it and unpacks the tarball into a temp
- * folder, so n8n loads exactly the files that ship. Checks that the node and credential files
- * in the tarball are the ones package.json's `n8n` section lists.
- */
-export async function packPackage(root = REPO_ROOT, { build = true } = {}): Promise<PackedPackage> {
-	if (build) {
-		const built = await npm(['run', 'build'], root);
-		if (built.code !== 0) throw new Error(`npm run build failed:\n${built.stdout}\n${built.stderr}`);
-	}
-	const extensionsDir = mkdtempSync(join(tmpdir(), 'pe-e2e-ext-'));
-	const cleanup = () => rmSync(extensionsDir, { recursive: true, force: true });
-	try {
-		const packed = await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', extensionsDir], root);
-		if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.stderr}`);
-		const [{ filename, files }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{
-			filename: string;
-			files: Array<{ path: string }>;
-		}>;
-		const tarball = join(extensionsDir, filename);
-		const untar = await runToFiles('tar', ['-xzf', tarball], { cwd: extensionsDir });
-		if (untar.code !== 0) throw new Error(`tar failed: ${untar.stderr}`);
-		rmSync(tarball);
-		const packageDir = join(extensionsDir, 'package');
-		const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
-			n8n?: { nodes?: string[]; credentials?: string[] };
-		};
-		// n8n loads a custom extension by globbing *.node.js / *.credentials.js, but a user's
-		// install loads what package.json lists: both sets must be the same.
-		const listed = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])].map((f) => f.replace(/^\.\//, ''));
-		const shipped = files.map((f) => f.path).filter((f) => /\.(node|credentials)\.js$/.test(f));
-		const missing = listed.filter((file) => !existsSync(join(packageDir, file)));
-		const unlisted = shipped.filter((file) => !listed.includes(file));
-		if (listed.length === 0 || missing.length > 0 || unlisted.length > 0) {
-			throw new Error(
-				`package.json's n8n section lists ${listed.length} files; missing from the tarball: [${missing.join(', ')}]; shipped but not listed: [${unlisted.join(', ')}]`,
-			);
-		}
-		return { extensionsDir, packageDir, cleanup };
-	} catch (error) {
-		cleanup();
-		throw error;
-	}
-}
-
-/** Rewrites community-package node types (`n8n-nodes-public-events.x`) to `CUSTOM.x`. */
-export function toCustomTypes<T extends { nodes: Array<{ type: string }> }>(workflow: T): T {
-	return {
-		...workflow,
-		nodes: workflow.nodes.map((n) => ({ ...n, type: n.type.replace(/^n8n-nodes-public-events\./, TYPE_PREFIX) })),
-	};
 }
 
 export interface N8nInstanceOptions {
@@ -345,56 +210,5 @@ export class N8nInstance {
 		this.pids.forEach(killGroup);
 		this.pids.clear();
 		rmSync(this.userFolder, { recursive: true, force: true });
-	}
-}
-
-/** A running `n8n start` (see N8nInstance.start). */
-export class N8nServer {
-	constructor(
-		readonly url: string,
-		private readonly logFile: string,
-		readonly stop: () => Promise<void>,
-	) {}
-
-	/** The server's log so far (JSON lines, see N8nInstance's N8N_LOG_FORMAT). */
-	log(): string {
-		return existsSync(this.logFile) ? readFileSync(this.logFile, 'utf8') : '';
-	}
-
-	/**
-	 * Creates the owner account through n8n's REST API (what the setup screen does) and
-	 * returns the `n8n-auth` cookie that signs later REST calls and a browser in.
-	 */
-	async setupOwner(owner: { email: string; firstName: string; lastName: string; password: string }): Promise<string> {
-		const res = await fetch(`${this.url}/rest/owner/setup`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(owner),
-		});
-		if (!res.ok) throw new Error(`owner setup answered ${res.status}: ${await res.text()}`);
-		const cookie = (res.headers.getSetCookie?.() ?? []).find((c) => c.startsWith('n8n-auth='));
-		if (!cookie) throw new Error('owner setup set no n8n-auth cookie');
-		return cookie.split(';')[0].slice('n8n-auth='.length);
-	}
-
-	/** A call to n8n's REST API (`/rest/...`) signed in with an owner cookie. */
-	async rest(cookie: string, method: string, path: string, body?: unknown): Promise<any> {
-		const res = await fetch(`${this.url}/rest${path}`, {
-			method,
-			headers: { cookie: `n8n-auth=${cookie}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await res.text();
-		if (!res.ok) throw new Error(`${method} /rest${path} answered ${res.status}: ${text.slice(0, 2000)}`);
-		return text ? (JSON.parse(text) as { data?: unknown }).data : undefined;
-	}
-
-	/**
-	 * Publishes (activates) a workflow as the editor's Publish button does. n8n answers before
-	 * the triggers are live (a poll trigger's first poll came about 1 s later): wait for them.
-	 */
-	async activateWorkflow(cookie: string, workflowId: string): Promise<void> {
-		const { versionId } = (await this.rest(cookie, 'GET', `/workflows/${workflowId}`)) as { versionId: string };
-		await this.rest(cookie, 'POST', `/workflows/${workflowId}/activate`, { versionId });
 	}
 }
