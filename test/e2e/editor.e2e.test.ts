@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 
 import { ensureN8n, N8nInstance, packPackage, TYPE_PREFIX, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
 import { eventLabel } from '../../nodes/PublicEvents/methods/loadOptions';
+import { readSchema } from '../helpers/outputSchema';
 import { SandboxClient } from '../helpers/sandboxClient';
 import { expectNoSecrets, secretsOf } from '../helpers/secrets';
 import { EditorBrowser, UNKNOWN_NODE_TEXTS, VIEWPORT } from './editor/browser';
@@ -110,6 +111,14 @@ describe('real n8n editor in a browser: the package\'s nodes and credential', ()
 		}
 		await expectScreenshot('editor-canvas.png');
 		await expectHealthyPage();
+	});
+
+	it('n8n serves the action node\'s output schemas (the editor\'s preview before a run) from the package', async () => {
+		for (const [resource, operation] of [['order', 'create'], ['event', 'getMany'], ['widget', 'getManyOrders']]) {
+			const answer = await editor.page.request.get(`${server.url}/schemas/${TYPE_PREFIX}publicEvents/1.0.0/${resource}/${operation}.json`);
+			expect([resource, operation, answer.status()]).toEqual([resource, operation, 200]);
+			expect(await answer.json()).toEqual(readSchema(resource, operation));
+		}
 	});
 
 	it('the action node\'s panel renders its parameters; the price category is named from the sandbox (loadOptions)', async () => {

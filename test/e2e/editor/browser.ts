@@ -26,11 +26,12 @@ export const VIEWPORT = { width: 1440, height: 900 };
 
 /**
  * What the editor prints on a machine without internet: n8n's look-ups of its own online
- * services, and the output-schema previews n8n asks every node for (this package ships none,
- * so /schemas/CUSTOM.<node>/1.0.0.json answers 404).
+ * services, and the output-schema previews it asks the triggers for (the action node ships one
+ * per operation; the triggers' output depends on their settings, so they ship none and
+ * /schemas/CUSTOM.<trigger>/1.0.0.json answers 404).
  */
 const EXPECTED_CONSOLE = [/ERR_NAME_NOT_RESOLVED/, /Can't connect to n8n/];
-const isSchemaPreview = (url: string) => /\/schemas\/CUSTOM\.publicEvents[A-Za-z]*\/[\d.]+\.json$/.test(url);
+const isSchemaPreview = (url: string) => /\/schemas\/CUSTOM\.publicEvents(?:Trigger|PollTrigger)\/[\d.]+\.json$/.test(url);
 
 /** n8n's texts for a node type it does not know (i18n nodeSettings.*Unknown*, communityNodeItem). */
 export const UNKNOWN_NODE_TEXTS = ['Install this node', 'not currently installed'];
