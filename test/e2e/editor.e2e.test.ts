@@ -1,7 +1,8 @@
 /**
- * The packed package in real n8n 2.40.7's editor, driven by headless Chromium: the three nodes
- * show with their icons, their panels render, the event list and the dropdowns are filled from
- * the sandbox (listSearch, loadOptions), and the credential's test passes with the right key and
+ * The packed package in real n8n 2.40.7's editor, driven by headless Chromium: the three node
+ * types show with their icons, their panels render, the action node's output schema is previewed
+ * before a run, the event list and the dropdowns are filled from the sandbox (listSearch,
+ * loadOptions), and the credential's test passes with the right key and
  * fails, saying why, with a wrong one. Screenshots: SCREENSHOTS_DIR=docs/screenshots keeps them.
  */
 import { randomUUID } from 'node:crypto';
@@ -27,7 +28,7 @@ import {
 
 const WEBHOOK_ID = randomUUID();
 const OWNER = { email: 'owner@e2e.invalid', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-passw0rd' };
-const NODE_TYPES = { [NODES.action]: 'publicEvents', [NODES.push]: 'publicEventsTrigger', [NODES.poll]: 'publicEventsPollTrigger' };
+const NODE_TYPES = { [NODES.action]: 'publicEvents', [NODES.push]: 'publicEventsTrigger', [NODES.poll]: 'publicEventsPollTrigger', [NODES.payment]: 'publicEvents' };
 
 /** Polls until `done` holds or time is up; returns the last value, for an expect that shows it. */
 async function settled<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
@@ -89,7 +90,7 @@ describe('real n8n editor in a browser: the package\'s nodes and credential', ()
 		}
 	});
 
-	it('the canvas shows the three nodes with their own icons, none unknown', async () => {
+	it('the canvas shows the four nodes with their own icons, none unknown', async () => {
 		await editor.canvas(WORKFLOW_ID);
 
 		for (const [name, type] of Object.entries(NODE_TYPES)) {
@@ -113,12 +114,20 @@ describe('real n8n editor in a browser: the package\'s nodes and credential', ()
 		await expectHealthyPage();
 	});
 
-	it('n8n serves the action node\'s output schemas (the editor\'s preview before a run) from the package', async () => {
+	it('before any run, the next node\'s input shows Create\'s output fields from the shipped schema', async () => {
 		for (const [resource, operation] of [['order', 'create'], ['event', 'getMany'], ['widget', 'getManyOrders']]) {
 			const answer = await editor.page.request.get(`${server.url}/schemas/${TYPE_PREFIX}publicEvents/1.0.0/${resource}/${operation}.json`);
 			expect([resource, operation, answer.status()]).toEqual([resource, operation, 200]);
 			expect(await answer.json()).toEqual(readSchema(resource, operation));
 		}
+		await editor.canvas(WORKFLOW_ID);
+		await editor.openPanel(NODES.payment);
+		const input = editor.testId('ndv-input-panel');
+		await input.getByText('Usually outputs the following fields', { exact: false }).waitFor();
+		const text = await input.innerText();
+		for (const field of Object.keys(readSchema('order', 'create')!.properties!)) expect(text).toContain(field);
+		await expectScreenshot('schema-preview.png');
+		await expectHealthyPage();
 	});
 
 	it('the action node\'s panel renders its parameters; the price category is named from the sandbox (loadOptions)', async () => {

@@ -15,7 +15,7 @@ export const WORKFLOW_ID = 'PeE2eWfEditor001';
 export const WRONG_KEY = 'pe_wrong_key_e2e_editor_7c1d93a0';
 export const WEBHOOK_SECRET = 'whsec_e2e_editor_3f9a61c2';
 
-export const NODES = { action: 'Create Order', push: 'Public Events Trigger', poll: 'Public Events Poll Trigger' } as const;
+export const NODES = { action: 'Create Order', push: 'Public Events Trigger', poll: 'Public Events Poll Trigger', payment: 'Report Payment' } as const;
 
 /** The order the action node is filled in with: an event and a free place of it, labelled as their lists show them. */
 export interface OrderChoice {
@@ -51,7 +51,7 @@ export function credentials(baseUrl: string, apiKey: string) {
 	];
 }
 
-/** Push trigger (its webhook path is `webhookId`) and poll trigger both feed Order > Create, filled in as a user would. */
+/** Push trigger (its webhook path is `webhookId`) and poll trigger both feed Order > Create, filled in as a user would, then Change Status > Paid. */
 export function editorWorkflow(order: OrderChoice, webhookId: string) {
 	const node = (name: string, type: string, position: [number, number], rest: object) => ({
 		id: randomUUID(),
@@ -86,10 +86,15 @@ export function editorWorkflow(order: OrderChoice, webhookId: string) {
 				},
 				credentials: { publicEventsApi: API_CREDENTIAL },
 			}),
+			node(NODES.payment, 'publicEvents', [640, 130], {
+				parameters: { resource: 'order', operation: 'changeStatus', orderId: '={{ $json.id }}', toStatus: 'paid' },
+				credentials: { publicEventsApi: API_CREDENTIAL },
+			}),
 		],
 		connections: {
 			[NODES.push]: { main: [[{ node: NODES.action, type: 'main', index: 0 }]] },
 			[NODES.poll]: { main: [[{ node: NODES.action, type: 'main', index: 0 }]] },
+			[NODES.action]: { main: [[{ node: NODES.payment, type: 'main', index: 0 }]] },
 		},
 	};
 }
