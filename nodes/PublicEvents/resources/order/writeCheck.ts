@@ -87,7 +87,6 @@ export async function checkedWrite(this: IExecuteFunctions, write: OrderWrite, s
 
 const lower = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
-
 export const ticketsOf = (order: IDataObject) => (Array.isArray(order.tickets) ? (order.tickets as IDataObject[]) : []);
 
 async function readOrder(this: IExecuteFunctions, id: string, settings: RequestSettings): Promise<IDataObject> {
