@@ -1,3 +1,4 @@
+/** The credential as the transport uses it: API address, language, secrets to blank out, token renewal state. */
 import {
 	NodeOperationError,
 	type ICredentialDataDecryptedObject,
