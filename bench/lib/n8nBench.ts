@@ -1,4 +1,4 @@
-import { ensureN8n, N8nInstance, packPackage, type PackedPackage } from '../../scripts/n8n/instance';
+import { apiCredential, ensureN8n, N8nInstance, packPackage, type PackedPackage } from '../../scripts/n8n/instance';
 import { sampleChild } from './procStats';
 import { countersDelta, SandboxProcess } from './sandboxProcess';
 import { CREDENTIAL } from './workflows';
@@ -23,11 +23,7 @@ export async function tearDownN8nBench(bench: Partial<N8nBench>): Promise<void> 
 }
 
 /** The package's credential pointing at the sandbox, as `n8n import:credentials` takes it. */
-export const credentialFor = (sandbox: SandboxProcess, details = CREDENTIAL) => ({
-	...details,
-	type: 'publicEventsApi',
-	data: { environment: 'staging', baseUrl: sandbox.baseUrl, apiKey: sandbox.keys.partner },
-});
+export const credentialFor = (sandbox: SandboxProcess, details = CREDENTIAL) => apiCredential(details, sandbox.baseUrl, sandbox.keys.partner);
 
 /** One `n8n execute` and what it cost. */
 export interface Execution {

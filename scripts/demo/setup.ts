@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 import type { Sandbox } from '../../sandbox';
-import { REPO_ROOT, toCustomTypes, type N8nServer } from '../n8n/instance';
+import { apiCredential, REPO_ROOT, toCustomTypes, type N8nServer } from '../n8n/instance';
 
 /** Demo-only login of the throwaway n8n (its data folder is deleted on exit). */
 export const OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User', password: 'Demo-passw0rd' };
@@ -19,10 +19,9 @@ export const WEBHOOK_CREDENTIAL = { id: 'PeDemoWebhook001', name: 'Public Events
 
 /** The partner key, the organiser key (it may export barcodes) and the push secret. */
 function demoCredentials(sandbox: Sandbox, webhookSecret: string) {
-	const api = (apiKey: string) => ({ environment: sandbox.environment, baseUrl: sandbox.baseUrl, apiKey });
 	return [
-		{ ...API_CREDENTIAL, type: 'publicEventsApi', data: api(sandbox.keys.partner) },
-		{ ...ORGANISER_CREDENTIAL, type: 'publicEventsApi', data: api(sandbox.keys.organiser) },
+		apiCredential(API_CREDENTIAL, sandbox.baseUrl, sandbox.keys.partner, sandbox.environment),
+		apiCredential(ORGANISER_CREDENTIAL, sandbox.baseUrl, sandbox.keys.organiser, sandbox.environment),
 		{ ...WEBHOOK_CREDENTIAL, type: 'publicEventsWebhookApi', data: { secret: webhookSecret } },
 	];
 }

@@ -18,6 +18,11 @@ export { packPackage, REPO_ROOT, toCustomTypes, TYPE_PREFIX, type PackedPackage 
 export { runToFiles, type RunResult } from './process';
 export { N8nServer } from './server';
 
+/** The package's API credential as `n8n import:credentials` (and n8n's REST API) takes it. */
+export function apiCredential(ref: { id: string; name: string }, baseUrl: string, apiKey: string, environment = 'staging') {
+	return { ...ref, type: 'publicEventsApi', data: { environment, baseUrl, apiKey } };
+}
+
 let installing: Promise<N8nInstall> | undefined;
 
 /** The cached install, installing it first when missing (minutes, once per machine). */

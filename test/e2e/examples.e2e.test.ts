@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { expectNoSecrets, secretsOf } from '../helpers/secrets';
 import { Receiver } from '../helpers/receiver';
 import { SandboxClient } from '../helpers/sandboxClient';
-import { ensureN8n, N8nInstance, nodeOutput, packPackage, REPO_ROOT, toCustomTypes, type PackedPackage } from '../../scripts/n8n/instance';
+import { apiCredential, ensureN8n, N8nInstance, nodeOutput, packPackage, REPO_ROOT, toCustomTypes, type PackedPackage } from '../../scripts/n8n/instance';
 import type { N8nInstall } from '../../scripts/n8n/install';
 
 const DEMO_API = { id: 'PeDemoApiCred001', name: 'Public Events (sandbox)' };
@@ -81,12 +81,8 @@ describe('real n8n: the example workflows', () => {
 		n8n = await N8nInstance.create({ install, extensionsDir: packed.extensionsDir });
 		files = join(n8n.userFolder, '.n8n-files');
 		mkdirSync(join(files, 'public-events'), { recursive: true });
-		const credential = (ref: { id: string; name: string }, apiKey: string) => ({
-			...ref,
-			type: 'publicEventsApi',
-			data: { environment: 'staging', baseUrl: sandbox.sandbox.baseUrl, apiKey },
-		});
-		await n8n.importCredentials([credential(DEMO_API, sandbox.keys.partner), credential(ORGANISER, sandbox.keys.organiser)]);
+		const { baseUrl } = sandbox.sandbox;
+		await n8n.importCredentials([apiCredential(DEMO_API, baseUrl, sandbox.keys.partner), apiCredential(ORGANISER, baseUrl, sandbox.keys.organiser)]);
 
 		// The paid order the CRM probe posts: the shape of the push trigger's item with Fetch Full Order.
 		const place = await sandbox.freePlace(1002);

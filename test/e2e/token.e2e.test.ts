@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 
 import { expectNoSecrets, secretsOf } from '../helpers/secrets';
 import { SandboxClient } from '../helpers/sandboxClient';
-import { ensureN8n, N8nInstance, nodeOutput, packPackage, TYPE_PREFIX, type PackedPackage } from '../../scripts/n8n/instance';
+import { apiCredential, ensureN8n, N8nInstance, nodeOutput, packPackage, TYPE_PREFIX, type PackedPackage } from '../../scripts/n8n/instance';
 
 const HOUR = 3600_000;
 const CREDENTIAL = { id: 'PeE2eCredToken01', name: 'Public Events sandbox (e2e)' };
@@ -82,13 +82,7 @@ describe('real n8n: token stored across executions and renewed on expiry', () =>
 		sandbox = started;
 		packed = pkg;
 		n8n = await N8nInstance.create({ install, extensionsDir: packed.extensionsDir });
-		await n8n.importCredentials([
-			{
-				...CREDENTIAL,
-				type: 'publicEventsApi',
-				data: { environment: 'staging', baseUrl: sandbox.sandbox.baseUrl, apiKey: sandbox.keys.partner },
-			},
-		]);
+		await n8n.importCredentials([apiCredential(CREDENTIAL, sandbox.sandbox.baseUrl, sandbox.keys.partner)]);
 		await n8n.importWorkflow(workflow());
 	});
 

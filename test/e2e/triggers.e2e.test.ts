@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { ensureN8n, N8nInstance, packPackage, TYPE_PREFIX, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
+import { apiCredential, ensureN8n, N8nInstance, packPackage, TYPE_PREFIX, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
 import { deliveriesOf, subscribe, until } from '../helpers/push';
 import { Receiver } from '../helpers/receiver';
 import { SandboxClient } from '../helpers/sandboxClient';
@@ -96,11 +96,7 @@ describe('real n8n: push and poll triggers, activated in a running n8n', () => {
 		polled = pollReceiver;
 		n8n = await N8nInstance.create({ install, extensionsDir: packed.extensionsDir });
 		await n8n.importCredentials([
-			{
-				...API_CREDENTIAL,
-				type: 'publicEventsApi',
-				data: { environment: 'staging', baseUrl: sandbox.sandbox.baseUrl, apiKey: sandbox.keys.partner },
-			},
+			apiCredential(API_CREDENTIAL, sandbox.sandbox.baseUrl, sandbox.keys.partner),
 			{ ...HOOK_CREDENTIAL, type: 'publicEventsWebhookApi', data: { secret: WEBHOOK_SECRET } },
 		]);
 		await n8n.importWorkflows([
@@ -169,20 +165,16 @@ describe('real n8n: push and poll triggers, activated in a running n8n', () => {
 		const items = pushed.bodies();
 		const notificationOf = (type: string) => delivered.find((d) => d.type === type);
 		expect(items.map((i) => i.type).sort()).toEqual(['refund', 'sale']);
-		expect(items.find((i) => i.type === 'sale')).toMatchObject({
-			sourceType: 'order.sale',
-			deliveryId: notificationOf('order.sale').notificationId,
-			orderId: String(sale.id),
-			eventPointId: String(sale.eventPoint),
-			payload: notificationOf('order.sale').payload,
-		});
-		expect(items.find((i) => i.type === 'refund')).toMatchObject({
-			sourceType: 'order.refund',
-			deliveryId: notificationOf('order.refund').notificationId,
-			orderId: String(sale.id),
-			eventPointId: String(sale.eventPoint),
-			payload: notificationOf('order.refund').payload,
-		});
+		for (const type of ['sale', 'refund']) {
+			const sourceType = `order.${type}`;
+			expect(items.find((i) => i.type === type)).toMatchObject({
+				sourceType,
+				deliveryId: notificationOf(sourceType).notificationId,
+				orderId: String(sale.id),
+				eventPointId: String(sale.eventPoint),
+				payload: notificationOf(sourceType).payload,
+			});
+		}
 		expect(delivered.map((d) => d.attempts.map((a: any) => a.status))).toEqual([[200], [200]]);
 		// The same sale, signed with the wrong secret: refused on every attempt.
 		expect(refused.notificationId).toBe(notificationOf('order.sale').notificationId);

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { TYPE_PREFIX } from '../../../scripts/n8n/instance';
+import { apiCredential, TYPE_PREFIX } from '../../../scripts/n8n/instance';
 import { eventLabel } from '../../../nodes/PublicEvents/methods/loadOptions';
 import type { SandboxClient } from '../../helpers/sandboxClient';
 
@@ -45,8 +45,8 @@ export async function chooseOrder(sandbox: SandboxClient): Promise<OrderChoice> 
 
 export function credentials(baseUrl: string, apiKey: string) {
 	return [
-		{ ...API_CREDENTIAL, type: 'publicEventsApi', data: { environment: 'staging', baseUrl, apiKey } },
-		{ ...WRONG_CREDENTIAL, type: 'publicEventsApi', data: { environment: 'production', baseUrl, apiKey: WRONG_KEY } },
+		apiCredential(API_CREDENTIAL, baseUrl, apiKey),
+		apiCredential(WRONG_CREDENTIAL, baseUrl, WRONG_KEY, 'production'),
 		{ ...HOOK_CREDENTIAL, type: 'publicEventsWebhookApi', data: { secret: WEBHOOK_SECRET } },
 	];
 }
