@@ -13,7 +13,7 @@ import { recordSummary, table, type SummaryRow } from './lib/report';
  */
 const EVENTS = 6;
 // tsx resolves `….node` to the node's codex file (….node.json) first: name the .ts file.
-const NODE_FILE = '../nodes/PublicEvents/PublicEventsPollTrigger.node.ts';
+const NODE_FILE = '../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node.ts';
 const SALES = 100;
 
 interface Poll {
@@ -25,7 +25,7 @@ interface Poll {
 
 async function measure(sb: SandboxClient, name: string, parameters: IDataObject): Promise<{ sources: number; polls: Poll[] }> {
 	const { store } = credentialFor(sb);
-	const { PublicEventsPollTrigger } = (await import(NODE_FILE)) as typeof import('../nodes/PublicEvents/PublicEventsPollTrigger.node');
+	const { PublicEventsPollTrigger } = (await import(NODE_FILE)) as typeof import('../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node');
 	const trigger = new PollSession({ nodeType: new PublicEventsPollTrigger(), type: 'CUSTOM.publicEventsPollTrigger', parameters, credentials: store });
 	const polls: Poll[] = [];
 	const poll = async (label: string) => {

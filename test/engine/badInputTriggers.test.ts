@@ -1,7 +1,7 @@
 import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 
-import { PublicEventsPollTrigger } from '../../nodes/PublicEvents/PublicEventsPollTrigger.node';
-import { pollProperties } from '../../nodes/PublicEvents/poll/description';
+import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
+import { pollProperties } from '../../nodes/PublicEventsPollTrigger/poll/description';
 import { badValues, kindOf, label, newTally, report, type Parameter } from '../helpers/badInput';
 import { PollSession } from '../helpers/engine';
 import { credentialFor, mark, since } from '../helpers/publicEvents';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { PublicEventsPollTrigger } from '../../nodes/PublicEvents/PublicEventsPollTrigger.node';
+import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
 import { callLoadOptions, PollSession } from '../helpers/engine';
 import { credentialFor, mark, since } from '../helpers/publicEvents';
 import { SandboxClient } from '../helpers/sandboxClient';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { PublicEventsPollTrigger } from '../../nodes/PublicEvents/PublicEventsPollTrigger.node';
+import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
 import { PollSession, type PollResult } from '../helpers/engine';
 import { credentialFor } from '../helpers/publicEvents';
 import { SandboxClient } from '../helpers/sandboxClient';

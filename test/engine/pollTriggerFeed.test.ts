@@ -1,5 +1,5 @@
-import { advance, feedFrom, SEEN_CAP, type FeedRecord } from '../../nodes/PublicEvents/poll/feed';
-import { startTime } from '../../nodes/PublicEvents/poll/settings';
+import { advance, feedFrom, SEEN_CAP, type FeedRecord } from '../../nodes/PublicEventsPollTrigger/poll/feed';
+import { startTime } from '../../nodes/PublicEventsPollTrigger/poll/settings';
 import { changeId, changeTime } from '../../nodes/PublicEvents/shared/changes';
 
 // The cursor rules on their own, for the cases the sandbox cannot stage: late records, a changed

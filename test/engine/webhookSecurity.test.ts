@@ -1,6 +1,6 @@
 import crypto from 'crypto';
 
-import { DEFAULT_MAX_BODY_KB } from '../../nodes/PublicEvents/webhook/description';
+import { DEFAULT_MAX_BODY_KB } from '../../nodes/PublicEventsTrigger/webhook/description';
 import { SECRET, sign } from '../helpers/push';
 import { SandboxClient } from '../helpers/sandboxClient';
 import { post, SIGNED, Triggers } from '../helpers/webhookTrigger';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { PublicEventsPollTrigger } from '../../nodes/PublicEvents/PublicEventsPollTrigger.node';
+import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
 import { PollSession } from '../helpers/engine';
 import { mark, since } from '../helpers/publicEvents';
 import { deliveriesOf, payOrder, SECRET, sign, subscribe, until } from '../helpers/push';

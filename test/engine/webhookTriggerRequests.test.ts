@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { PublicEventsTrigger } from '../../nodes/PublicEvents/PublicEventsTrigger.node';
-import { SEEN_WINDOW } from '../../nodes/PublicEvents/webhook/dedupe';
-import { normaliseType } from '../../nodes/PublicEvents/webhook/normalize';
+import { PublicEventsTrigger } from '../../nodes/PublicEventsTrigger/PublicEventsTrigger.node';
+import { SEEN_WINDOW } from '../../nodes/PublicEventsTrigger/webhook/dedupe';
+import { normaliseType } from '../../nodes/PublicEventsTrigger/webhook/normalize';
 import { callWebhookMethod } from '../helpers/engine';
 import { mark, since } from '../helpers/publicEvents';
 import { SECRET, sign } from '../helpers/push';
@@ -21,7 +21,7 @@ afterAll(() => sb.stop());
 async function restartedNode() {
 	let Restarted: typeof PublicEventsTrigger = PublicEventsTrigger;
 	await jest.isolateModulesAsync(async () => {
-		({ PublicEventsTrigger: Restarted } = await import('../../nodes/PublicEvents/PublicEventsTrigger.node'));
+		({ PublicEventsTrigger: Restarted } = await import('../../nodes/PublicEventsTrigger/PublicEventsTrigger.node'));
 	});
 	expect(Restarted).not.toBe(PublicEventsTrigger);
 	return new Restarted();

@@ -1,5 +1,5 @@
-import { PublicEventsPollTrigger } from '../../nodes/PublicEvents/PublicEventsPollTrigger.node';
-import { PublicEventsTrigger } from '../../nodes/PublicEvents/PublicEventsTrigger.node';
+import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
+import { PublicEventsTrigger } from '../../nodes/PublicEventsTrigger/PublicEventsTrigger.node';
 import { PollSession, WebhookTrigger } from '../helpers/engine';
 import { credentialFor, mark, since } from '../helpers/publicEvents';
 import { deliveriesOf, reserveOrder, SECRET, sign, subscribe, until } from '../helpers/push';

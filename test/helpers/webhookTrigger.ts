@@ -4,7 +4,7 @@ import { request } from 'undici';
 
 import { PublicEventsApi } from '../../credentials/PublicEventsApi.credentials';
 import { PublicEventsWebhookApi } from '../../credentials/PublicEventsWebhookApi.credentials';
-import { PublicEventsTrigger } from '../../nodes/PublicEvents/PublicEventsTrigger.node';
+import { PublicEventsTrigger } from '../../nodes/PublicEventsTrigger/PublicEventsTrigger.node';
 import { CredentialStore, WebhookTrigger, type WebhookTriggerOptions } from './engine';
 import { SECRET, subscribe } from './push';
 import type { SandboxClient } from './sandboxClient';

@@ -5,8 +5,8 @@ import { commonPollingParameters } from 'n8n-core/dist/nodes-loader/constants';
 import { NodeHelpers, type INode, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 
 import { PublicEvents } from '../../nodes/PublicEvents/PublicEvents.node';
-import { PublicEventsPollTrigger } from '../../nodes/PublicEvents/PublicEventsPollTrigger.node';
-import { PublicEventsTrigger } from '../../nodes/PublicEvents/PublicEventsTrigger.node';
+import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
+import { PublicEventsTrigger } from '../../nodes/PublicEventsTrigger/PublicEventsTrigger.node';
 import { expectNoSecrets, secretsOf } from '../helpers/secrets';
 import { SandboxClient } from '../helpers/sandboxClient';
 

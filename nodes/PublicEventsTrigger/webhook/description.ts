@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { CHANGE_TYPES, changeTypeOptions } from '../shared/changes';
+import { CHANGE_TYPES, changeTypeOptions } from '../../PublicEvents/shared/changes';
 
 /** Public Events notifications are well under 10 KB; n8n's own limit is 16 MB (N8N_PAYLOAD_SIZE_MAX). */
 export const DEFAULT_MAX_BODY_KB = 1024;

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection } from '../shared/descriptions';
+import { optionsCollection } from '../../PublicEvents/shared/descriptions';
 
 const sales = { source: ['salesAndRefunds'] };
 

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { changeId, type ChangeType } from '../shared/changes';
+import { changeId, type ChangeType } from '../../PublicEvents/shared/changes';
 
 /** Where an item came from: the Include option's value, or the catalog. */
 export type ItemSource = 'widgetSales' | 'widgetRefunds' | 'eventOrders' | 'catalog';

@@ -1,8 +1,8 @@
 import type { IDataObject, IPollFunctions, NodeApiError } from 'n8n-workflow';
 
-import { changeTime, type ChangeType } from '../shared/changes';
-import { apiRequest, apiRequestAllItems, CREDENTIAL_TYPE, type RequestSettings } from '../transport';
-import { readListPage } from '../transport/listEnvelope';
+import { changeTime, type ChangeType } from '../../PublicEvents/shared/changes';
+import { apiRequest, apiRequestAllItems, CREDENTIAL_TYPE, type RequestSettings } from '../../PublicEvents/transport';
+import { readListPage } from '../../PublicEvents/transport/listEnvelope';
 import { advance, afterParam, feedFrom, lowerBound, recordId, type FeedRecord, type FeedState } from './feed';
 import { watchedEvents } from './events';
 import type { Change, ItemSource } from './items';

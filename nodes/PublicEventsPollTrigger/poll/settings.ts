@@ -1,8 +1,8 @@
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
-import { checkedOptions } from '../shared/descriptions';
-import { Inputs, IRI_COLLECTIONS, isoMoment, numericId, show } from '../shared/inputs';
-import type { RequestSettings } from '../transport';
+import { checkedOptions } from '../../PublicEvents/shared/descriptions';
+import { Inputs, IRI_COLLECTIONS, isoMoment, numericId, show } from '../../PublicEvents/shared/inputs';
+import type { RequestSettings } from '../../PublicEvents/transport';
 
 export type Source = 'salesAndRefunds' | 'catalog';
 export type Feed = 'widgetSales' | 'widgetRefunds' | 'eventOrders';

@@ -1,0 +1,44 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+import { inferSchema, misfits, type JsonSchema } from '../helpers/outputSchema';
+import { payOrder } from '../helpers/push';
+import { SandboxClient } from '../helpers/sandboxClient';
+import { SIGNED, Triggers } from '../helpers/webhookTrigger';
+
+/**
+ * The push trigger's output schema (its items have one fixed shape), inferred from and checked
+ * against real items: sandbox deliveries of a widget sale, an order sale and a refund, with the
+ * default settings. n8n 2.40.7 reads a node without resource/operation from
+ * `<node dir>/__schema__/v<version>.json` (served at /schemas/<type>/<version>.json, and used by
+ * its AI builder's output lookup). `npm run schemas` rewrites it (UPDATE_SCHEMAS=1).
+ */
+const PUSH_SCHEMA = join(__dirname, '../../nodes/PublicEventsTrigger/__schema__/v1.0.0.json');
+
+let sb: SandboxClient;
+const triggers = new Triggers(() => sb);
+beforeAll(async () => (sb = await SandboxClient.start({ events: 6, placesPerEvent: 40, push: { retryBaseMs: 60_000, maxAttempts: 5 } })));
+afterAll(async () => {
+	await triggers.closeAll();
+	await sb.stop();
+});
+
+test('push trigger: the shipped schema fits every real item, and is what they infer', async () => {
+	const { trigger } = await triggers.subscribed(SIGNED);
+	expect((await sb.admin('POST', '/widget-orders', { tickets: 2 })).status).toBe(201);
+	const { orderId } = await payOrder(sb);
+	expect((await sb.send('PUT', `/orders/${orderId}/status`, { toStatus: 'refund' })).status).toBe(200);
+	await trigger.waitForCalls(3);
+	const items = trigger.executions.flat().map((item) => item.json);
+	expect(new Set(items.map((item) => item.type))).toEqual(new Set(['sale', 'refund']));
+
+	const inferred = inferSchema(items);
+	if (process.env.UPDATE_SCHEMAS) {
+		mkdirSync(dirname(PUSH_SCHEMA), { recursive: true });
+		writeFileSync(PUSH_SCHEMA, JSON.stringify(inferred, null, 2) + '\n');
+	}
+	expect(existsSync(PUSH_SCHEMA)).toBe(true);
+	const shipped = JSON.parse(readFileSync(PUSH_SCHEMA, 'utf8')) as JsonSchema;
+	expect(items.flatMap((item) => misfits(item, shipped))).toEqual([]);
+	expect(shipped.required).toEqual(expect.arrayContaining(['type', 'orderId', 'deliveryId', 'occurredAt', 'payload']));
+});
