@@ -8,7 +8,7 @@ import { triggerRows } from './rowsTriggers';
  * The fault matrix (issue 8): every operation class against every fault, each in a sandbox of
  * its own, through n8n-core over real HTTP. The cells run at once first (most of their time is
  * spent in back-off waits), then each is judged against MATRIX in a test of its own. With
- * RELIABILITY_REPORT=1 the observed table goes into README.md between its reliability markers.
+ * RELIABILITY_REPORT=1 the observed table goes into docs/reliability.md between its reliability markers.
  */
 
 const ROWS: Row[] = [...nodeRows, ...triggerRows];

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join, resolve } from 'node:path';
 
 /**
- * The README's reliability table, built from what the fault matrix observed (one CellResult per
+ * docs/reliability.md's table, built from what the fault matrix observed (one CellResult per
  * cell). `npm run test:faults` sets RELIABILITY_REPORT=1; the suite then calls writeReliabilityReport
  * after its run. Other suites (e.g. the bad-input matrix) may add lines: each drops a JSON file
  * `{ "title": string, "lines": string[] }` into RELIABILITY_RESULTS_DIR (default
@@ -34,7 +34,7 @@ export interface Axis {
 
 export const START = '<!-- reliability:start -->';
 export const END = '<!-- reliability:end -->';
-const README = resolve(__dirname, '../../README.md');
+const RELIABILITY_DOC = resolve(__dirname, '../../docs/reliability.md');
 const FALLBACK = resolve(__dirname, '../../.ci-results/reliability-table.md');
 export const RESULTS_DIR = process.env.RELIABILITY_RESULTS_DIR ?? resolve(__dirname, '../../.ci-results/reliability');
 
@@ -104,10 +104,10 @@ export function renderSection(cells: CellResult[], rows: Axis[], faults: Axis[],
 }
 
 /**
- * Puts the section between the README's markers, touching nothing else; without both markers it
+ * Puts the section between the page's markers, touching nothing else; without both markers it
  * goes to a file of its own. Returns where it was written.
  */
-export function writeReliabilityReport(section: string, readme = README, fallback = FALLBACK): string {
+export function writeReliabilityReport(section: string, readme = RELIABILITY_DOC, fallback = FALLBACK): string {
 	const text = existsSync(readme) ? readFileSync(readme, 'utf8') : '';
 	const start = text.indexOf(START);
 	const end = text.indexOf(END, start + START.length);

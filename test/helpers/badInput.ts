@@ -251,7 +251,7 @@ export function misjudged(items: INodeExecutionData[], values: unknown[], field:
 	});
 }
 
-/** The counts of README's Reliability section, one part per suite, merged into one summary. */
+/** The counts of docs/reliability.md, one part per suite, merged into one summary. */
 export interface Tally {
 	operations: Set<string>;
 	parameters: Set<string>;
