@@ -6,10 +6,11 @@
  * fails, saying why, with a wrong one. Screenshots: SCREENSHOTS_DIR=docs/screenshots keeps them.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 
 import { ensureN8n, N8nInstance, packPackage, TYPE_PREFIX, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
 import { eventLabel } from '../../nodes/PublicEvents/methods/loadOptions';
-import { readSchema } from '../helpers/outputSchema';
+import { PUSH_TRIGGER_SCHEMA, readSchema } from '../helpers/outputSchema';
 import { SandboxClient } from '../helpers/sandboxClient';
 import { expectNoSecrets, secretsOf } from '../helpers/secrets';
 import { EditorBrowser, UNKNOWN_NODE_TEXTS, VIEWPORT } from './editor/browser';
@@ -128,6 +129,16 @@ describe('real n8n editor in a browser: the package\'s nodes and credential', ()
 		for (const field of Object.keys(readSchema('order', 'create')!.properties!)) expect(text).toContain(field);
 		await expectScreenshot('schema-preview.png');
 		await expectHealthyPage();
+	});
+
+	it('n8n serves the push trigger\'s output schema; the poll trigger ships none (its sources differ in shape)', async () => {
+		// n8n 2.40.7's editor does not preview trigger schemas before a run ("Trigger nodes do not
+		// have schema previews"); the schema endpoint and its AI builder's lookup read them.
+		const push = await editor.page.request.get(`${server.url}/schemas/${TYPE_PREFIX}publicEventsTrigger/1.0.0.json`);
+		expect(push.status()).toBe(200);
+		expect(await push.json()).toEqual(JSON.parse(readFileSync(PUSH_TRIGGER_SCHEMA, 'utf8')));
+		const poll = await editor.page.request.get(`${server.url}/schemas/${TYPE_PREFIX}publicEventsPollTrigger/1.0.0.json`);
+		expect(poll.status()).toBe(404);
 	});
 
 	it('the action node\'s panel renders its parameters; the price category is named from the sandbox (loadOptions)', async () => {

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 
-import { inferSchema, misfits, type JsonSchema } from '../helpers/outputSchema';
+import { inferSchema, misfits, PUSH_TRIGGER_SCHEMA as PUSH_SCHEMA, type JsonSchema } from '../helpers/outputSchema';
 import { payOrder } from '../helpers/push';
 import { SandboxClient } from '../helpers/sandboxClient';
 import { SIGNED, Triggers } from '../helpers/webhookTrigger';
@@ -13,7 +13,6 @@ import { SIGNED, Triggers } from '../helpers/webhookTrigger';
  * `<node dir>/__schema__/v<version>.json` (served at /schemas/<type>/<version>.json, and used by
  * its AI builder's output lookup). `npm run schemas` rewrites it (UPDATE_SCHEMAS=1).
  */
-const PUSH_SCHEMA = join(__dirname, '../../nodes/PublicEventsTrigger/__schema__/v1.0.0.json');
 
 let sb: SandboxClient;
 const triggers = new Triggers(() => sb);

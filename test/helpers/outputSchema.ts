@@ -15,6 +15,8 @@ export interface JsonSchema {
 }
 
 export const SCHEMA_DIR = join(__dirname, '..', '..', 'nodes', 'PublicEvents', '__schema__', 'v1.0.0');
+/** The push trigger's (no resource/operation: n8n reads `<node dir>/__schema__/v<version>.json`). */
+export const PUSH_TRIGGER_SCHEMA = join(__dirname, '..', '..', 'nodes', 'PublicEventsTrigger', '__schema__', 'v1.0.0.json');
 export const schemaFile = (resource: string, operation: string) => join(SCHEMA_DIR, resource, `${operation}.json`);
 
 function typeOf(value: unknown): string {
