@@ -93,3 +93,16 @@ it('a failed page fails the read once every request out has settled; pages after
 	expect(h.consumed).toEqual([2]);
 	expect(h.out.size).toBe(0);
 });
+
+it('a slow page holds the window back: nothing goes out a ceiling or more ahead of it', async () => {
+	const h = harness(4, Infinity, 3);
+	await h.flush();
+	// Page 2 never answers while the others do.
+	for (let i = 0; i < 10 && h.out.size > 1; i++) await h.answer(Math.max(...[...h.out.keys()].filter((p) => p !== 2)));
+	expect(Math.max(...h.sent)).toBe(5);
+	await h.answer(2);
+	while (h.out.size > 0) await h.answer(Math.min(...h.out.keys()));
+	await h.done;
+	expect(h.consumed).toEqual([2, 3]);
+	expect(h.sent.length - 2).toBeLessThan(4);
+});

@@ -17,7 +17,8 @@ type Outcome<T> = { value: T } | { error: unknown };
  * hands them to `consume` in page order; `consume` returns false at the last page it needs.
  * The window starts at FIRST_WINDOW and grows by one per page answered (doubling each round
  * trip) up to `ceiling`; a 429 halves it, once per episode, and after the first halving it
- * grows by one per round trip only. Pages sent past the end are at most one window's worth.
+ * grows by one per round trip only. No page goes out `ceiling` or more pages ahead of the first
+ * one not yet consumed, so fewer than `ceiling` are ever sent past the end.
  * Settles once no request is out, so nothing runs on after the read returns or fails.
  */
 export async function inOrder<T>(
@@ -61,7 +62,8 @@ export async function inOrder<T>(
 				else resolve();
 				return;
 			}
-			while (inFlight < Math.floor(window) && next <= end) send(next++);
+			// Never more than `ceiling` pages ahead of the one awaited: that bounds the pages past the end.
+			while (inFlight < Math.floor(window) && next <= end && next < due + max) send(next++);
 		};
 		const send = (page: number) => {
 			inFlight++;
