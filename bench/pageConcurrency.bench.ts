@@ -23,7 +23,7 @@ async function main() {
 		store.add('publicEventsApi', { environment: 'staging', baseUrl: first.baseUrl, apiKey: first.keys.partner });
 		const run = async (concurrency: number) => {
 			const started = process.hrtime.bigint();
-			const parameters = { path: '/event-points/1001/places', allPages: true, concurrency };
+			const parameters = { path: '/event-points/1001/places', allPages: true, maxPagesInFlight: concurrency };
 			const { items, error } = await runNode({ nodeType: new TransportProbe(), type: 'CUSTOM.transportProbe', credentials: store, parameters });
 			if (error || items.length !== PLACES) throw error ?? new Error(`got ${items.length} places`);
 			return Number(process.hrtime.bigint() - started) / 1e6;

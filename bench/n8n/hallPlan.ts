@@ -6,7 +6,7 @@ import { execute, type Execution, type N8nBench } from '../lib/n8nBench';
 import { sampleChild } from '../lib/procStats';
 import { int, median, mib, ms, ROUNDS, table, verdict, type SummaryRow } from '../lib/report';
 import { total } from '../lib/sandboxProcess';
-import { PAGE_CONCURRENCY } from '../../nodes/PublicEvents/transport';
+import { MAX_PAGES_IN_FLIGHT } from '../../nodes/PublicEvents/transport';
 import { chain, httpRequestBuild, manualTrigger, packageGetPlaces, type Envelope } from '../lib/workflows';
 
 /**
@@ -89,7 +89,7 @@ const medianOf = (runs: Measured[]): Measured => ({
 
 async function measureEnvelope(bench: N8nBench, envelope: Envelope, token: string): Promise<SummaryRow[]> {
 	await bench.sandbox.admin('PUT', '/config', { envelope });
-	const inFlight = envelope === 'hydra' ? PAGE_CONCURRENCY : 1;
+	const inFlight = MAX_PAGES_IN_FLIGHT;
 	const ways = {
 		package: () => execute(bench, PACKAGE_WF).then(fromExecution),
 		http: () => execute(bench, httpWf(envelope)).then(fromExecution),
@@ -107,7 +107,7 @@ async function measureEnvelope(bench: N8nBench, envelope: Envelope, token: strin
 	const counts = new Set(Object.values(runs).flat().map((r) => r.items));
 	if (counts.size !== 1 || !counts.has(HALL_PLACES)) throw new Error(`item counts differ or miss ${HALL_PLACES}: ${[...counts].join(', ')}`);
 
-	const pkgInFlight = inFlight > 1 ? `${inFlight} in flight` : '1 at a time';
+	const pkgInFlight = inFlight > 1 ? `up to ${inFlight} in flight` : '1 at a time';
 	console.log(`\n${envelope === 'hydra' ? 'Hydra pages (with a total)' : 'Plain-array pages (no total)'}: ${int(HALL_PLACES)} places, ${ROUNDS} rounds, medians; every run returned ${int(HALL_PLACES)} items`);
 	table(
 		['way', 'job time', 'n8n execute process', 'peak memory', 'requests', 'of them /token'],

@@ -8,34 +8,51 @@ import {
 } from 'n8n-workflow';
 
 import { operations } from './resources';
+import { inOrder } from './transport/pages';
 
-/** Runs the chosen operation once per input item; errors become error items under continueOnFail. */
+/** Input items read at once: reads are independent; a write waits for the one before it. */
+export const READS_IN_FLIGHT = 8;
+
+/** Operations that only read (by name: get..., export...); any other runs one item at a time, in order. */
+const isRead = (operation: string) => /^(get|export)/.test(operation);
+
+/**
+ * Runs the chosen operation once per input item, reads a few items at a time (the same adaptive
+ * window as pages), output in input order; errors become error items under continueOnFail.
+ */
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const output: INodeExecutionData[] = [];
-	for (let i = 0; i < items.length; i++) {
-		const resource = this.getNodeParameter('resource', i) as string;
-		const operation = this.getNodeParameter('operation', i) as string;
-		try {
-			const run = operations[resource]?.[operation];
-			if (!run) throw new NodeOperationError(this.getNode(), `Unsupported operation "${operation}" of "${resource}"`, { itemIndex: i });
-			const result = await run.execute.call(this, i);
-			for (const json of Array.isArray(result) ? result : [result]) output.push({ json, pairedItem: { item: i } });
-		} catch (error) {
-			if (!this.continueOnFail()) {
-				// Both constructors hand back an error of their own class unchanged.
-				if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
-				throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
-			}
-			const json = errorJson(error);
-			// n8n sends an item down the error output only when its keys are error/message/details
-			// (it then adds the input item's fields), so there the rest goes under `details`.
-			const { error: message, ...details } = json;
-			const errorOutput = this.getNode().onError === 'continueErrorOutput';
-			output.push({ json: errorOutput ? { error: message, details } : json, pairedItem: { item: i } });
-		}
-	}
+	// Item 0 alone, as page 1 of a list: a wrong credential or setting stops the run before more go out.
+	const output: INodeExecutionData[] = items.length > 0 ? await runItem.call(this, 0) : [];
+	const atOnce = isRead(this.getNodeParameter('operation', 0, '') as string) ? READS_IN_FLIGHT : 1;
+	await inOrder(async (i) => await runItem.call(this, i), 1, items.length - 1, atOnce, (_, result) => {
+		output.push(...result);
+		return true;
+	});
 	return [output];
+}
+
+async function runItem(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
+	const resource = this.getNodeParameter('resource', i) as string;
+	const operation = this.getNodeParameter('operation', i) as string;
+	try {
+		const run = operations[resource]?.[operation];
+		if (!run) throw new NodeOperationError(this.getNode(), `Unsupported operation "${operation}" of "${resource}"`, { itemIndex: i });
+		const result = await run.execute.call(this, i);
+		return (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: i } }));
+	} catch (error) {
+		if (!this.continueOnFail()) {
+			// Both constructors hand back an error of their own class unchanged.
+			if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
+			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+		}
+		const json = errorJson(error);
+		// n8n sends an item down the error output only when its keys are error/message/details
+		// (it then adds the input item's fields), so there the rest goes under `details`.
+		const { error: message, ...details } = json;
+		const errorOutput = this.getNode().onError === 'continueErrorOutput';
+		return [{ json: errorOutput ? { error: message, details } : json, pairedItem: { item: i } }];
+	}
 }
 
 function errorJson(error: unknown): IDataObject {

@@ -1,3 +1,4 @@
+import { MAX_PAGES_IN_FLIGHT } from '../../nodes/PublicEvents/transport';
 import { credentialFor, ids, mark, runPublicEvents, since, type LogEntry } from '../helpers/publicEvents';
 import { SandboxClient } from '../helpers/sandboxClient';
 
@@ -76,7 +77,10 @@ describe('Widget', () => {
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.json)).toEqual(expected);
 		expect((items[0].json.tickets as any[])[0].barcode).toEqual(expect.any(String));
-		expect(routed(await since(sb, before), '/widget-orders').map((e) => query(e).get('page'))).toEqual(['1', '2']);
+		// Without a total, pages read ahead past the short page 2 are fewer than a window.
+		const pages = routed(await since(sb, before), '/widget-orders').map((e) => Number(query(e).get('page'))).sort((a, b) => a - b);
+		expect(pages.length - 2).toBeLessThan(MAX_PAGES_IN_FLIGHT);
+		expect(pages).toEqual(Array.from({ length: pages.length }, (_, i) => i + 1));
 	});
 
 	it('Get Many Orders, Split Tickets Into Items: one row per ticket with its order id, status and totals', async () => {

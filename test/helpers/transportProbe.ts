@@ -13,7 +13,7 @@ import { retryPolicyFrom } from '../../nodes/PublicEvents/transport/retry';
 
 /**
  * A test node that calls the transport directly, so tests and benchmarks reach what no
- * operation exposes yet (any method and path, the page concurrency) through n8n-core.
+ * operation exposes yet (any method and path, the pages in flight) through n8n-core.
  */
 export class TransportProbe implements INodeType {
 	description: INodeTypeDescription = {
@@ -32,7 +32,7 @@ export class TransportProbe implements INodeType {
 			{ displayName: 'Path', name: 'path', type: 'string', default: '/event-points' },
 			{ displayName: 'Body', name: 'body', type: 'json', default: '' },
 			{ displayName: 'All Pages', name: 'allPages', type: 'boolean', default: false },
-			{ displayName: 'Concurrency', name: 'concurrency', type: 'number', default: 0 },
+			{ displayName: 'Max Pages in Flight', name: 'maxPagesInFlight', type: 'number', default: 0 },
 			{ displayName: 'Options', name: 'options', type: 'json', default: '{}' },
 		],
 	};
@@ -42,8 +42,8 @@ export class TransportProbe implements INodeType {
 		const path = this.getNodeParameter('path', 0) as string;
 		const body = this.getNodeParameter('body', 0) as IDataObject | string;
 		const options = this.getNodeParameter('options', 0) as IDataObject | string;
-		const concurrency = (this.getNodeParameter('concurrency', 0) as number) || undefined;
-		const settings = { retry: retryPolicyFrom(typeof options === 'string' ? JSON.parse(options) : options), itemIndex: 0, concurrency };
+		const maxPagesInFlight = (this.getNodeParameter('maxPagesInFlight', 0) as number) || undefined;
+		const settings = { retry: retryPolicyFrom(typeof options === 'string' ? JSON.parse(options) : options), itemIndex: 0, maxPagesInFlight };
 		const result = this.getNodeParameter('allPages', 0)
 			? await apiRequestAllItems.call(this, path, {}, settings)
 			: await apiRequest.call(this, method, path, { body: typeof body === 'string' && body ? JSON.parse(body) : body || undefined }, settings);

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { PageSettings, RequestSettings } from '../transport';
+import { MAX_PAGES_IN_FLIGHT, type PageSettings, type RequestSettings } from '../transport';
 import { Inputs, show } from './inputs';
 import { retryPolicyFrom, timeoutOption } from '../transport/retry';
 import { LANGUAGE_CODE } from '../../../credentials/PublicEventsApi.credentials';
@@ -129,6 +129,17 @@ export const requestOptions: INodeProperties[] = [
 	timeoutOption,
 ];
 
+/** Options entry of the operations that read a list page by page. */
+export const pagesInFlightOption: INodeProperties = {
+	displayName: 'Max Pages in Flight',
+	name: 'maxPagesInFlight',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 32 },
+	default: MAX_PAGES_IN_FLIGHT,
+	description:
+		'Most pages of the list requested at once. The node starts with 2, adds more while pages answer and halves on 429 Too Many Requests; over a slow network more pages at once finish sooner. 1 reads one page after the other.',
+};
+
 export function optionsCollection(extra: INodeProperties[] = []): INodeProperties {
 	return {
 		displayName: 'Options',
@@ -180,7 +191,12 @@ export function requestSettings(this: IExecuteFunctions, i: number): RequestSett
 /** Request settings plus the Return All / Limit choice of item `i`. */
 export function pageSettings(this: IExecuteFunctions, i: number): PageSettings & { options: IDataObject } {
 	const inputs = new Inputs(this.getNode(), i);
-	if (inputs.flag(this.getNodeParameter('returnAll', i, false), 'Return All')) return { ...requestSettings.call(this, i), limit: undefined };
+	const settings: PageSettings & { options: IDataObject } = requestSettings.call(this, i);
+	const { maxPagesInFlight } = settings.options;
+	if (maxPagesInFlight !== undefined) {
+		settings.maxPagesInFlight = inputs.number(maxPagesInFlight, pagesInFlightOption.displayName, { min: 1, max: 32, whole: true });
+	}
+	if (inputs.flag(this.getNodeParameter('returnAll', i, false), 'Return All')) return { ...settings, limit: undefined };
 	const limit = inputs.number(this.getNodeParameter('limit', i, 50), 'Limit', { min: 1, whole: true });
-	return { ...requestSettings.call(this, i), limit };
+	return { ...settings, limit };
 }

@@ -1,17 +1,21 @@
 import { sleep, type IDataObject, type IHttpRequestMethods, type IHttpRequestOptions } from 'n8n-workflow';
 
 import { apiError, type ApiFailure } from './errors';
-import { readListPage } from './listEnvelope';
+import { readListPage, type ListPage } from './listEnvelope';
+import { inOrder, MAX_PAGES_IN_FLIGHT } from './pages';
 import { backoffMs, DEFAULT_RETRY, retryAfterMs, type RetryPolicy } from './retry';
 import { CREDENTIAL_TYPE, targetOf, type ApiContext, type Target } from './target';
 
 export { CREDENTIAL_TYPE, type ApiContext } from './target';
+export { MAX_PAGES_IN_FLIGHT } from './pages';
 
 export interface RequestSettings {
 	retry?: RetryPolicy;
 	/** Overrides the credential's default language (X-API-Language). */
 	language?: string;
 	itemIndex?: number;
+	/** Told when the service answers 429 to an attempt sent at `sentAt` (epoch ms): the pager narrows its window. */
+	onThrottle?: (sentAt: number) => void;
 }
 
 export const MAX_PAGE_SIZE = 100;
@@ -131,7 +135,10 @@ export async function apiRequest<T = unknown>(
 
 	const failure: ApiFailure = { method, path, attempts: 0, waitedMs: 0, itemIndex: settings.itemIndex };
 	for (;;) {
+		// A Retry-After given to any request of this run holds every request of it.
+		while (target.quietUntil > Date.now()) await sleep(target.quietUntil - Date.now());
 		failure.attempts++;
+		const sentAt = Date.now();
 		const sent = await send.call(this, target, options);
 		const body = 'body' in sent ? sent.body : undefined;
 		const got = 'failed' in sent ? received(sent.failed) : undefined;
@@ -161,6 +168,10 @@ export async function apiRequest<T = unknown>(
 		if (failure.waitedMs + wait > policy.maxWaitMs) {
 			throw failed(`the next wait (${Math.ceil(wait / 1000)} s) would pass the Max Retry Wait`);
 		}
+		if (got.status === 429) {
+			settings.onThrottle?.(sentAt);
+			target.quietUntil = Math.max(target.quietUntil, Date.now() + wait);
+		}
 		failure.waitedMs += wait;
 		await sleep(wait);
 	}
@@ -186,21 +197,16 @@ function describeBody(body: unknown): string {
 export interface PageSettings extends RequestSettings {
 	/** Stop once this many items are collected; undefined = Return All. */
 	limit?: number;
-	/** Pages fetched at once once a total is known. */
-	concurrency?: number;
+	/** Ceiling of the pages fetched at once (Max Pages in Flight); MAX_PAGES_IN_FLIGHT when absent. */
+	maxPagesInFlight?: number;
 	/** Keeps only the items it accepts (filters the API lacks); Limit counts kept items. */
 	keep?: (item: IDataObject) => boolean;
 }
 
-// Measured (npm run bench:pages, 200 pages through n8n-core, sandbox on loopback, four runs):
-// 2 in flight took 0.75-0.87 of the sequential time, 4 took 0.58-0.94 on two cores. 2 keeps most
-// of the gain with the smallest burst; the cost: a token that expires mid-fetch can be renewed
-// by both requests in flight.
-export const PAGE_CONCURRENCY = 2;
-
 /**
  * Every item of a list, page by page (`page` from 1, `itemsPerPage` at most 100), for any
- * envelope. A stated total ends the loop without an extra request; without one, a short page does.
+ * envelope, in order. Page 1 comes alone; then pages go out ahead in a window (pages.ts) up to
+ * the last page a stated total or Limit allows, or, without a total, until a short page.
  */
 export async function apiRequestAllItems(
 	this: ApiContext,
@@ -213,8 +219,8 @@ export async function apiRequestAllItems(
 	const perPage = Math.min(MAX_PAGE_SIZE, keep ? MAX_PAGE_SIZE : (limit ?? MAX_PAGE_SIZE));
 	const unreadable = (reason: string, body?: unknown) =>
 		apiError(this.getNode(), { method: 'GET', path, status: 200, body, attempts: 1, waitedMs: 0, itemIndex: settings.itemIndex, reason });
-	const fetchPage = async (page: number) => {
-		const body = await apiRequest.call(this, 'GET', path, { qs: { ...qs, page, itemsPerPage: perPage } }, settings);
+	const fetchPage = async (page: number, onThrottle?: (sentAt: number) => void) => {
+		const body = await apiRequest.call(this, 'GET', path, { qs: { ...qs, page, itemsPerPage: perPage } }, { ...settings, onThrottle });
 		const list = readListPage(body);
 		if (list) return list;
 		throw unreadable(
@@ -223,44 +229,25 @@ export async function apiRequestAllItems(
 		);
 	};
 	const kept = (items: IDataObject[]) => (keep ? items.filter(keep) : items);
-	// A service that ignores `page` answers page 1 again and again: stop rather than repeat items.
-	const refuseRepeat = (page: number, items: IDataObject[], before: IDataObject[]) => {
-		if (items.length > 0 && JSON.stringify(items[0]) === JSON.stringify(before[0])) {
-			throw unreadable(`Page ${page} of GET ${path} repeats page ${page - 1}: the service seems to ignore the page parameter`);
-		}
-	};
-	let read = 0;
-	const done = (collected: number, pageItems: number, total?: number) =>
-		collected >= (limit ?? Infinity) || read >= (total ?? Infinity) || pageItems < perPage;
+	const wanted = limit ?? Infinity;
 
-	const first = await fetchPage(1);
-	read = first.items.length;
-	const collected = kept(first.items);
-	const concurrency = settings.concurrency ?? PAGE_CONCURRENCY;
-	// With a filter and a Limit, pages go one at a time: the next may not be needed.
-	const parallel = first.total !== undefined && concurrency > 1 && !(keep && limit !== undefined);
-	if (parallel && !done(collected.length, first.items.length, first.total)) {
-		// The total says which pages exist: fetch them a few at a time, keep them in order.
-		const lastPage = Math.ceil(Math.min(first.total!, keep ? Infinity : (limit ?? Infinity)) / perPage);
-		const pages: IDataObject[][] = [];
-		let next = 2;
-		const worker = async () => {
-			for (let page = next++; page <= lastPage; page = next++) pages[page] = (await fetchPage(page)).items;
-		};
-		await Promise.all(Array.from({ length: Math.min(concurrency, lastPage - 1) }, worker));
-		for (let page = 2; page <= lastPage; page++) {
-			refuseRepeat(page, pages[page] ?? [], page === 2 ? first.items : pages[page - 1]);
-			collected.push(...kept(pages[page] ?? []));
-		}
-	} else {
-		let previous = first;
-		for (let page = 2; !done(collected.length, previous.items.length, previous.total); page++) {
-			const list = await fetchPage(page);
-			refuseRepeat(page, list.items, previous.items);
+	let previous = await fetchPage(1);
+	const collected = kept(previous.items);
+	let read = previous.items.length;
+	const finished = (list: ListPage) => collected.length >= wanted || read >= (list.total ?? Infinity) || list.items.length < perPage;
+	if (!finished(previous)) {
+		// The last page that can hold an item needed: from the total and, without a filter, from Limit.
+		const needed = Math.min(previous.total ?? Infinity, keep ? Infinity : wanted);
+		await inOrder(fetchPage, 2, Math.ceil(needed / perPage), settings.maxPagesInFlight ?? MAX_PAGES_IN_FLIGHT, (page, list) => {
+			// A service that ignores `page` answers page 1 again and again: stop rather than repeat items.
+			if (list.items.length > 0 && JSON.stringify(list.items[0]) === JSON.stringify(previous.items[0])) {
+				throw unreadable(`Page ${page} of GET ${path} repeats page ${page - 1}: the service seems to ignore the page parameter`);
+			}
 			read += list.items.length;
 			collected.push(...kept(list.items));
 			previous = list;
-		}
+			return !finished(list);
+		});
 	}
 	return limit === undefined ? collected : collected.slice(0, limit);
 }

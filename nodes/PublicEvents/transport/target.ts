@@ -30,6 +30,8 @@ export interface Target {
 	/** The latest token renewal (settled once done) and how many started: requests wait for one under way. */
 	renewal?: Promise<unknown>;
 	renewals: number;
+	/** Until when (epoch ms) the service asked, with a 429's Retry-After, to send nothing: every request of the run waits. */
+	quietUntil: number;
 }
 
 // The credential is read once per node run (per activation for a poll trigger), not once per page.
@@ -49,6 +51,7 @@ export function targetOf(context: ApiContext): Promise<Target> {
 				secrets: [credentials.apiKey, credentials.token].filter((v): v is string => typeof v === 'string' && v !== ''),
 				credentials,
 				renewals: 0,
+				quietUntil: 0,
 			};
 		});
 		targets.set(context, target);

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { eventLocator, optionsCollection, pageSettings, returnAllAndLimit } from '../../shared/descriptions';
+import { eventLocator, optionsCollection, pageSettings, returnAllAndLimit, pagesInFlightOption } from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
 import { apiRequestAllItems } from '../../transport';
 
@@ -12,7 +12,7 @@ const properties: INodeProperties[] = [
 			'An event your company organises (the export answers 403 for events you sell as a partner). Archived events can be given by ID.',
 	},
 	...returnAllAndLimit,
-	optionsCollection(),
+	optionsCollection([pagesInFlightOption]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['barcode'], operation: ['exportForEvent'] } }, properties);

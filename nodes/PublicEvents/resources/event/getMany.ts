@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionsCollection, pageSettings, returnAllAndLimit } from '../../shared/descriptions';
+import { optionsCollection, pageSettings, returnAllAndLimit, pagesInFlightOption } from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
 import { apiRequestAllItems } from '../../transport';
 import { countryFilter, eventFilters, eventQuery, eventSort } from './filters';
@@ -17,7 +17,7 @@ export function eventList(operation: string, path: string, notes: { filters?: st
 	const properties: INodeProperties[] = [
 		...returnAllAndLimit,
 		notes.filters ? { ...eventFilters, description: notes.filters } : eventFilters,
-		optionsCollection([eventSort]),
+		optionsCollection([pagesInFlightOption, eventSort]),
 	];
 	return {
 		description: updateDisplayOptions({ show: { resource: ['event'], operation: [operation] } }, properties),

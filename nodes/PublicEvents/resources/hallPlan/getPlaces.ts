@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { eventLocator, optionsCollection, pageSettings, returnAllAndLimit } from '../../shared/descriptions';
+import { eventLocator, optionsCollection, pageSettings, returnAllAndLimit, pagesInFlightOption } from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
 import { apiRequestAllItems, type PageSettings } from '../../transport';
 
@@ -21,7 +21,7 @@ export function placeSettings(this: IExecuteFunctions, i: number): PageSettings 
 	return { ...settings, keep: (place: IDataObject) => Number(place.availableCount) > 0 };
 }
 
-const properties: INodeProperties[] = [eventLocator, ...returnAllAndLimit, optionsCollection([onlyAvailableOption])];
+const properties: INodeProperties[] = [eventLocator, ...returnAllAndLimit, optionsCollection([pagesInFlightOption, onlyAvailableOption])];
 
 export const description = updateDisplayOptions({ show: { resource: ['hallPlan'], operation: ['getPlaces'] } }, properties);
 

@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { eventLocator, optionsCollection, returnAllAndLimit, sectorLocator } from '../../shared/descriptions';
+import { eventLocator, optionsCollection, returnAllAndLimit, sectorLocator, pagesInFlightOption } from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
 import { apiRequestAllItems } from '../../transport';
 import { onlyAvailableOption, placeSettings } from './getPlaces';
 
-const properties: INodeProperties[] = [eventLocator, sectorLocator, ...returnAllAndLimit, optionsCollection([onlyAvailableOption])];
+const properties: INodeProperties[] = [eventLocator, sectorLocator, ...returnAllAndLimit, optionsCollection([pagesInFlightOption, onlyAvailableOption])];
 
 export const description = updateDisplayOptions({ show: { resource: ['hallPlan'], operation: ['getSectorPlaces'] } }, properties);
 

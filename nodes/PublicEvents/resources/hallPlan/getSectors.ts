@@ -1,11 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { eventLocator, optionsCollection, pageSettings, returnAllAndLimit } from '../../shared/descriptions';
+import { eventLocator, optionsCollection, pageSettings, returnAllAndLimit, pagesInFlightOption } from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
 import { apiRequestAllItems } from '../../transport';
 
-const properties: INodeProperties[] = [eventLocator, ...returnAllAndLimit, optionsCollection()];
+const properties: INodeProperties[] = [eventLocator, ...returnAllAndLimit, optionsCollection([pagesInFlightOption])];
 
 export const description = updateDisplayOptions({ show: { resource: ['hallPlan'], operation: ['getSectors'] } }, properties);
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { eventLocator, filtersCollection, optionsCollection, pageSettings, returnAllAndLimit } from '../../shared/descriptions';
+import { eventLocator, filtersCollection, optionsCollection, pageSettings, returnAllAndLimit, pagesInFlightOption } from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
 import { apiRequestAllItems } from '../../transport';
 
@@ -32,7 +32,7 @@ const properties: INodeProperties[] = [
 			description: 'Only orders in any of these statuses: one is sent as status, several as status[]',
 		},
 	]),
-	optionsCollection(),
+	optionsCollection([pagesInFlightOption]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['getManyForEvent'] } }, properties);

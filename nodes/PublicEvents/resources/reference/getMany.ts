@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionsCollection, pageSettings, returnAllAndLimit } from '../../shared/descriptions';
+import { optionsCollection, pageSettings, returnAllAndLimit, pagesInFlightOption } from '../../shared/descriptions';
 import { apiRequestAllItems } from '../../transport';
 
 /** The seven reference lists of spec section 4: same parameters, same output, one path each. */
@@ -24,7 +24,7 @@ export const operationOptions: INodePropertyOptions[] = lists.map((list) => ({
 
 export const description: INodeProperties[] = updateDisplayOptions(
 	{ show: { resource: ['reference'], operation: lists.map((list) => list.value) } },
-	[...returnAllAndLimit, optionsCollection()],
+	[...returnAllAndLimit, optionsCollection([pagesInFlightOption])],
 );
 
 /** One item per record; the service recommends caching these lists (once a day). */

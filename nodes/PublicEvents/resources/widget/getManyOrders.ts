@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { filtersCollection, optionsCollection, pageSettings, returnAllAndLimit, sortOption, sortQuery } from '../../shared/descriptions';
+import { filtersCollection, optionsCollection, pageSettings, returnAllAndLimit, sortOption, sortQuery, pagesInFlightOption } from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
 import { orderOutput, splitTicketsOption } from '../../shared/tickets';
 import { apiRequestAllItems } from '../../transport';
@@ -23,6 +23,7 @@ export function widgetList(operation: string, path: string, time: string, record
 			},
 		]),
 		optionsCollection([
+			pagesInFlightOption,
 			sortOption(sortField, 'Oldest First', 'Newest First', `Sent as order[${time}]. Not named by the API spec: a service that ignores it keeps its own order.`),
 			...(withTickets ? [splitTicketsOption] : []),
 		]),
