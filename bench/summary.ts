@@ -9,5 +9,5 @@ if (rows.length === 0) {
 	console.log(`\n== Summary of npm run bench (${Object.keys(recorded).join(', ')}); sandbox throughput and pages in flight are printed above`);
 	table(['figure', 'measured', 'target'], rows);
 	const missed = rows.filter(([, , target]) => target.includes('MISSED'));
-	console.log(missed.length ? `\n${missed.length} target(s) missed: see README "Performance" for why.` : '\nAll targets met.');
+	console.log(missed.length ? `\n${missed.length} target(s) missed: see docs/performance.md for why.` : '\nAll targets met.');
 }
