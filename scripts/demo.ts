@@ -2,15 +2,16 @@
  * `npm run demo`: the sandbox with seeded data and a real n8n with this package loaded, the
  * demo credentials and the example workflows imported, an owner account to log in with.
  * Ctrl+C stops everything it started and deletes n8n's data folder. The first run installs
- * n8n 2.40.7 and Node 24 into a cache folder outside the repo (minutes); later runs reuse it.
+ * n8n (2.40.7 on Node 24 unless --n8n-version or N8N_VERSION names another, such as 1.123.81
+ * on Node 22) into a cache folder outside the repo (minutes); later runs reuse it.
  *
- *   npm run demo -- [--sandbox-port 4010] [--n8n-port 5678]
+ *   npm run demo -- [--sandbox-port 4010] [--n8n-port 5678] [--n8n-version 1.123.81]
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 
 import { startSandbox, type Sandbox } from '../sandbox';
-import { cacheDir, findInstall, N8N_VERSION } from './n8n/install';
+import { cacheDir, findInstall, N8N_VERSION, recipeFor } from './n8n/install';
 import { ensureN8n, N8nInstance, packPackage, type N8nServer } from './n8n/instance';
 import { build, importDemo, loadExamples, OWNER, portIsFree, subscribePush, type Example } from './demo/setup';
 
@@ -18,6 +19,7 @@ const USAGE = `npm run demo -- [options]
 
   --sandbox-port N   the sandbox's port (default 4010; 0 = any free port)
   --n8n-port N       n8n's port (default 5678; if busy, any free port; 0 = any free port)
+  --n8n-version V    the n8n to run (default ${N8N_VERSION}; 1.123.81 also works, see docs/compatibility.md)
   --help`;
 
 const startedAt = Date.now();
@@ -67,6 +69,7 @@ async function main() {
 		options: {
 			'sandbox-port': { type: 'string', default: '4010' },
 			'n8n-port': { type: 'string', default: '5678' },
+			'n8n-version': { type: 'string', default: N8N_VERSION },
 			help: { type: 'boolean', default: false },
 		},
 	});
@@ -74,6 +77,9 @@ async function main() {
 	process.on('SIGINT', onSignal);
 	process.on('SIGTERM', onSignal);
 	const sandboxPort = port(values['sandbox-port'], 'sandbox-port');
+	const version = values['n8n-version'];
+	if (!/^\d+\.\d+\.\d+$/.test(version)) fail(`--n8n-version must be an n8n version such as ${N8N_VERSION}, got "${version}"`);
+	const nodeSpec = recipeFor(version).node;
 	let n8nPort = port(values['n8n-port'], 'n8n-port');
 
 	// A fixed sandbox port keeps its URL stable between runs: fail rather than move it.
@@ -86,13 +92,13 @@ async function main() {
 	}
 
 	say(
-		findInstall()
-			? 'building the package, starting the sandbox'
-			: `building the package, starting the sandbox, installing n8n ${N8N_VERSION} and Node 24 into ${cacheDir()} (once: about 4 to 8 minutes, 2.4 GB; N8N_E2E_CACHE moves it)`,
+		findInstall(undefined, version)
+			? `building the package, starting the sandbox (n8n ${version})`
+			: `building the package, starting the sandbox, installing n8n ${version} and Node ${nodeSpec} into ${cacheDir(version)} (once: about 4 to 8 minutes, 2.4 GB; N8N_E2E_CACHE moves it)`,
 	);
 	const [sandbox, install] = await Promise.all([
 		startSandbox({ port: sandboxPort }).then((s) => (undo.push(() => s.stop()), s)),
-		ensureN8n(),
+		ensureN8n(version),
 		build((kill) => undo.push(kill)),
 	]);
 	const packed = await packPackage(undefined, { build: false });
@@ -109,10 +115,10 @@ async function main() {
 	const examples = loadExamples();
 	await importDemo(server, cookie, sandbox, webhookSecret, examples);
 	const pushedTo = subscribePush(sandbox, server, examples, webhookSecret);
-	printReady(server, sandbox, examples, pushedTo, n8n.userFolder);
+	printReady(server, sandbox, examples, pushedTo, n8n.userFolder, install.n8nVersion);
 }
 
-function printReady(server: N8nServer, sandbox: Sandbox, examples: Example[], pushedTo: string | undefined, dataFolder: string) {
+function printReady(server: N8nServer, sandbox: Sandbox, examples: Example[], pushedTo: string | undefined, dataFolder: string, n8nVersion: string) {
 	const sell = examples.find((e) => /sell a ticket/i.test(e.name));
 	const steps = [
 		sell
@@ -126,7 +132,7 @@ function printReady(server: N8nServer, sandbox: Sandbox, examples: Example[], pu
 	console.log(`
 Ready in ${Math.round((Date.now() - startedAt) / 1000)} s.
 
-  n8n editor   ${server.url}
+  n8n editor   ${server.url}   (n8n ${n8nVersion})
   login        ${OWNER.email}  /  ${OWNER.password}   (demo only; everything is deleted on exit)
   sandbox      ${sandbox.baseUrl}/api/v2   control: ${sandbox.baseUrl}/__sandbox/state
   workflows    ${examples.length ? examples.map((e) => e.name).join('\n               ') : '(none: examples/ is empty)'}

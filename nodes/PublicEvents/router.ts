@@ -47,11 +47,12 @@ async function runItem(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
 		}
 		const json = errorJson(error);
-		// n8n sends an item down the error output only when its keys are error/message/details
-		// (it then adds the input item's fields), so there the rest goes under `details`.
-		const { error: message, ...details } = json;
+		// n8n sends an item down the error output (adding the input item's fields) only when
+		// its keys are `error` and `message` (1.x; 2.x also takes `details`): there the
+		// description (request, HTTP status, what the service said) is the message.
 		const errorOutput = this.getNode().onError === 'continueErrorOutput';
-		return [{ json: errorOutput ? { error: message, details } : json, pairedItem: { item: i } }];
+		const errorItem = json.description ? { error: json.error, message: json.description } : { error: json.error };
+		return [{ json: errorOutput ? errorItem : json, pairedItem: { item: i } }];
 	}
 }
 

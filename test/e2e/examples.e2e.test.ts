@@ -1,5 +1,6 @@
 /**
- * The shipped example workflows (examples/*.json) in real n8n 2.40.7, imported as users import
+ * The shipped example workflows (examples/*.json) in real n8n (2.40.7, or N8N_VERSION such as
+ * 1.123.81), imported as users import
  * them (type names mapped to the custom-extension names) and run with `n8n execute` against the
  * sandbox: what they print and the files they write are checked against the sandbox's own data.
  */
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import { expectNoSecrets, secretsOf } from '../helpers/secrets';
 import { Receiver } from '../helpers/receiver';
 import { SandboxClient } from '../helpers/sandboxClient';
-import { apiCredential, ensureN8n, N8nInstance, nodeOutput, packPackage, REPO_ROOT, toCustomTypes, type PackedPackage } from '../../scripts/n8n/instance';
+import { apiCredential, ensureN8n, N8nInstance, n8nMajor, nodeOutput, packPackage, REPO_ROOT, toCustomTypes, type PackedPackage } from '../../scripts/n8n/instance';
 import type { N8nInstall } from '../../scripts/n8n/install';
 
 const DEMO_API = { id: 'PeDemoApiCred001', name: 'Public Events (sandbox)' };
@@ -26,9 +27,10 @@ function example(file: string): Workflow {
 	return JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as Workflow;
 }
 
-/** The sheet of a file n8n wrote, read with the SheetJS that n8n itself ships: rows as text. */
+/** The sheet of a file n8n wrote, read with the SheetJS that n8n itself ships (2.x: @e965/xlsx, 1.x: xlsx): rows as text. */
 function sheetRows(install: N8nInstall, file: string): Array<Record<string, string>> {
-	const xlsx = createRequire(join(install.dir, 'node_modules', 'n8n', 'package.json'))('@e965/xlsx');
+	const fromN8n = createRequire(join(install.dir, 'node_modules', 'n8n', 'package.json'));
+	const xlsx = n8nMajor(install) >= 2 ? fromN8n('@e965/xlsx') : fromN8n('xlsx');
 	const book = xlsx.read(readFileSync(file), { type: 'buffer', raw: file.endsWith('.csv') });
 	return xlsx.utils.sheet_to_json(book.Sheets[book.SheetNames[0]], { raw: false, defval: '' });
 }
@@ -111,7 +113,7 @@ describe('real n8n: the example workflows', () => {
 		await sandbox?.stop();
 	});
 
-	it("the examples' n8n nodes are types and versions n8n 2.40.7 has", () => {
+	it("the examples' n8n nodes are types and versions this n8n has", () => {
 		const known = JSON.parse(readFileSync(join(install.dir, 'node_modules', 'n8n-nodes-base', 'dist', 'types', 'nodes.json'), 'utf8')) as Array<{ name: string; version: number | number[] }>;
 		const versions = new Map<string, number[]>();
 		for (const d of known) versions.set(`n8n-nodes-base.${d.name}`, [...(versions.get(`n8n-nodes-base.${d.name}`) ?? []), ...[d.version].flat()]);

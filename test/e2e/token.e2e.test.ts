@@ -1,7 +1,8 @@
 /**
- * Real n8n 2.40.7 runs the packed package against the sandbox: the credential's token is
- * fetched once and stored by n8n across executions, and renewed by n8n after it expires
- * (the 401 makes n8n call preAuthentication again and repeat the request).
+ * Real n8n (2.40.7, or N8N_VERSION such as 1.123.81) runs the packed package against the
+ * sandbox: the credential's token is fetched once and stored by n8n across executions, and
+ * renewed by n8n after it expires (the 401 makes n8n call preAuthentication again and repeat
+ * the request).
  */
 import { randomUUID } from 'node:crypto';
 

@@ -1,9 +1,9 @@
 /**
- * Real n8n 2.40.7 (`n8n start`) runs both triggers of the packed package against the sandbox:
- * the sandbox pushes signed sales and refunds to the push trigger's production URL (a delivery
- * signed with the wrong secret is refused), and the poll trigger finds a sale made in the
- * sandbox. Each workflow forwards what its trigger emitted to a local Receiver (HTTP Request
- * node); n8n's REST API shows the executions.
+ * Real n8n (2.40.7, or N8N_VERSION such as 1.123.81; `n8n start`) runs both triggers of the
+ * packed package against the sandbox: the sandbox pushes signed sales and refunds to the push
+ * trigger's production URL (a delivery signed with the wrong secret is refused), and the poll
+ * trigger finds a sale made in the sandbox. Each workflow forwards what its trigger emitted to
+ * a local Receiver (HTTP Request node); n8n's REST API shows the executions.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -23,9 +23,9 @@ const WEBHOOK_ID = randomUUID();
 const OWNER = { email: 'owner@e2e.invalid', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-passw0rd' };
 
 /**
- * n8n 2.40.7 refuses a poll cron firing more than once a minute ("The polling interval is too
- * short"), checking each Poll Times entry alone. Six entries, each once a minute at its own
- * second, poll every 10 s: the test waits seconds, not minutes.
+ * n8n (1.x and 2.x) refuses a poll cron firing more than once a minute ("The polling interval
+ * is too short"), checking each Poll Times entry alone. Six entries, each once a minute at its
+ * own second, poll every 10 s: the test waits seconds, not minutes.
  */
 const POLL_EVERY_MS = 10_000;
 const pollTimes = { item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) };

@@ -154,7 +154,7 @@ describe.each(cases)('$status', (c) => {
 });
 
 describe('On Error: Continue (using error output)', () => {
-	it('a failed item goes down the error output, with the input item and the details; the rest down the success output', async () => {
+	it('a failed item goes down the error output, with the input item and the request\'s outcome as message; the rest down the success output', async () => {
 		const { store } = credentialFor(sb);
 		const result = await runPublicEvents(
 			store,
@@ -167,7 +167,7 @@ describe('On Error: Continue (using error output)', () => {
 		expect(failed).toHaveLength(1);
 		// n8n merges the input item in, which is how a later step (Release Hold) finds its order.
 		expect(failed[0].json).toEqual(
-			expect.objectContaining({ ref: '999999', error: expect.stringMatching(/404|not found|access/i), details: expect.objectContaining({ httpCode: '404' }) }),
+			expect.objectContaining({ ref: '999999', error: expect.stringMatching(/404|not found|access/i), message: expect.stringMatching(/^GET \/event-points\/999999 answered 404\b/) }),
 		);
 	});
 });
