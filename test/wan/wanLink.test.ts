@@ -50,7 +50,7 @@ it('plain: 2 round trips to the first byte of the answer', async () => {
 	const { ms, text } = await firstByte((ready) => net.connect(link.port, '127.0.0.1', ready));
 	expect(text).toMatch(/^HTTP\/1\.1 200[\s\S]*ok$/);
 	expect(ms).toBeGreaterThanOrEqual(2 * RTT - 5);
-	expect(ms).toBeLessThan(2 * RTT + 60);
+	expect(ms).toBeLessThan(3 * RTT); // a round trip short of the next count: load may add time, never a round trip
 	expect(link.opened).toHaveLength(1);
 });
 
@@ -61,7 +61,7 @@ it('TLS with the throwaway certificate: 3 round trips to the first byte of the a
 	const { ms, text } = await firstByte((ready) => tls.connect({ port: link.port, host: '127.0.0.1', ca }, ready));
 	expect(text).toMatch(/^HTTP\/1\.1 200[\s\S]*ok$/);
 	expect(ms).toBeGreaterThanOrEqual(3 * RTT - 5);
-	expect(ms).toBeLessThan(3 * RTT + 80);
+	expect(ms).toBeLessThan(4 * RTT);
 	expect(link.answers.map((a) => a.status)).toEqual([200]);
 });
 
@@ -78,5 +78,5 @@ it('a second request on an open connection costs one round trip', async () => {
 	const second = await answer();
 	socket.destroy();
 	expect(second).toBeGreaterThanOrEqual(RTT - 5);
-	expect(second).toBeLessThan(RTT + 50);
+	expect(second).toBeLessThan(2 * RTT);
 });
