@@ -32,7 +32,7 @@ const OWNER = { email: 'owner@e2e.invalid', firstName: 'E2E', lastName: 'Owner',
 const NODE_TYPES = { [NODES.action]: 'publicEvents', [NODES.push]: 'publicEventsTrigger', [NODES.poll]: 'publicEventsPollTrigger', [NODES.payment]: 'publicEvents' };
 
 /** Polls until `done` holds or time is up; returns the last value, for an expect that shows it. */
-async function settled<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+async function settled<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await probe();
