@@ -211,9 +211,23 @@ describe('real n8n editor in a browser: the package\'s nodes and credential', ()
 			await expect(panel.getByText(text, { exact: true }).first().isVisible()).resolves.toBe(true);
 		}
 
-		await editor.testId('parameter-input-eventIds').click();
+		// A click while the options are still loading can leave the dropdown shut (seen once in CI
+		// under load): wait for the options' request, and click again while nothing shows.
+		const listed = () => requestsSince(seq).some((r) => /^GET \/event-points\?.* 200$/.test(r));
+		await settled(async () => listed(), (done) => done);
+		const input = editor.testId('parameter-input-eventIds');
 		const options = editor.page.locator('.el-select-dropdown__item:visible');
-		const names = (await settled(() => options.allInnerTexts(), (texts) => texts.length > 1)).map((name) => name.trim());
+		let clicks = 0;
+		const names = (
+			await settled(
+				async () => {
+					const texts = await options.allInnerTexts();
+					if (texts.length === 0 && clicks++ % 20 === 0) await input.click();
+					return texts;
+				},
+				(texts) => texts.length > 1,
+			)
+		).map((name) => name.trim());
 		expect(names).toContain(order.eventLabel);
 		expect(requestsSince(seq)).toContainEqual(expect.stringMatching(/^GET \/event-points\?.* 200$/));
 		await expectScreenshot('poll-trigger-panel.png');
