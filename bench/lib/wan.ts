@@ -34,22 +34,44 @@ export interface WanLink {
 	close(): Promise<void>;
 }
 
-/** Passes chunks from `from` to `to`, each `delay()` ms after it came (never reordered), the first not before `notBefore`. */
+/**
+ * Passes chunks from `from` to `to`, each `delay()` ms after it came, the first not before
+ * `notBefore`. One queue and one timer per direction: separate timers per chunk can fire out of
+ * order when their due times meet (Node orders timers by duration list), which corrupts a TLS
+ * stream ("bad record mac").
+ */
 function delayed(from: net.Socket, to: net.Socket, delay: () => number, notBefore = 0, onDeliver?: (chunk: Buffer) => void) {
-	let last = 0;
-	from.on('data', (chunk: Buffer) => {
-		const due = Math.max(Date.now(), notBefore) + delay();
-		const at = Math.max(due, last);
-		last = at;
-		setTimeout(() => {
-			if (to.destroyed) return;
-			to.write(chunk);
-			onDeliver?.(chunk);
-		}, at - Date.now());
+	const queue: Array<{ at: number; chunk?: Buffer; end?: 'end' | 'destroy' }> = [];
+	let timer: NodeJS.Timeout | undefined;
+	const drain = () => {
+		timer = undefined;
+		while (queue.length > 0 && queue[0].at <= Date.now()) {
+			const { chunk, end } = queue.shift()!;
+			if (to.destroyed) continue;
+			if (chunk) {
+				to.write(chunk);
+				onDeliver?.(chunk);
+			} else if (end === 'end') to.end();
+			else to.destroy();
+		}
+		if (queue.length > 0) timer = setTimeout(drain, queue[0].at - Date.now());
+	};
+	const push = (entry: { chunk?: Buffer; end?: 'end' | 'destroy' }) => {
+		const last = queue.at(-1)?.at ?? 0;
+		queue.push({ ...entry, at: Math.max(Date.now() + delay(), notBefore + delay(), last) });
+		if (!timer) timer = setTimeout(drain, queue[0].at - Date.now());
+	};
+	from.on('data', (chunk: Buffer) => push({ chunk }));
+	let ended = false;
+	from.on('end', () => {
+		ended = true;
+		push({ end: 'end' });
 	});
-	from.on('end', () => setTimeout(() => to.end(), Math.max(0, last - Date.now()) + delay()));
 	from.on('error', () => to.destroy());
-	from.on('close', () => setTimeout(() => to.destroy(), Math.max(0, last - Date.now()) + delay()));
+	// After an end, destroying too could cut what `to` has not flushed yet.
+	from.on('close', () => {
+		if (!ended) push({ end: 'destroy' });
+	});
 }
 
 function selfSignedCertificate(): { dir: string; key: Buffer; cert: Buffer; caFile: string } {
