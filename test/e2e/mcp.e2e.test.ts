@@ -110,6 +110,7 @@ describe('real n8n: the AI ticket desk example served by the MCP Server Trigger 
 			expect(typeof event.venue).toBe('string');
 		}
 		const event = events.json.find((e: any) => e.countAvailableTickets > 1);
+		console.log(`what the agent read: 10 events ${events.text.length} characters`);
 
 		const places = await call('Event_Places', { eventId: event.id });
 		expect(places.result.isError).toBeFalsy();
@@ -119,11 +120,13 @@ describe('real n8n: the AI ticket desk example served by the MCP Server Trigger 
 			expect(place.availableCount).toBeGreaterThan(0);
 			expect(Object.keys(place).sort()).toEqual(['availableCount', 'id', 'placeName', 'priceCategories', 'rowName', 'sectorName']);
 		}
+		console.log(`what the agent read: ${places.json.length} free places ${places.text.length} characters`);
 		const [first, second] = places.json;
-		const category = first.priceCategories.find((c: any) => second.priceCategories.some((d: any) => d.id === c.id));
+		// Price category ID -> "name, price"; one both places offer.
+		const category = Number(Object.keys(first.priceCategories).find((id) => id in second.priceCategories));
 
 		const holdsBefore = await sandbox.get(`/event-points/${event.id}/orders`, { query: { status: 'reserved_to_time' } });
-		const hold = await call('Hold_Places', { eventId: event.id, placeIds: `${first.id}, ${second.id}`, priceCategoryId: category.id });
+		const hold = await call('Hold_Places', { eventId: event.id, placeIds: `${first.id}, ${second.id}`, priceCategoryId: category });
 		expect(hold.result.isError).toBeFalsy();
 		expect(hold.json).toEqual([expect.objectContaining({ id: expect.anything(), status: 'reserved_to_time', reservedToDate: expect.any(String) })]);
 		const orderId = hold.json[0].id;
@@ -139,7 +142,7 @@ describe('real n8n: the AI ticket desk example served by the MCP Server Trigger 
 		expect(got.json).toEqual([expect.objectContaining({ id: orderId, status: 'reserved_to_time' })]);
 
 		// A place now taken: the error says what to do next, and nothing more is held.
-		const taken = await call('Hold_Places', { eventId: event.id, placeIds: String(first.id), priceCategoryId: category.id });
+		const taken = await call('Hold_Places', { eventId: event.id, placeIds: String(first.id), priceCategoryId: category });
 		expect(taken.result.isError).toBe(true);
 		expect(taken.text).toMatch(/pick other places from the event's place list/);
 		const holdsLast = await sandbox.get(`/event-points/${event.id}/orders`, { query: { status: 'reserved_to_time' } });

@@ -16,7 +16,7 @@ const AGENT_TEXT: Record<string, Record<string, string>> = {
 	},
 	hallPlan: {
 		getPlaces:
-			'List the places (seats) of one event, by the event ID from the event search. Each place: id (the place ID to hold), sectorName, rowName, placeName, availableCount (0 = sold or held: cannot be booked) and priceCategories [{ id, name, price }]. To hold places, pass their ids and one price category id that all of them offer.',
+			'List the places (seats) of one event, by the event ID from the event search. Each place: id (the place ID to hold), sectorName, rowName, placeName, availableCount (0 = sold or held: cannot be booked) and priceCategories (price category ID -> name and price). To hold places, pass their ids and one price category id that all of them offer.',
 		getSectors: 'List the sectors of one event (event ID from the event search): their ids narrow the place list to one sector.',
 		getSectorPlaces: 'List the places of one sector of an event (event ID from the event search, sector ID from the sector list). Answers the same fields as the place list.',
 	},

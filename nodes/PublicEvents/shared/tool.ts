@@ -53,7 +53,8 @@ export function simplePlace(place: IDataObject): IDataObject {
 		rowName: place.rowName,
 		placeName: place.placeName,
 		availableCount: place.availableCount,
-		priceCategories: categories.map((c) => defined({ id: c.id, name: c.name, price: money(c.price) })),
+		// Price category ID -> "name, price": the ID is what an order takes.
+		priceCategories: Object.fromEntries(categories.map((c) => [String(c.id), [c.name, money(c.price)].filter(Boolean).join(', ')])),
 	});
 }
 
