@@ -8,8 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client } from '@modelcontextprotocol/sdk/client';
+// The SDK's subpaths without .js: the lint's import resolver does not map its exports wildcard with one (Jest adds it).
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp';
 
 import { apiCredential, ensureN8n, N8nInstance, packPackage, REPO_ROOT, toCustomTypes, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
 import { until } from '../helpers/push';
