@@ -179,6 +179,9 @@ describe('lists in the editor: sector, place, price category, promo code', () =>
 		const before = await mark(sb);
 		const parameters = { eventId: byId(fromAI('eventId')), places: byId(fromAI('placeIds')), priceCategory: fromAI('priceCategoryId') };
 		expect(await callLoadOptions({ ...editor(parameters), method: 'getPriceCategories' })).toEqual([]);
+		// As the editor sends them: expressions resolved, $fromAI to null.
+		const resolved = { eventId: { __rl: true, mode: 'id', value: null }, places: { __rl: true, mode: 'id', value: null }, priceCategory: null };
+		expect(await callLoadOptions({ ...editor(resolved), method: 'getPriceCategories' })).toEqual([]);
 		expect(await since(sb, before)).toEqual([]);
 	});
 
