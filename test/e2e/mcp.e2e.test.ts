@@ -150,6 +150,22 @@ describe('real n8n: the AI ticket desk example served by the MCP Server Trigger 
 		expect(holdsLast.body.length).toBe(holdsAfter.body.length);
 	});
 
+	it('more places than an order may hold: the error names the limit and its value, and nothing is held', async () => {
+		const { ticketsPerOrder } = sandbox.app.options.limits;
+		const events = await call('Find_Events', {});
+		const event = events.json.find((e: any) => e.countAvailableTickets > ticketsPerOrder);
+		const places = await call('Event_Places', { eventId: event.id, limit: ticketsPerOrder + 1 });
+		expect(places.json).toHaveLength(ticketsPerOrder + 1);
+		const shared = Object.keys(places.json[0].priceCategories).find((id) => places.json.every((p: any) => id in p.priceCategories));
+		const held = async () => (await sandbox.get(`/event-points/${event.id}/orders`, { query: { status: 'reserved_to_time' } })).body.length;
+		const before = await held();
+
+		const tooMany = await call('Hold_Places', { eventId: event.id, placeIds: places.json.map((p: any) => p.id).join(', '), priceCategoryId: Number(shared) });
+		expect(tooMany.result.isError).toBe(true);
+		expect(tooMany.text).toContain(`A limit of the service was exceeded (limit ${ticketsPerOrder}, current ${ticketsPerOrder + 1})`);
+		expect(await held()).toBe(before);
+	});
+
 	it('never exposes payment, refunds or ticket status changes, and nothing printed holds a key or a token', () => {
 		const operations = example.nodes.filter((n) => n.type.endsWith('publicEventsTool')).map((n) => `${n.parameters.resource}.${n.parameters.operation}`);
 		expect(operations.sort()).toEqual(['event.getMany', 'hallPlan.getPlaces', 'order.create', 'order.get']);
