@@ -12,8 +12,8 @@ import { parseArgs } from 'node:util';
 
 import { startSandbox, type Sandbox } from '../sandbox';
 import { cacheDir, findInstall, N8N_VERSION, recipeFor } from './n8n/install';
-import { ensureN8n, N8nInstance, packPackage, type N8nServer } from './n8n/instance';
-import { build, importDemo, loadExamples, OWNER, portIsFree, subscribePush, type Example } from './demo/setup';
+import { ensureN8n, N8nInstance, n8nMajor, packPackage, type N8nServer } from './n8n/instance';
+import { build, importDemo, loadExamples, OWNER, portIsFree, publishMcp, subscribePush, type Example } from './demo/setup';
 
 const USAGE = `npm run demo -- [options]
 
@@ -115,10 +115,19 @@ async function main() {
 	const examples = loadExamples();
 	await importDemo(server, cookie, sandbox, webhookSecret, examples);
 	const pushedTo = subscribePush(sandbox, server, examples, webhookSecret);
-	printReady(server, sandbox, examples, pushedTo, n8n.userFolder, install.n8nVersion);
+	const mcp = n8nMajor(install) >= 2 ? await publishMcp(server, cookie, examples) : undefined;
+	printReady(server, sandbox, examples, pushedTo, mcp, n8n.userFolder, install.n8nVersion);
 }
 
-function printReady(server: N8nServer, sandbox: Sandbox, examples: Example[], pushedTo: string | undefined, dataFolder: string, n8nVersion: string) {
+function printReady(
+	server: N8nServer,
+	sandbox: Sandbox,
+	examples: Example[],
+	pushedTo: string | undefined,
+	mcp: { name: string; url: string } | undefined,
+	dataFolder: string,
+	n8nVersion: string,
+) {
 	const sell = examples.find((e) => /sell a ticket/i.test(e.name));
 	const steps = [
 		sell
@@ -128,6 +137,7 @@ function printReady(server: N8nServer, sandbox: Sandbox, examples: Example[], pu
 		...(pushedTo
 			? [`Open "${pushedTo}", click "Execute workflow" (it waits for a push), then sell a ticket again: the sandbox pushes the sale there, signed.`]
 			: []),
+		...(mcp ? [`Point an MCP client (Streamable HTTP) at ${mcp.url}: "${mcp.name}" is published; docs/ai-agents.md shows how.`] : []),
 	];
 	console.log(`
 Ready in ${Math.round((Date.now() - startedAt) / 1000)} s.
@@ -135,7 +145,8 @@ Ready in ${Math.round((Date.now() - startedAt) / 1000)} s.
   n8n editor   ${server.url}   (n8n ${n8nVersion})
   login        ${OWNER.email}  /  ${OWNER.password}   (demo only; everything is deleted on exit)
   sandbox      ${sandbox.baseUrl}/api/v2   control: ${sandbox.baseUrl}/__sandbox/state
-  workflows    ${examples.length ? examples.map((e) => e.name).join('\n               ') : '(none: examples/ is empty)'}
+${mcp ? `  MCP server   ${mcp.url}   (published, no authentication: demo only)
+` : ''}  workflows    ${examples.length ? examples.map((e) => e.name).join('\n               ') : '(none: examples/ is empty)'}
 
 First steps
 ${steps.map((s, i) => `  ${i + 1}. ${s}`).join('\n')}

@@ -30,6 +30,7 @@ interface ExampleNode {
 	name: string;
 	type: string;
 	webhookId?: string;
+	parameters?: { path?: string };
 	credentials?: Record<string, { id: string; name: string }>;
 }
 export interface Example {
@@ -62,6 +63,22 @@ export async function importDemo(server: N8nServer, cookie: string, sandbox: San
 	for (const example of examples) {
 		await server.rest(cookie, 'POST', '/workflows', { ...example, nodes: example.nodes.map((n) => ({ ...n, credentials: relink(n.credentials) })) });
 	}
+}
+
+const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
+
+/**
+ * Publishes the first example served by n8n's MCP Server Trigger (2.x: the example's trigger is
+ * typeVersion 2.1), so an MCP client can connect at once. Returns its name and MCP URL.
+ */
+export async function publishMcp(server: N8nServer, cookie: string, examples: Example[]): Promise<{ name: string; url: string } | undefined> {
+	for (const example of examples) {
+		const trigger = example.nodes.find((n) => n.type === MCP_TRIGGER && n.parameters?.path);
+		if (!trigger) continue;
+		await server.activateWorkflow(cookie, example.id);
+		return { name: example.name, url: `${server.url}/mcp/${trigger.parameters!.path}` };
+	}
+	return undefined;
 }
 
 /**

@@ -9,6 +9,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 
+import { Client } from '@modelcontextprotocol/sdk/client/index';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp';
+
 import { REPO_ROOT } from '../../scripts/n8n/instance';
 import { until } from '../helpers/push';
 
@@ -139,6 +142,27 @@ describe('npm run demo', () => {
 		expect(deliveries.map((d) => [d.type, d.url.includes('/webhook-test/'), d.attempts[0].status])).toEqual([['order.sale', true, 200]]);
 		const pushed = await until(async () => (await executionsOf(push.id))[0], 'the push workflow to run', 30_000);
 		expect(pushed.mode).toBe('manual');
+	});
+
+	it('the printed MCP server is the published AI ticket desk: an MCP client lists its four tools', async () => {
+		const url = /MCP server\s+(http:\S+)/.exec(output)?.[1];
+		expect(url).toMatch(/\/mcp\/public-events-desk$/);
+		const client = await until(
+			async () => {
+				const candidate = new Client({ name: 'demo-e2e', version: '1.0.0' });
+				return candidate.connect(new StreamableHTTPClientTransport(new URL(url!))).then(
+					() => candidate,
+					() => false as const,
+				);
+			},
+			'the MCP endpoint to serve',
+			30_000,
+		);
+		try {
+			expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['Event_Places', 'Find_Events', 'Get_Order', 'Hold_Places']);
+		} finally {
+			await client.close();
+		}
 	});
 
 	it('Ctrl+C stops n8n and the sandbox and removes the data folder', async () => {

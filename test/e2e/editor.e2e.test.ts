@@ -7,14 +7,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
-import { ensureN8n, N8nInstance, packPackage, TYPE_PREFIX, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
+import { ensureN8n, N8nInstance, packPackage, REPO_ROOT, toCustomTypes, TYPE_PREFIX, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
 import { eventLabel } from '../../nodes/PublicEvents/methods/loadOptions';
 import { PUSH_TRIGGER_SCHEMA, readSchema } from '../helpers/outputSchema';
 import { SandboxClient } from '../helpers/sandboxClient';
 import { expectNoSecrets, secretsOf } from '../helpers/secrets';
 import { EditorBrowser, UNKNOWN_NODE_TEXTS, VIEWPORT } from './editor/browser';
 import {
+	API_CREDENTIAL,
 	chooseOrder,
 	credentials,
 	editorWorkflow,
@@ -29,6 +31,9 @@ import {
 
 const WEBHOOK_ID = randomUUID();
 const OWNER = { email: 'owner@e2e.invalid', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-passw0rd' };
+/** The AI example as the demo has it, its tools on this suite's credential. */
+const AI_DESK = toCustomTypes(JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'ai-ticket-desk.json'), 'utf8')) as { id: string; nodes: Array<{ name: string; type: string; credentials?: object }> });
+for (const node of AI_DESK.nodes) if (node.credentials) node.credentials = { publicEventsApi: API_CREDENTIAL };
 const NODE_TYPES = { [NODES.action]: 'publicEvents', [NODES.push]: 'publicEventsTrigger', [NODES.poll]: 'publicEventsPollTrigger', [NODES.payment]: 'publicEvents' };
 
 /** Polls until `done` holds or time is up; returns the last value, for an expect that shows it. */
@@ -75,7 +80,7 @@ describe('real n8n editor in a browser: the package\'s nodes and credential', ()
 		n8n = await N8nInstance.create({ install, extensionsDir: packed.extensionsDir });
 		order = await chooseOrder(sandbox);
 		await n8n.importCredentials(credentials(sandbox.sandbox.baseUrl, sandbox.keys.partner));
-		await n8n.importWorkflow(editorWorkflow(order, WEBHOOK_ID));
+		await n8n.importWorkflows([editorWorkflow(order, WEBHOOK_ID), AI_DESK]);
 		server = await n8n.start();
 		editor = await EditorBrowser.open(server.url, await server.setupOwner(OWNER));
 	});
@@ -112,6 +117,21 @@ describe('real n8n editor in a browser: the package\'s nodes and credential', ()
 			await expect(node.innerText()).resolves.not.toMatch(/^\?$/m);
 		}
 		await expectScreenshot('editor-canvas.png');
+		await expectHealthyPage();
+	});
+
+	it('the AI ticket desk example: the MCP Server Trigger with four Public Events tools; a tool\'s Description is its operation\'s', async () => {
+		await editor.canvas(AI_DESK.id);
+
+		for (const node of AI_DESK.nodes.filter((n) => !n.type.endsWith('stickyNote'))) {
+			await expect(editor.canvasNode(node.name).getAttribute('data-node-type')).resolves.toBe(node.type);
+		}
+		await expectScreenshot('ai-ticket-desk.png');
+		const panel = await editor.openPanel('Hold Places');
+		// A textarea's text is its value, not the page's text.
+		const shown = await panel.evaluate((el) => [el.textContent, ...[...el.querySelectorAll('textarea')].map((t) => t.value)].join('\n'));
+		expect(shown).toContain('one price category ID every place offers (both from the place list)');
+		await editor.closePanel();
 		await expectHealthyPage();
 	});
 

@@ -174,6 +174,17 @@ describe('lists in the editor: sector, place, price category, promo code', () =>
 		await expect(callLoadOptions({ ...editor({ eventId: byId(EVENT) }), method: 'getPriceCategories' })).rejects.toThrow(/Choose a place first/);
 	});
 
+	it('a price category set by an expression (a tool\'s $fromAI) lists nothing and asks nothing', async () => {
+		const fromAI = (key: string) => `={{ $fromAI('${key}', 'an id', 'number') }}`;
+		const before = await mark(sb);
+		const parameters = { eventId: byId(fromAI('eventId')), places: byId(fromAI('placeIds')), priceCategory: fromAI('priceCategoryId') };
+		expect(await callLoadOptions({ ...editor(parameters), method: 'getPriceCategories' })).toEqual([]);
+		// As the editor sends them: expressions resolved, $fromAI to null.
+		const resolved = { eventId: { __rl: true, mode: 'id', value: null }, places: { __rl: true, mode: 'id', value: null }, priceCategory: null };
+		expect(await callLoadOptions({ ...editor(resolved), method: 'getPriceCategories' })).toEqual([]);
+		expect(await since(sb, before)).toEqual([]);
+	});
+
 	it('promo codes are the ones the company may use now, with their discount', async () => {
 		const options = await callLoadOptions({ ...editor({}), method: 'getPromoCodes' });
 		expect(options.map((o) => o.value).sort()).toEqual(['PARTNER10', 'WINTER20']);

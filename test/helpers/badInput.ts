@@ -92,8 +92,12 @@ export function everyOperation(): Array<[string, string]> {
 
 /** Every parameter an operation shows, collection entries after their collection. */
 export function parametersOf(resource: string, operation: string): Parameter[] {
+	// The plain node's parameters: those shown only on the AI tool (`'@tool': [true]`) are not (test/engine/toolNode.test.ts).
 	const shown = description.properties.filter(
-		(p) => p.displayOptions?.show?.resource?.includes(resource) && p.displayOptions.show.operation?.includes(operation),
+		(p) =>
+			p.displayOptions?.show?.resource?.includes(resource) &&
+			p.displayOptions.show.operation?.includes(operation) &&
+			!p.displayOptions.show['@tool']?.includes(true),
 	);
 	const walk = (list: INodeProperties[], parent: string[]): Parameter[] =>
 		list.flatMap((property) => {

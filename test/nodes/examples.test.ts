@@ -30,13 +30,16 @@ interface Example {
 	active: boolean;
 	settings?: { executionOrder?: string };
 	nodes: INode[];
-	connections: Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }>;
+	connections: Record<string, Record<string, Array<Array<{ node: string; type: string; index: number }>>>>;
 }
 
 // n8n-core adds Poll Times to polling nodes when it loads them; so does this test.
 const pollTrigger = new PublicEventsPollTrigger().description;
+const publicEvents = new PublicEvents().description;
 const descriptions: Record<string, INodeTypeDescription> = {
-	publicEvents: new PublicEvents().description,
+	publicEvents,
+	// The tool n8n makes of it (usableAsTool): the same properties; its name turns `@tool` on.
+	publicEventsTool: { ...publicEvents, name: 'publicEventsTool' },
 	publicEventsTrigger: new PublicEventsTrigger().description,
 	publicEventsPollTrigger: { ...pollTrigger, properties: [...commonPollingParameters, ...pollTrigger.properties] },
 };
@@ -118,7 +121,7 @@ describe('example workflows', () => {
 	it("n8n's own nodes come from n8n-nodes-base (their versions are checked against n8n 2.40.7 by the e2e suite)", () => {
 		for (const [file, example] of examples) {
 			for (const node of example.nodes.filter((n) => !n.type.startsWith(PACKAGE))) {
-				expect([file, node.name, node.type, typeof node.typeVersion]).toEqual([file, node.name, expect.stringMatching(/^n8n-nodes-base\.\w+$/), 'number']);
+				expect([file, node.name, node.type, typeof node.typeVersion]).toEqual([file, node.name, expect.stringMatching(/^(n8n-nodes-base\.\w+|@n8n\/n8n-nodes-langchain\.mcpTrigger)$/), 'number']);
 			}
 		}
 	});
@@ -135,7 +138,15 @@ describe('example workflows', () => {
 				next(name).forEach(visit);
 			};
 			example.nodes.filter(isTrigger).forEach((n) => visit(n.name));
-			for (const [from, { main }] of Object.entries(example.connections)) {
+			// A tool serves the trigger it is connected to (ai_tool): reached through it.
+			for (const [from, { ai_tool: tools }] of Object.entries(example.connections)) {
+				if (!tools) continue;
+				for (const link of tools.flat()) {
+					expect([file, from, link.type, byName.get(link.node)?.type]).toEqual([file, from, 'ai_tool', '@n8n/n8n-nodes-langchain.mcpTrigger']);
+					if (reached.has(link.node)) reached.add(from);
+				}
+			}
+			for (const [from, { main = [] }] of Object.entries(example.connections)) {
 				const source = byName.get(from);
 				expect([file, from, source !== undefined]).toEqual([file, from, true]);
 				// Loop Over Items has two outputs (done, loop); On Error: Continue (using error output) adds one.

@@ -42,6 +42,11 @@ export function chosenEvent(context: ILoadOptionsFunctions): string {
 
 /** Price categories of the first chosen place (name · price): the id an order names (spec section 2). */
 async function getPriceCategories(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	// Set by expressions (an AI tool's $fromAI): chosen when the node runs, nothing to list now.
+	// The editor sends expressions resolved, $fromAI as null.
+	const current = this.getCurrentNodeParameters() ?? {};
+	const byExpression = (value: unknown) => value === null || (typeof value === 'string' && value.startsWith('='));
+	if (byExpression(current.priceCategory) || byExpression((current.eventId as { value?: unknown } | undefined)?.value)) return [];
 	const eventId = chosenEvent(this);
 	const raw = this.getCurrentNodeParameter('places') as { value?: unknown } | undefined;
 	const placeId = numericId(String(raw?.value ?? '').split(',')[0]);

@@ -6,6 +6,7 @@ import * as hallPlan from './hallPlan';
 import * as order from './order';
 import * as reference from './reference';
 import * as widget from './widget';
+import { toolDescriptionProperties } from './toolDescriptions';
 
 export type Operation = (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject | IDataObject[]>;
 
@@ -21,7 +22,10 @@ const resources: Array<{ option: INodePropertyOptions; module: { operations: obj
 
 export const resourceOptions = resources.map((r) => r.option);
 
-export const resourceProperties: INodeProperties[] = resources.flatMap((r) => r.module.description);
+/** Each resource's properties; on the tool, the agent's description of the operation follows the Operation. */
+export const resourceProperties: INodeProperties[] = resources.flatMap((r) =>
+	r.module.description.flatMap((p) => (p.name === 'operation' ? [p, ...toolDescriptionProperties(String(r.option.value), [p])] : [p])),
+);
 
 /** resource -> operation -> execute. */
 export const operations: Record<string, Record<string, { execute: Operation }>> = Object.fromEntries(

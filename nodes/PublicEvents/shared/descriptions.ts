@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { MAX_PAGES_IN_FLIGHT, type PageSettings, type RequestSettings } from '../transport';
 import { Inputs, show } from './inputs';
+import { TOOL_LIMIT } from './tool';
 import { retryPolicyFrom, timeoutOption } from '../transport/retry';
 import { LANGUAGE_CODE } from '../../../credentials/PublicEventsApi.credentials';
 
@@ -51,6 +52,16 @@ export const placeLocator = locator(
 	'The places to reserve. Pick one from the list (sector · row · place, with availability), or give one or more IDs separated by commas, or an array of IDs by expression. All must share the chosen price category.',
 );
 
+const limitProperty: INodeProperties = {
+	displayName: 'Limit',
+	name: 'limit',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 50,
+	description: 'Max number of results to return',
+	displayOptions: { show: { returnAll: [false], '@tool': [false] } },
+};
+
 export const returnAllAndLimit: INodeProperties[] = [
 	{
 		displayName: 'Return All',
@@ -59,15 +70,9 @@ export const returnAllAndLimit: INodeProperties[] = [
 		default: false,
 		description: 'Whether to return all results or only up to a given limit',
 	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	limitProperty,
+	// The same Limit on the tool (`publicEventsTool`), smaller: every result goes into an agent's context.
+	{ ...limitProperty, default: TOOL_LIMIT, displayOptions: { show: { returnAll: [false], '@tool': [true] } } },
 ];
 
 export function filtersCollection(options: INodeProperties[]): INodeProperties {

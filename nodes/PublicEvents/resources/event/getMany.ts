@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionsCollection, pageSettings, returnAllAndLimit, pagesInFlightOption } from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
+import { simpleEvent, simplified, simplifyProperty } from '../../shared/tool';
 import { apiRequestAllItems } from '../../transport';
 import { countryFilter, eventFilters, eventQuery, eventSort } from './filters';
 
@@ -16,6 +17,7 @@ const hinted = new WeakSet<object>();
 export function eventList(operation: string, path: string, notes: { filters?: string; empty?: string } = {}) {
 	const properties: INodeProperties[] = [
 		...returnAllAndLimit,
+		simplifyProperty,
 		notes.filters ? { ...eventFilters, description: notes.filters } : eventFilters,
 		optionsCollection([pagesInFlightOption, eventSort]),
 	];
@@ -31,7 +33,7 @@ export function eventList(operation: string, path: string, notes: { filters?: st
 				hinted.add(this);
 				this.addExecutionHints({ message: [NOTHING_VISIBLE, notes.empty].filter(Boolean).join(' '), location: 'outputPane' });
 			}
-			return events;
+			return simplified.call(this, i, events, simpleEvent);
 		},
 	};
 }

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { eventLocator, optionsCollection, pageSettings, returnAllAndLimit, pagesInFlightOption } from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
+import { simplePlace, simplified, simplifyProperty } from '../../shared/tool';
 import { apiRequestAllItems, type PageSettings } from '../../transport';
 
 export const onlyAvailableOption: INodeProperties = {
@@ -21,12 +22,12 @@ export function placeSettings(this: IExecuteFunctions, i: number): PageSettings 
 	return { ...settings, keep: (place: IDataObject) => Number(place.availableCount) > 0 };
 }
 
-const properties: INodeProperties[] = [eventLocator, ...returnAllAndLimit, optionsCollection([pagesInFlightOption, onlyAvailableOption])];
+const properties: INodeProperties[] = [eventLocator, ...returnAllAndLimit, simplifyProperty, optionsCollection([pagesInFlightOption, onlyAvailableOption])];
 
 export const description = updateDisplayOptions({ show: { resource: ['hallPlan'], operation: ['getPlaces'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, i: number) {
 	const settings = placeSettings.call(this, i);
 	const eventId = new Inputs(this.getNode(), i).id(this.getNodeParameter('eventId', i, '', { extractValue: true }), 'Event');
-	return await apiRequestAllItems.call(this, `/event-points/${eventId}/places`, {}, settings);
+	return simplified.call(this, i, await apiRequestAllItems.call(this, `/event-points/${eventId}/places`, {}, settings), simplePlace);
 }

@@ -4,9 +4,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { eventLocator, optionsCollection, returnAllAndLimit, sectorLocator, pagesInFlightOption } from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
 import { apiRequestAllItems } from '../../transport';
+import { simplePlace, simplified, simplifyProperty } from '../../shared/tool';
 import { onlyAvailableOption, placeSettings } from './getPlaces';
 
-const properties: INodeProperties[] = [eventLocator, sectorLocator, ...returnAllAndLimit, optionsCollection([pagesInFlightOption, onlyAvailableOption])];
+const properties: INodeProperties[] = [eventLocator, sectorLocator, ...returnAllAndLimit, simplifyProperty, optionsCollection([pagesInFlightOption, onlyAvailableOption])];
 
 export const description = updateDisplayOptions({ show: { resource: ['hallPlan'], operation: ['getSectorPlaces'] } }, properties);
 
@@ -15,5 +16,5 @@ export async function execute(this: IExecuteFunctions, i: number) {
 	const inputs = new Inputs(this.getNode(), i);
 	const eventId = inputs.id(this.getNodeParameter('eventId', i, '', { extractValue: true }), 'Event');
 	const sectorId = inputs.id(this.getNodeParameter('sectorId', i, '', { extractValue: true }), 'Sector');
-	return await apiRequestAllItems.call(this, `/event-points/${eventId}/sectors/${sectorId}/places`, {}, settings);
+	return simplified.call(this, i, await apiRequestAllItems.call(this, `/event-points/${eventId}/sectors/${sectorId}/places`, {}, settings), simplePlace);
 }

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { placeLocator } from '../../shared/descriptions';
 import { listEventLocator, listSectorLocator, orderCall, orderId, orderIdField, orderOptions, priceCategoryField } from './fields';
-import { orderCheck, ticketsOf } from './writeCheck';
+import { orderCheck, TAKEN, ticketsOf } from './writeCheck';
 
 const properties: INodeProperties[] = [
 	orderIdField,
@@ -30,7 +30,7 @@ export async function execute(this: IExecuteFunctions, i: number) {
 			check: orderCheck(order, `Adding places to order ${order}`, (read, sent) => {
 				const held = new Set(ticketsOf(read).map((t) => String(t.placeId)));
 				return Array.isArray(sent.places) && sent.places.every((place) => held.has(String(place)));
-			}),
+			}, { onConflict: `${TAKEN} and add those, or read order ${order} (Order > Get): only a held order takes places.` }),
 		};
 	});
 }

@@ -18,6 +18,8 @@ export interface WriteCheck {
 	unchanged: string;
 	/** A sentence: what to check by hand when the state could not be read either. */
 	checkFirst: string;
+	/** A sentence added to a 409 Conflict: what to do next (a person or an AI agent reads it). */
+	onConflict?: string;
 }
 
 export interface OrderWrite {
@@ -65,7 +67,7 @@ export async function checkedWrite(this: IExecuteFunctions, write: OrderWrite, s
 	} catch (error) {
 		const uncertain = uncertainWrite(error);
 		// The transport throws NodeApiError: wrapping hands the same error back.
-		if (!uncertain) throw new NodeApiError(this.getNode(), error as JsonObject);
+		if (!uncertain) throw withNextStep(new NodeApiError(this.getNode(), error as JsonObject), check);
 		failure = uncertain;
 		cause = causeOf(failure, settings);
 		final = finished(failure);
@@ -85,6 +87,11 @@ export async function checkedWrite(this: IExecuteFunctions, write: OrderWrite, s
 	throw apiError(this.getNode(), { ...failure, reason });
 }
 
+function withNextStep(error: NodeApiError, check: WriteCheck): NodeApiError {
+	if (error.httpCode === '409' && check.onConflict) error.message = `${error.message.replace(/\.$/, '')}. ${check.onConflict}`;
+	return error;
+}
+
 const lower = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 export const ticketsOf = (order: IDataObject) => (Array.isArray(order.tickets) ? (order.tickets as IDataObject[]) : []);
@@ -98,7 +105,7 @@ export function orderCheck(
 	id: string,
 	change: string,
 	applied: (order: IDataObject, sent: IDataObject, before?: IDataObject) => boolean,
-	options: { compareWithBefore?: boolean } = {},
+	options: { compareWithBefore?: boolean; onConflict?: string } = {},
 ): WriteCheck {
 	return {
 		change,
@@ -113,8 +120,12 @@ export function orderCheck(
 		},
 		unchanged: `the node read order ${id} back: it is unchanged`,
 		checkFirst: `Check order ${id} (Order > Get) before running this again.`,
+		onConflict: options.onConflict ?? `Read order ${id} (Order > Get) to see its status before trying again.`,
 	};
 }
+
+/** Spec section 5: a place held or sold by anyone answers 409. */
+export const TAKEN = `A place that is sold or held cannot be booked: pick other places from the event's place list (Hall Plan > Get Places, those with availableCount above 0)`;
 
 const sameIds = (a: unknown[], b: unknown[]) => a.map(String).sort().join() === b.map(String).sort().join();
 
@@ -141,5 +152,6 @@ export function createCheck(eventId: string): WriteCheck {
 		},
 		unchanged: `the node searched the live orders of event ${eventId}: none holds these places`,
 		checkFirst: `Check the orders of event ${eventId} (Order > Get Many for Event, status Held) before running this again: a hold left behind counts against your reserved-tickets limit until it ends.`,
+		onConflict: `${TAKEN} and create the order again with free ones.`,
 	};
 }
