@@ -4,7 +4,7 @@ import { apiError, type ApiFailure } from './errors';
 import { readListPage, type ListPage } from './listEnvelope';
 import { inOrder, MAX_PAGES_IN_FLIGHT } from './pages';
 import { backoffMs, DEFAULT_RETRY, retryAfterMs, type RetryPolicy } from './retry';
-import { CREDENTIAL_TYPE, targetOf, type ApiContext, type Target } from './target';
+import { adoptProcessToken, CREDENTIAL_TYPE, refuseToken, targetOf, tick, type ApiContext, type Target } from './target';
 
 export { CREDENTIAL_TYPE, type ApiContext } from './target';
 export { MAX_PAGES_IN_FLIGHT } from './pages';
@@ -28,10 +28,14 @@ type Sent = { body: unknown } | { failed: unknown };
  * profiled in real n8n (bench/n8n.bench.ts) at about 5 ms a request, more than the request
  * itself. So while the token is known the header is ours; without one, or once it is refused
  * (401), the request goes through n8n, whose preAuthentication fetches and stores a new token
- * (written into `target.credentials` too). One renewal at a time: the others wait for it.
+ * (written into `target.credentials` too). One renewal at a time in a process, across its
+ * executions (target.ts, ProcessToken): the others wait for it and take its token.
  */
 async function send(this: ApiContext, target: Target, options: IHttpRequestOptions): Promise<Sent> {
 	if (target.renewal) await target.renewal;
+	const { shared } = target;
+	if (shared.renewing) await shared.renewing;
+	adoptProcessToken(target);
 	const { renewals } = target;
 	const token = target.credentials.token;
 	if (typeof token === 'string' && token !== '') {
@@ -42,8 +46,11 @@ async function send(this: ApiContext, target: Target, options: IHttpRequestOptio
 		} catch (error) {
 			if (received(error).status !== 401) return { failed: error };
 		}
-		// Renewed while this request was out: once more with the new token.
-		if (target.renewals !== renewals) return await send.call(this, target, options);
+		refuseToken(shared, token);
+		// Renewed while this request was out, by this run or another execution of this process: once more with the new token.
+		if (target.renewals !== renewals || shared.renewing || (shared.token && shared.tokenAt > target.readAt && !shared.refused.has(shared.token))) {
+			return await send.call(this, target, options);
+		}
 	}
 	target.renewals++;
 	const renewed = renew.call(this, target, token, options).then(
@@ -51,6 +58,16 @@ async function send(this: ApiContext, target: Target, options: IHttpRequestOptio
 		(failed: unknown) => ({ failed }),
 	);
 	target.renewal = renewed;
+	if (!shared.renewing) {
+		shared.renewing = renewed.then(() => {
+			const fresh = target.credentials.token;
+			if (typeof fresh === 'string' && fresh !== '' && !shared.refused.has(fresh)) {
+				shared.token = fresh;
+				shared.tokenAt = tick();
+			}
+			shared.renewing = undefined;
+		});
+	}
 	return await renewed;
 }
 

@@ -1,4 +1,5 @@
 /** The credential as the transport uses it: API address, language, secrets to blank out, token renewal state. */
+import { createHash } from 'crypto';
 import {
 	NodeOperationError,
 	type ICredentialDataDecryptedObject,
@@ -32,6 +33,58 @@ export interface Target {
 	renewals: number;
 	/** Until when (epoch ms) the service asked, with a 429's Retry-After, to send nothing: every request of the run waits. */
 	quietUntil: number;
+	/** This process's token for the credential, shared by every execution the process runs. */
+	shared: ProcessToken;
+	/** When (in renewal order) the credential was read: only tokens renewed later are taken over. */
+	readAt: number;
+}
+
+/**
+ * n8n has no lock around preAuthentication: executions running at once (a queue-mode worker
+ * runs several, and so does a main process with webhooks) that find no token, or a refused one,
+ * would each fetch one. Within one process they share this: the first renews, the others wait
+ * for it and take its token. Across processes n8n's stored credential is the only link.
+ */
+export interface ProcessToken {
+	token?: string;
+	/** When (in renewal order) `token` came. */
+	tokenAt: number;
+	/** Tokens the service refused (401): never taken over again. */
+	refused: Set<string>;
+	renewing?: Promise<unknown>;
+}
+
+const processTokens = new Map<string, ProcessToken>();
+/** Orders credential reads and renewals in this process. */
+let clock = 0;
+export const tick = () => ++clock;
+const REFUSED_KEPT = 20;
+
+function processTokenOf(context: ApiContext, credentials: ICredentialDataDecryptedObject, apiUrl: string): ProcessToken {
+	const id = context.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? '';
+	const key = createHash('sha256').update(`${id}\n${apiUrl}\n${String(credentials.apiKey ?? '')}`).digest('base64');
+	let shared = processTokens.get(key);
+	if (!shared) processTokens.set(key, (shared = { refused: new Set(), tokenAt: 0 }));
+	return shared;
+}
+
+export function refuseToken(shared: ProcessToken, token: string): void {
+	shared.refused.add(token);
+	if (shared.refused.size > REFUSED_KEPT) shared.refused.delete(shared.refused.values().next().value as string);
+}
+
+/**
+ * Takes this process's token when the run's own is missing or refused and the token was renewed
+ * after the run read its credential (an older one is in n8n's stored credential already, or
+ * was replaced there).
+ */
+export function adoptProcessToken(target: Target): void {
+	const own = target.credentials.token;
+	const { token, refused, tokenAt } = target.shared;
+	if (!token || token === own || refused.has(token) || tokenAt < target.readAt) return;
+	if (typeof own === 'string' && own !== '' && !refused.has(own)) return;
+	target.credentials.token = token;
+	if (!target.secrets.includes(token)) target.secrets.push(token);
 }
 
 // The credential is read once per node run (per activation for a poll trigger), not once per page.
@@ -45,13 +98,16 @@ export function targetOf(context: ApiContext): Promise<Target> {
 			if (language !== '' && !LANGUAGE_CODE.test(language)) {
 				throw new NodeOperationError(context.getNode(), `The credential's Default Language must be a language code such as en or pt-BR, got "${language.slice(0, 40)}"`);
 			}
+			const url = apiUrl(credentials.baseUrl);
 			return {
-				apiUrl: apiUrl(credentials.baseUrl),
+				apiUrl: url,
 				language,
 				secrets: [credentials.apiKey, credentials.token].filter((v): v is string => typeof v === 'string' && v !== ''),
 				credentials,
 				renewals: 0,
 				quietUntil: 0,
+				shared: processTokenOf(context, credentials, url),
+				readAt: tick(),
 			};
 		});
 		targets.set(context, target);
