@@ -45,7 +45,10 @@ export interface N8nInstanceOptions {
 	env?: Record<string, string>;
 }
 
-/** One n8n user folder (its own SQLite database), driven through n8n's CLI. */
+/** What each n8n process prints once it is ready. */
+const READY = { start: 'Editor is now accessible', worker: 'n8n worker is now ready', webhook: 'Webhook listener waiting for requests' };
+
+/** One n8n user folder (its own SQLite database, unless `env` names another), driven through n8n's CLI. */
 export class N8nInstance {
 	readonly userFolder: string;
 	private readonly env: NodeJS.ProcessEnv;
@@ -163,14 +166,15 @@ export class N8nInstance {
 	}
 
 	/**
-	 * `n8n start` on a free loopback port (or `port`): resolves once the editor and the active
-	 * workflows' webhooks are served (`/healthz` answers earlier, so it waits for the log line).
+	 * `n8n start` (or, in queue mode, `worker` / `webhook`) on a free loopback port (or `port`):
+	 * resolves once the process says it is ready (`/healthz` answers earlier, so it waits for the
+	 * log line: for `start`, the editor and the active workflows' webhooks are served).
 	 */
-	async start({ port, timeoutMs = 120_000 }: { port?: number; timeoutMs?: number } = {}): Promise<N8nServer> {
+	async start({ port, timeoutMs = 120_000, command = 'start', args = [] }: { port?: number; timeoutMs?: number; command?: keyof typeof READY; args?: string[] } = {}): Promise<N8nServer> {
 		const listenPort = port ?? (await freePort());
-		const logFile = join(this.userFolder, `${++this.files}-server.log`);
+		const logFile = join(this.userFolder, `${++this.files}-${command}.log`);
 		const fd = openSync(logFile, 'w');
-		const child = spawn(this.install.node, [this.install.n8nBin, 'start'], {
+		const child = spawn(this.install.node, [this.install.n8nBin, command, ...args], {
 			cwd: this.userFolder,
 			env: {
 				...this.env,
@@ -203,10 +207,10 @@ export class N8nInstance {
 		const deadline = Date.now() + timeoutMs;
 		let gone: number | null | undefined;
 		void exited.then((code) => (gone = code));
-		while (!server.log().includes('Editor is now accessible')) {
+		while (!server.log().includes(READY[command])) {
 			if (gone !== undefined || Date.now() > deadline) {
 				await server.stop();
-				throw new Error(`n8n start ${gone !== undefined ? `exited ${gone}` : 'timed out'}\n${server.log().slice(-6000)}`);
+				throw new Error(`n8n ${command} ${gone !== undefined ? `exited ${gone}` : 'timed out'}\n${server.log().slice(-6000)}`);
 			}
 			await new Promise((r) => setTimeout(r, 250));
 		}
