@@ -9,6 +9,9 @@ import { randomUUID } from 'node:crypto';
 
 import { apiCredential, ensureN8n, N8nInstance, packPackage, TYPE_PREFIX, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
 import { startPostgres, startRedis, type Service } from '../../scripts/n8n/queue';
+import { Balancer, send } from '../helpers/balancer';
+import { deliveriesOf, subscribe, until } from '../helpers/push';
+import { Receiver } from '../helpers/receiver';
 import { SandboxClient } from '../helpers/sandboxClient';
 import { expectNoSecrets, secretsOf } from '../helpers/secrets';
 
@@ -18,6 +21,12 @@ const WORKERS = 2;
 const API_CREDENTIAL = { id: 'PeE2eCredQueue01', name: 'Public Events sandbox (e2e queue)' };
 const TOKEN_WORKFLOW = 'PeE2eWfQueueTok1';
 const TOKEN_PATH = 'queue-token';
+const HOOK_CREDENTIAL = { id: 'PeE2eCredQueueHk', name: 'Public Events webhook (e2e queue)' };
+const WEBHOOK_SECRET = 'whsec_e2e_queue_7c1d0a55';
+const PUSH_WORKFLOW = 'PeE2eWfQueuePsh1';
+const PUSH_WEBHOOK_ID = randomUUID();
+const SALES = 6;
+const REFUNDS = 2;
 const OWNER = { email: 'owner@e2e.invalid', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-passw0rd' };
 
 /**
@@ -54,6 +63,37 @@ function tokenWorkflow() {
 	};
 }
 
+/** Push trigger (sales and refunds, signed) -> HTTP Request to the sink: one sink request per execution. */
+function pushWorkflow(sinkUrl: string) {
+	return {
+		id: PUSH_WORKFLOW,
+		name: 'e2e queue: pushes to a sink',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'Push',
+				type: `${TYPE_PREFIX}publicEventsTrigger`,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: PUSH_WEBHOOK_ID,
+				parameters: { events: ['sale', 'refund'], authentication: 'signature' },
+				credentials: { publicEventsWebhookApi: HOOK_CREDENTIAL },
+			},
+			{
+				id: randomUUID(),
+				name: 'Sink',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.2,
+				position: [240, 0],
+				parameters: { method: 'POST', url: sinkUrl, sendBody: true, specifyBody: 'json', jsonBody: '={{ JSON.stringify($json) }}', options: {} },
+			},
+		],
+		connections: { Push: { main: [[{ node: 'Sink', type: 'main', index: 0 }]] } },
+	};
+}
+
 describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook processors', () => {
 	let sandbox: SandboxClient;
 	let packed: PackedPackage;
@@ -62,6 +102,15 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 	let postgres: Service;
 	const processes: N8nServer[] = [];
 	let webhooks: N8nServer[] = [];
+	let sink: Receiver;
+	let cookie = '';
+	let balancer: Balancer;
+	const pushUrl = (hook: N8nServer) => `${hook.url}/webhook/${PUSH_WEBHOOK_ID}/webhook`;
+	async function sell(): Promise<number> {
+		const res = await sandbox.admin('POST', '/widget-orders', { company: 'partner', tickets: 1 });
+		expect(res.status).toBe(201);
+		return Number(res.body.id);
+	}
 
 	/** API requests of runs since a log position, as `METHOD route status`. */
 	const requestsSince = (seq: number) => sandbox.app.log.since(seq).map((e) => `${e.method} ${e.route} ${e.status ?? '-'}`);
@@ -91,7 +140,8 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 	}
 
 	beforeAll(async () => {
-		const [install, started, pkg, r, p] = await Promise.all([ensureN8n(), SandboxClient.start({}), packPackage(), startRedis(), startPostgres()]);
+		const [install, started, pkg, r, p, s2] = await Promise.all([ensureN8n(), SandboxClient.start({}), packPackage(), startRedis(), startPostgres(), Receiver.start()]);
+		sink = s2;
 		sandbox = started;
 		packed = pkg;
 		redis = r;
@@ -108,12 +158,16 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 				N8N_LOG_LEVEL: 'info',
 			},
 		});
-		await n8n.importCredentials([apiCredential(API_CREDENTIAL, sandbox.sandbox.baseUrl, sandbox.keys.partner)]);
-		await n8n.importWorkflows([tokenWorkflow()]);
+		await n8n.importCredentials([
+			apiCredential(API_CREDENTIAL, sandbox.sandbox.baseUrl, sandbox.keys.partner),
+			{ ...HOOK_CREDENTIAL, type: 'publicEventsWebhookApi', data: { secret: WEBHOOK_SECRET } },
+		]);
+		await n8n.importWorkflows([tokenWorkflow(), pushWorkflow(sink.url)]);
 		const main = await n8n.start();
 		processes.push(main);
-		const cookie = await main.setupOwner(OWNER);
+		cookie = await main.setupOwner(OWNER);
 		await main.activateWorkflow(cookie, TOKEN_WORKFLOW);
+		await main.activateWorkflow(cookie, PUSH_WORKFLOW);
 		const started2 = await Promise.all([
 			...Array.from({ length: WORKERS }, () => n8n.start({ command: 'worker', args: ['--concurrency=5'] })),
 			n8n.start({ command: 'webhook' }),
@@ -125,15 +179,18 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 		const deadline = Date.now() + 60_000;
 		for (const hook of webhooks) {
 			// (a preflight: it starts no execution, so no token is fetched before the test)
-			while ((await fetch(`${hook.url}/webhook/${TOKEN_PATH}`, { method: 'OPTIONS' })).status === 404 && Date.now() < deadline) await new Promise((r2) => setTimeout(r2, 500));
+			for (const url of [`${hook.url}/webhook/${TOKEN_PATH}`, pushUrl(hook)]) {
+				while ((await fetch(url, { method: 'OPTIONS' })).status === 404 && Date.now() < deadline) await new Promise((r2) => setTimeout(r2, 500));
+			}
 		}
+		balancer = await Balancer.start(webhooks.map(pushUrl));
 	});
 
 	afterAll(async () => {
 		await Promise.all(processes.map((p) => p.stop()));
 		n8n?.cleanup();
 		packed?.cleanup();
-		await Promise.all([sandbox?.stop(), redis?.stop(), postgres?.stop()]);
+		await Promise.all([sandbox?.stop(), redis?.stop(), postgres?.stop(), sink?.close(), balancer?.close()]);
 	});
 
 	it(`token across workers: ${CALLS} executions at once, no token yet: all succeed, at most one token per worker`, async () => {
@@ -158,7 +215,90 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 		expect(renewed).toBeLessThanOrEqual(WORKERS);
 	});
 
+	/**
+	 * Sales (and refunds of the first `refunds`) pushed through the balancer, alternated between
+	 * the processors; `spaced`: each only after the previous one's execution arrived. Then every
+	 * delivery again, byte for byte, at the other processor (a sender's retry). Returns the
+	 * executions of the first round and of the retries.
+	 */
+	async function pushRound(sales: number, refunds: number, spaced: boolean): Promise<{ first: number; retried: number; remembered: number }> {
+		const subscription = await subscribe(sandbox, { url: balancer.url, secret: WEBHOOK_SECRET, types: ['order.sale', 'order.refund'] });
+		const start = sink.requests.length;
+		const kept = balancer.deliveries.length;
+		const settle = async (n: number) => {
+			await until(async () => {
+				const all = await deliveriesOf(sandbox, subscription.id);
+				return all.length === n && all.every((d) => d.state === 'delivered');
+			}, 'every delivery answered 2xx', 30_000);
+			await sink.waitFor(start + n, 60_000);
+		};
+		const sold: number[] = [];
+		let sent = 0;
+		for (let i = 0; i < sales; i++) {
+			sold.push(await sell());
+			if (spaced) await settle(++sent);
+		}
+		for (const id of sold.slice(0, refunds)) {
+			expect((await sandbox.admin('POST', `/widget-orders/${id}/refund`)).status).toBeLessThan(300);
+			if (spaced) await settle(++sent);
+		}
+		const total = sales + refunds;
+		await settle(total);
+		const first = sink.requests.length - start;
+		const stored = (await processes[0].rest(cookie, 'GET', `/workflows/${PUSH_WORKFLOW}`)) as { staticData?: Record<string, { seenDeliveries?: string[] }> };
+		const remembered = stored.staticData?.['node:Push']?.seenDeliveries?.length ?? 0;
+		const round = balancer.deliveries.slice(kept);
+		expect(round).toHaveLength(total);
+		const answers = [];
+		for (const [i, delivery] of round.entries()) answers.push(await send(pushUrl(webhooks[(balancer.targetOf(kept + i) + 1) % webhooks.length]), delivery));
+		expect(answers.map((a) => a.status)).toEqual(Array(total).fill(200));
+		// a sale after the retries: once its execution is in, the retries' would be too
+		await sell();
+		await settle(total + 1);
+		await sandbox.admin('DELETE', '/webhooks');
+		return { first, retried: sink.requests.length - start - first - 1, remembered };
+	}
+
+	// Measured, not yet closed (docs/queue-mode.md): in queue mode the delivery ids the trigger
+	// keeps in its static data did not persist past the first delivery, so a retry that reaches
+	// the other processor starts a second execution; a retry at the same processor is caught.
+	it(`pushes through two webhook processors, spaced: ${SALES} sales and ${REFUNDS} refunds each start one execution; retries at the other processor measured`, async () => {
+		const { first, retried, remembered } = await pushRound(SALES, REFUNDS, true);
+		console.log(`[queue] ${SALES + REFUNDS} spaced deliveries alternated over 2 webhook processors: ${first} executions (delivery ids in the stored static data: ${remembered}); the same again at the other processor: ${retried} more`);
+		expect(first).toBe(SALES + REFUNDS);
+		expect(retried).toBeLessThanOrEqual(SALES + REFUNDS);
+	});
+
+	it(`pushes in a burst: ${SALES} sales and ${REFUNDS} refunds at once each start one execution; retries at the other processor measured`, async () => {
+		const { first, retried, remembered } = await pushRound(SALES, REFUNDS, false);
+		console.log(`[queue] ${SALES + REFUNDS} deliveries in a burst over 2 webhook processors: ${first} executions (delivery ids in the stored static data: ${remembered}); the same again at the other processor: ${retried} more`);
+		expect(first).toBe(SALES + REFUNDS);
+		expect(retried).toBeLessThanOrEqual(SALES + REFUNDS);
+	});
+
+	it('the same delivery at both processors at the same moment: measured (n8n saves static data without a lock)', async () => {
+		balancer.route = 'both';
+		const subscription = await subscribe(sandbox, { url: balancer.url, secret: WEBHOOK_SECRET, types: ['order.sale'] });
+		const before = sink.requests.length;
+		const copies = 5;
+		for (let i = 0; i < copies; i++) await sell();
+		await until(async () => {
+			const all = await deliveriesOf(sandbox, subscription.id);
+			return all.length === copies && all.every((d) => d.state === 'delivered');
+		}, 'every delivery answered 2xx', 30_000);
+		await sink.waitFor(before + copies, 60_000);
+		// a sale through one processor: once its execution is in, the copies' would be too
+		balancer.route = 'alternate';
+		await sell();
+		await sink.waitFor(before + copies + 1, 60_000);
+		const started = sink.requests.length - before - 1;
+		console.log(`[queue] ${copies} deliveries each sent to both webhook processors at once: ${started} executions`);
+		expect(started).toBeGreaterThanOrEqual(copies);
+		expect(started).toBeLessThanOrEqual(2 * copies);
+		await sandbox.admin('DELETE', '/webhooks');
+	});
+
 	it('nothing n8n printed holds the API key or a token', () => {
-		expectNoSecrets(n8n.printedText() + processes.map((p) => p.log()).join('\n'), secretsOf(sandbox), 'queue-mode processes');
+		expectNoSecrets(n8n.printedText() + processes.map((p) => p.log()).join('\n'), secretsOf(sandbox, { 'webhook secret': WEBHOOK_SECRET }), 'queue-mode processes');
 	});
 });
