@@ -14,6 +14,7 @@ import { deliveriesOf, subscribe, until } from '../helpers/push';
 import { Receiver } from '../helpers/receiver';
 import { SandboxClient } from '../helpers/sandboxClient';
 import { expectNoSecrets, secretsOf } from '../helpers/secrets';
+import { forwardingWorkflow } from './forwardingWorkflow';
 
 const HOUR = 3_600_000;
 const CALLS = 50;
@@ -60,37 +61,6 @@ function tokenWorkflow() {
 			},
 		],
 		connections: { Webhook: { main: [[{ node: 'Public Events', type: 'main', index: 0 }]] } },
-	};
-}
-
-/** Push trigger (sales and refunds, signed) -> HTTP Request to the sink: one sink request per execution. */
-function pushWorkflow(sinkUrl: string) {
-	return {
-		id: PUSH_WORKFLOW,
-		name: 'e2e queue: pushes to a sink',
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: randomUUID(),
-				name: 'Push',
-				type: `${TYPE_PREFIX}publicEventsTrigger`,
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId: PUSH_WEBHOOK_ID,
-				parameters: { events: ['sale', 'refund'], authentication: 'signature' },
-				credentials: { publicEventsWebhookApi: HOOK_CREDENTIAL },
-			},
-			{
-				id: randomUUID(),
-				name: 'Sink',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				position: [240, 0],
-				parameters: { method: 'POST', url: sinkUrl, sendBody: true, specifyBody: 'json', jsonBody: '={{ JSON.stringify($json) }}', options: {} },
-			},
-		],
-		connections: { Push: { main: [[{ node: 'Sink', type: 'main', index: 0 }]] } },
 	};
 }
 
@@ -162,7 +132,21 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 			apiCredential(API_CREDENTIAL, sandbox.sandbox.baseUrl, sandbox.keys.partner),
 			{ ...HOOK_CREDENTIAL, type: 'publicEventsWebhookApi', data: { secret: WEBHOOK_SECRET } },
 		]);
-		await n8n.importWorkflows([tokenWorkflow(), pushWorkflow(sink.url)]);
+		await n8n.importWorkflows([
+			tokenWorkflow(),
+			// one sink request per execution
+			forwardingWorkflow(
+				PUSH_WORKFLOW,
+				{
+					name: 'Push',
+					type: `${TYPE_PREFIX}publicEventsTrigger`,
+					webhookId: PUSH_WEBHOOK_ID,
+					parameters: { events: ['sale', 'refund'], authentication: 'signature' },
+					credentials: { publicEventsWebhookApi: HOOK_CREDENTIAL },
+				},
+				sink.url,
+			),
+		]);
 		const main = await n8n.start();
 		processes.push(main);
 		cookie = await main.setupOwner(OWNER);

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 
 import { apiCredential, ensureN8n, N8nInstance, packPackage, TYPE_PREFIX, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
 import { deliveriesOf, subscribe, until } from '../helpers/push';
+import { forwardingWorkflow } from './forwardingWorkflow';
 import { Receiver } from '../helpers/receiver';
 import { SandboxClient } from '../helpers/sandboxClient';
 import { expectNoSecrets, secretsOf } from '../helpers/secrets';
@@ -29,28 +30,6 @@ const OWNER = { email: 'owner@e2e.invalid', firstName: 'E2E', lastName: 'Owner',
  */
 const POLL_EVERY_MS = 10_000;
 const pollTimes = { item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) };
-
-/** Trigger -> HTTP Request POSTing each item to `receiverUrl`. */
-function forwardingWorkflow(id: string, trigger: { name: string; type: string; parameters: object } & Record<string, unknown>, receiverUrl: string) {
-	return {
-		id,
-		name: `e2e: ${trigger.name}`,
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{ id: randomUUID(), typeVersion: 1, position: [0, 0], ...trigger },
-			{
-				id: randomUUID(),
-				name: 'Forward',
-				type: 'n8n-nodes-base.httpRequest',
-				typeVersion: 4.2,
-				position: [240, 0],
-				parameters: { method: 'POST', url: receiverUrl, sendBody: true, specifyBody: 'json', jsonBody: '={{ JSON.stringify($json) }}', options: {} },
-			},
-		],
-		connections: { [trigger.name]: { main: [[{ node: 'Forward', type: 'main', index: 0 }]] } },
-	};
-}
 
 describe('real n8n: push and poll triggers, activated in a running n8n', () => {
 	let sandbox: SandboxClient;

@@ -1,5 +1,6 @@
 import { NodeOperationError, type IDataObject, type ILoadOptionsFunctions, type INodePropertyOptions } from 'n8n-workflow';
 
+import { moneyText, nameOf } from '../shared/format';
 import { numericId } from '../shared/inputs';
 import { apiRequestAllItems } from '../transport';
 
@@ -19,7 +20,6 @@ function referenceOptions(path: string, describe?: (record: IDataObject) => stri
 }
 
 /** The `name` of a nested record such as `{ id, name }`. */
-export const nameOf = (value: unknown) => (value && typeof value === 'object' ? (value as IDataObject).name : undefined) as string | undefined;
 
 /** An event as the editor lists it: `name · start · venue`. */
 export function eventLabel(event: IDataObject): string {
@@ -57,8 +57,7 @@ async function getPriceCategories(this: ILoadOptionsFunctions): Promise<INodePro
 	const [place] = await apiRequestAllItems.call(this, path, {}, { limit: 1, keep: (p) => String(p.id) === placeId });
 	if (!place) throw new NodeOperationError(this.getNode(), `Place ${placeId} is not in the hall plan of event ${eventId}`);
 	return ((place.priceCategories ?? []) as IDataObject[]).map((category) => {
-		const price = category.price as IDataObject | undefined;
-		const amount = price ? `${String(price.amount)} ${String(price.currency ?? '')}`.trim() : undefined;
+		const amount = moneyText(category.price);
 		return { name: [label(category), amount].filter(Boolean).join(' · '), value: String(category.id) };
 	});
 }

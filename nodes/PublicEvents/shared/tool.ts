@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { moneyText, nameOf } from './format';
 import { Inputs } from './inputs';
 
 // What changes when the node runs as an AI agent's tool (`publicEventsTool`): n8n shows a
@@ -18,11 +19,7 @@ export const simplifyProperty: INodeProperties = {
 	displayOptions: { show: { '@tool': [true] } },
 };
 
-const name = (value: unknown) => (value && typeof value === 'object' ? (value as IDataObject).name : value) as IDataObject['name'];
-const money = (value: unknown) => {
-	const { amount, currency } = (value ?? {}) as IDataObject;
-	return amount === undefined ? undefined : `${String(amount)} ${String(currency ?? '')}`.trim();
-};
+const name = (value: unknown) => (value && typeof value === 'object' ? nameOf(value) : value) as IDataObject['name'];
 const names = (value: unknown) => (Array.isArray(value) ? value.map(name).join(', ') : undefined);
 
 /** Drops what is undefined, so an absent field costs nothing. */
@@ -38,8 +35,8 @@ export function simpleEvent(event: IDataObject): IDataObject {
 		venueHall: name(event.venueHall),
 		city: name(event.city),
 		categories: names(event.categories),
-		minPrice: money(event.minPrice),
-		maxPrice: money(event.maxPrice),
+		minPrice: moneyText(event.minPrice),
+		maxPrice: moneyText(event.maxPrice),
 		countAvailableTickets: event.countAvailableTickets,
 		minAgeLimit: event.minAgeLimit ?? undefined,
 	});
@@ -54,7 +51,7 @@ export function simplePlace(place: IDataObject): IDataObject {
 		placeName: place.placeName,
 		availableCount: place.availableCount,
 		// Price category ID -> "name, price": the ID is what an order takes.
-		priceCategories: Object.fromEntries(categories.map((c) => [String(c.id), [c.name, money(c.price)].filter(Boolean).join(', ')])),
+		priceCategories: Object.fromEntries(categories.map((c) => [String(c.id), [c.name, moneyText(c.price)].filter(Boolean).join(', ')])),
 	});
 }
 
