@@ -24,7 +24,7 @@ export const resourceOptions = resources.map((r) => r.option);
 
 /** Each resource's properties; on the tool, the agent's description of the operation follows the Operation. */
 export const resourceProperties: INodeProperties[] = resources.flatMap((r) =>
-	r.module.description.flatMap((p) => (p.name === 'operation' ? [p, ...toolDescriptionProperties(String(r.option.value), [p])] : [p])),
+	r.module.description.flatMap((p) => (p.name === 'operation' ? [p, ...toolDescriptionProperties(String(r.option.value), p)] : [p])),
 );
 
 /** resource -> operation -> execute. */

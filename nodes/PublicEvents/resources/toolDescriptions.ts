@@ -31,10 +31,9 @@ const AGENT_TEXT: Record<string, Record<string, string>> = {
 	},
 };
 
-/** One `toolDescription` per operation, shown on the tool only. */
-export function toolDescriptionProperties(resource: string, description: INodeProperties[]): INodeProperties[] {
-	const operations = description.find((p) => p.name === 'operation')?.options as INodePropertyOptions[] | undefined;
-	return (operations ?? []).map((operation) => {
+/** One `toolDescription` per option of a resource's Operation property, shown on the tool only. */
+export function toolDescriptionProperties(resource: string, operationProperty: INodeProperties): INodeProperties[] {
+	return ((operationProperty.options ?? []) as INodePropertyOptions[]).map((operation) => {
 		const text = AGENT_TEXT[resource]?.[String(operation.value)] ?? `${operation.action}: ${operation.description}`;
 		return {
 			displayName: 'Description',
