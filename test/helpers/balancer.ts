@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 
 export interface Delivery {
@@ -5,15 +6,20 @@ export interface Delivery {
 	raw: Buffer;
 }
 
-export type Route = 'alternate' | 'both';
+/**
+ * 'alternate': each request to the next target in turn; 'both': to all at the same moment;
+ * 'sticky': by the X-Delivery-ID header, so every copy of a delivery reaches the same target
+ * (what docs/queue-mode.md advises a partner's balancer to do).
+ */
+export type Route = 'alternate' | 'both' | 'sticky';
 
 /**
- * A load balancer stand-in on loopback in front of several n8n webhook processors: each request
- * goes to the next target in turn ('alternate') or to all at the same moment ('both'); the
- * sender hears the first answer. Every request is kept, to be sent again later elsewhere.
+ * A load balancer stand-in on loopback in front of several n8n webhook processors, routing as
+ * `route` says; the sender hears the first answer. Every request is kept with the target it went
+ * to first, to be sent again later elsewhere.
  */
 export class Balancer {
-	readonly deliveries: Delivery[] = [];
+	readonly deliveries: Array<Delivery & { target: number }> = [];
 	route: Route = 'alternate';
 	private next = 0;
 
@@ -33,8 +39,9 @@ export class Balancer {
 			req.on('data', (chunk: Buffer) => chunks.push(chunk));
 			req.on('end', () => {
 				const delivery = { headers: forwardable(req.headers), raw: Buffer.concat(chunks) };
-				balancer.deliveries.push(delivery);
-				const targetsNow = balancer.route === 'both' ? balancer.targets : [balancer.targets[balancer.next++ % balancer.targets.length]];
+				const target = balancer.route === 'sticky' ? balancer.stickyTarget(delivery) : balancer.next++ % balancer.targets.length;
+				balancer.deliveries.push({ ...delivery, target });
+				const targetsNow = balancer.route === 'both' ? balancer.targets : [balancer.targets[target]];
 				void Promise.all(targetsNow.map((target) => send(target, delivery))).then(
 					([first]) => {
 						res.writeHead(first.status, { 'content-type': 'application/json' });
@@ -50,9 +57,9 @@ export class Balancer {
 		return balancer;
 	}
 
-	/** Index of the target a delivery went to first, when alternating (its order of arrival). */
-	targetOf(index: number): number {
-		return index % this.targets.length;
+	private stickyTarget(delivery: Delivery): number {
+		const id = delivery.headers['x-delivery-id'] ?? '';
+		return createHash('sha256').update(id).digest().readUInt32BE(0) % this.targets.length;
 	}
 
 	close(): Promise<void> {

@@ -16,6 +16,20 @@ function refuse(context: IWebhookFunctions, status: 400 | 401 | 413, message: st
 	return { noWebhookResponse: true };
 }
 
+/**
+ * Answers 200 (empty, as n8n would) itself, then n8n starts the run. n8n saves the static data
+ * webhook() changed (the remembered delivery ids) once the answer is settled; if it answers only
+ * after queueing the run, 2.x no longer sees the change by then (the runner builds a second
+ * Workflow over the same static data, which clears its changed flag) and nothing after the
+ * first delivery is saved: in queue mode a retry at another process got through. docs/queue-mode.md.
+ */
+function start(context: IWebhookFunctions, json: IDataObject): IWebhookResponseData {
+	const res = context.getResponseObject();
+	res.writeHead(200);
+	res.end();
+	return { noWebhookResponse: true, workflowData: [context.helpers.returnJsonArray([json])] };
+}
+
 /** 200, nothing started: the sender must stop retrying a delivery that was ignored on purpose. */
 const acknowledge = (note: IDataObject): IWebhookResponseData => ({ webhookResponse: { received: true, ...note } });
 
@@ -87,5 +101,5 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 
 	const fetch = this.getNodeParameter('fetchFullOrder', false) as boolean;
 	const json = fetch ? { ...notification, ...(await fullOrder.call(this, notification)) } : notification;
-	return { workflowData: [this.helpers.returnJsonArray([json])] };
+	return start(this, json);
 }

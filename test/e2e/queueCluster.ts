@@ -1,0 +1,106 @@
+/**
+ * n8n's queue mode as partners who outgrow one process run it, for the queue suites: Redis,
+ * Postgres, a main process, two workers (`n8n worker --concurrency=5`) and two webhook
+ * processors (`n8n webhook`), all on loopback with the packed package, one encryption key and
+ * the sandbox. docs/queue-mode.md has the settings and the figures.
+ */
+import { ensureN8n, N8nInstance, packPackage, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
+import { startPostgres, startRedis, type Service } from '../../scripts/n8n/queue';
+import type { SandboxInit } from '../../sandbox/options';
+import { SandboxClient } from '../helpers/sandboxClient';
+
+export const WORKERS = 2;
+const OWNER = { email: 'owner@e2e.invalid', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-passw0rd' };
+
+export interface QueueClusterOptions {
+	sandbox?: SandboxInit;
+	/** Credentials and workflows to import, given the sandbox. */
+	credentials(sandbox: SandboxClient): object[];
+	workflows: Array<{ id: string } & object>;
+	/** Workflows to publish before the workers and webhook processors start. */
+	activate: string[];
+	/** Webhook paths (after /webhook/) each processor must serve before the tests begin. */
+	paths: string[];
+}
+
+export class QueueCluster {
+	/** Every n8n process running, main first. */
+	readonly processes: N8nServer[] = [];
+	workers: N8nServer[] = [];
+	webhooks: N8nServer[] = [];
+	cookie = '';
+
+	private constructor(
+		readonly sandbox: SandboxClient,
+		readonly n8n: N8nInstance,
+		private readonly packed: PackedPackage,
+		private readonly services: Service[],
+	) {}
+
+	get main(): N8nServer {
+		return this.processes[0];
+	}
+
+	static async start(options: QueueClusterOptions): Promise<QueueCluster> {
+		const [install, sandbox, packed, redis, postgres] = await Promise.all([ensureN8n(), SandboxClient.start(options.sandbox), packPackage(), startRedis(), startPostgres()]);
+		const n8n = await N8nInstance.create({
+			install,
+			extensionsDir: packed.extensionsDir,
+			env: {
+				...postgres.env,
+				EXECUTIONS_MODE: 'queue',
+				QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+				QUEUE_BULL_REDIS_PORT: String(redis.port),
+				// n8n warns at start about Postgres 15 (17 is current); it works.
+				N8N_LOG_LEVEL: 'info',
+			},
+		});
+		const cluster = new QueueCluster(sandbox, n8n, packed, [redis, postgres]);
+		try {
+			await n8n.importCredentials(options.credentials(sandbox));
+			await n8n.importWorkflows(options.workflows);
+			const main = await n8n.start();
+			cluster.processes.push(main);
+			cluster.cookie = await main.setupOwner(OWNER);
+			for (const id of options.activate) await main.activateWorkflow(cluster.cookie, id);
+			const started = await Promise.all([
+				...Array.from({ length: WORKERS }, () => n8n.start({ command: 'worker', args: ['--concurrency=5'] })),
+				n8n.start({ command: 'webhook' }),
+				n8n.start({ command: 'webhook' }),
+			]);
+			cluster.processes.push(...started);
+			cluster.workers = started.slice(0, WORKERS);
+			cluster.webhooks = started.slice(WORKERS);
+			// A webhook processor serves what is published once it has read it from the database.
+			// (A preflight OPTIONS: it starts no execution, so nothing runs before the tests.)
+			const deadline = Date.now() + 60_000;
+			for (const hook of cluster.webhooks) {
+				for (const path of options.paths) {
+					while ((await fetch(`${hook.url}/webhook/${path}`, { method: 'OPTIONS' })).status === 404 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+				}
+			}
+		} catch (error) {
+			await cluster.stop();
+			throw error;
+		}
+		return cluster;
+	}
+
+	/** Stops main (as a deploy or a crash-free restart does) and starts a new one on the same database. */
+	async restartMain(): Promise<void> {
+		await this.main.stop();
+		this.processes[0] = await this.n8n.start();
+	}
+
+	/** Everything that n8n printed, also of stopped processes (for the secrets scan). */
+	printed(): string {
+		return this.n8n.printedText() + this.processes.map((p) => p.log()).join('\n');
+	}
+
+	async stop(): Promise<void> {
+		await Promise.all(this.processes.map((p) => p.stop()));
+		this.n8n.cleanup();
+		this.packed.cleanup();
+		await Promise.all([this.sandbox.stop(), ...this.services.map((s) => s.stop())]);
+	}
+}
