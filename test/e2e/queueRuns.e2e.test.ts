@@ -1,0 +1,173 @@
+/**
+ * Queue mode (test/e2e/queueCluster.ts), the work partners run on it: the poll trigger on main
+ * across a restart of main, the sell-a-ticket example started through a webhook processor and
+ * run on a worker, and a bounded push load through both processors. docs/queue-mode.md.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { apiCredential, REPO_ROOT, toCustomTypes, TYPE_PREFIX } from '../../scripts/n8n/instance';
+import { Balancer } from '../helpers/balancer';
+import { deliveriesOf, subscribe, until } from '../helpers/push';
+import { Receiver } from '../helpers/receiver';
+import { expectNoSecrets, secretsOf } from '../helpers/secrets';
+import { forwardingWorkflow } from './forwardingWorkflow';
+import { QueueCluster } from './queueCluster';
+
+const API_CREDENTIAL = { id: 'PeDemoApiCred001', name: 'Public Events (sandbox)' };
+const HOOK_CREDENTIAL = { id: 'PeE2eCredQueueHk', name: 'Public Events webhook (e2e queue)' };
+const WEBHOOK_SECRET = 'whsec_e2e_queue_runs_51b9e2';
+const POLL_WORKFLOW = 'PeE2eWfQueuePol1';
+const PUSH_WORKFLOW = 'PeE2eWfQueuePsh2';
+const PUSH_WEBHOOK_ID = randomUUID();
+const SELL_WORKFLOW = 'PeExSellTicket01';
+const SELL_PATH = 'sell-a-ticket';
+/** Six Poll Times entries, each once a minute at its own second: a poll every 10 s (see the triggers suite). */
+const POLL_EVERY_MS = 10_000;
+const pollTimes = { item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) };
+const POLLED_SALES = 1000;
+const BATCHES = 8;
+const LOAD_SALES = 200;
+
+/** The sell-a-ticket example as shipped, its manual start swapped for a webhook answering with the last node's items. */
+function sellOverWebhook() {
+	const example = toCustomTypes(JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'sell-a-ticket.json'), 'utf8'))) as { id: string; nodes: Array<Record<string, unknown>> };
+	return {
+		...example,
+		id: SELL_WORKFLOW,
+		nodes: example.nodes.map((node) =>
+			node.name === 'Start'
+				? { ...node, type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: randomUUID(), parameters: { httpMethod: 'POST', path: SELL_PATH, responseMode: 'lastNode', responseData: 'allEntries', options: {} } }
+				: node,
+		),
+	};
+}
+
+describe('real n8n in queue mode: poll across a restart of main, an example on a worker, push load', () => {
+	let cluster: QueueCluster;
+	let polled: Receiver;
+	let pushed: Receiver;
+	let balancer: Balancer;
+	const sandbox = () => cluster.sandbox;
+	/** Completed GETs of a feed since a request-log position: one per poll. */
+	const feedReads = (sinceSeq: number) => sandbox().app.log.since(sinceSeq).filter((e) => e.method === 'GET' && e.route === '/widget-orders' && e.status !== undefined).length;
+
+	async function pollRuns(): Promise<Array<{ status: string }>> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId: POLL_WORKFLOW }));
+		return ((await cluster.main.rest(cluster.cookie, 'GET', `/executions?filter=${filter}&limit=100`)) as { results: Array<{ status: string }> }).results;
+	}
+
+	async function sell(): Promise<string> {
+		const res = await sandbox().admin('POST', '/widget-orders', { company: 'partner', tickets: 1 });
+		expect(res.status).toBe(201);
+		return String(res.body.id);
+	}
+
+	async function sellMany(count: number): Promise<string[]> {
+		const ids = [];
+		for (let i = 0; i < count; i++) ids.push(await sell());
+		return ids;
+	}
+
+	beforeAll(async () => {
+		[polled, pushed] = await Promise.all([Receiver.start(), Receiver.start()]);
+		cluster = await QueueCluster.start({
+			sandbox: { placesPerEvent: 200 },
+			credentials: (sb) => [
+				apiCredential(API_CREDENTIAL, sb.sandbox.baseUrl, sb.keys.partner),
+				{ ...HOOK_CREDENTIAL, type: 'publicEventsWebhookApi', data: { secret: WEBHOOK_SECRET } },
+			],
+			workflows: [
+				sellOverWebhook(),
+				forwardingWorkflow(
+					POLL_WORKFLOW,
+					{ name: 'Poll', type: `${TYPE_PREFIX}publicEventsPollTrigger`, parameters: { pollTimes, source: 'salesAndRefunds', include: ['widgetSales'] }, credentials: { publicEventsApi: API_CREDENTIAL } },
+					polled.url,
+				),
+				forwardingWorkflow(
+					PUSH_WORKFLOW,
+					{
+						name: 'Push',
+						type: `${TYPE_PREFIX}publicEventsTrigger`,
+						webhookId: PUSH_WEBHOOK_ID,
+						parameters: { events: ['sale'], authentication: 'signature' },
+						credentials: { publicEventsWebhookApi: HOOK_CREDENTIAL },
+					},
+					pushed.url,
+				),
+			],
+			activate: [SELL_WORKFLOW, PUSH_WORKFLOW],
+			paths: [SELL_PATH, `${PUSH_WEBHOOK_ID}/webhook`],
+		});
+		balancer = await Balancer.start(cluster.webhooks.map((hook) => `${hook.url}/webhook/${PUSH_WEBHOOK_ID}/webhook`));
+	});
+
+	afterAll(async () => {
+		await Promise.all([cluster?.stop(), polled?.close(), pushed?.close(), balancer?.close()]);
+	});
+
+	it('the sell-a-ticket example, started through a webhook processor, runs on a worker: sold tickets with the sandbox order\'s barcodes', async () => {
+		const res = await fetch(`${cluster.webhooks[0].url}/webhook/${SELL_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: AbortSignal.timeout(60_000) });
+		expect(res.status).toBe(200);
+		const tickets = (await res.json()) as Array<{ orderId: string; orderStatus: string; status: string; barcode: string }>;
+		expect(tickets.length).toBeGreaterThan(0);
+		const order = await sandbox().get(`/orders/${tickets[0].orderId}`);
+		expect(order.body.status).toBe('paid');
+		expect(tickets.map((t) => [t.orderStatus, t.status, t.barcode])).toEqual(order.body.tickets.map((t: { barcode: string }) => ['paid', 'sold', t.barcode]));
+		for (const t of tickets) expect(t.barcode).toMatch(/^\d{13}$/);
+		// n8n logs each job a worker takes, with its workflow: here on a worker, and only there.
+		const ranOn = cluster.processes.filter((p) => p.log().split('\n').some((line) => line.includes('Worker started execution') && line.includes(SELL_WORKFLOW)));
+		expect(ranOn).toHaveLength(1);
+		expect(cluster.workers).toContain(ranOn[0]);
+	});
+
+	it(`poll trigger on main: ${POLLED_SALES} sales over many polls, main restarted in the middle: each emitted once, none lost`, async () => {
+		const activatedAt = sandbox().app.log.lastSeq;
+		await cluster.main.activateWorkflow(cluster.cookie, POLL_WORKFLOW);
+		// the first poll emits nothing: what is there is history
+		await until(async () => feedReads(activatedAt) >= 1, 'the first poll', 3 * POLL_EVERY_MS);
+		const emitted = () => polled.bodies<{ type: string; orderId: string }>().map((b) => `${b.type}:${b.orderId}`);
+		// Sales in batches, each followed by a poll; main restarted after half of them.
+		const sold: string[] = [];
+		const batch = POLLED_SALES / BATCHES;
+		for (let i = 0; i < BATCHES; i++) {
+			sold.push(...(await sellMany(batch)));
+			if (i === BATCHES / 2 - 1) await cluster.restartMain();
+			const seq = sandbox().app.log.lastSeq;
+			await until(async () => feedReads(seq) >= 1, `a poll after batch ${i + 1}`, (i === BATCHES / 2 - 1 ? 6 : 3) * POLL_EVERY_MS);
+		}
+		await until(async () => new Set(emitted()).size >= POLLED_SALES, `${POLLED_SALES} sales emitted`, 12 * POLL_EVERY_MS);
+		// two more polls, and their runs (if any) ended: nothing comes again
+		const doneAt = sandbox().app.log.lastSeq;
+		await until(async () => feedReads(doneAt) >= 2, 'two more polls', 4 * POLL_EVERY_MS);
+		await until(async () => (await pollRuns()).every((run) => ['success', 'error', 'crashed'].includes(run.status)), 'the poll runs to end', 30_000);
+		const runs = await pollRuns();
+		expect(runs.every((run) => run.status === 'success')).toBe(true);
+		const keys = emitted();
+		console.log(`[queue] poll trigger, main restarted after ${POLLED_SALES / 2} of ${POLLED_SALES} sales in ${BATCHES} batches: ${keys.length} items emitted in ${runs.length} runs, ${new Set(keys).size} distinct`);
+		expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
+		expect([...keys].sort()).toEqual(sold.map((id) => `sale:${id}`).sort());
+	});
+
+	it(`push load: ${LOAD_SALES} sales pushed through 2 webhook processors and run on 2 workers, each forwarded once (pushes per second)`, async () => {
+		const subscription = await subscribe(sandbox(), { url: balancer.url, secret: WEBHOOK_SECRET, types: ['order.sale'] });
+		const forwarded = () => pushed.bodies<{ orderId: string }>().map((b) => b.orderId);
+		const started = performance.now();
+		const sold = await sellMany(LOAD_SALES);
+		const soldMs = performance.now() - started;
+		await until(async () => forwarded().length >= LOAD_SALES, `${LOAD_SALES} sales forwarded`, 120_000);
+		const elapsed = (performance.now() - started) / 1000;
+		const deliveries = await deliveriesOf(sandbox(), subscription.id);
+		await sandbox().admin('DELETE', '/webhooks');
+		console.log(
+			`[queue] push load: ${LOAD_SALES} sales (made in ${(soldMs / 1000).toFixed(1)} s) forwarded in ${elapsed.toFixed(1)} s: ${(LOAD_SALES / elapsed).toFixed(0)} pushes/s through 2 webhook processors and 2 workers; ${deliveries.filter((d) => d.attempts.length > 1).length} deliveries retried`,
+		);
+		expect(deliveries.every((d) => d.state === 'delivered')).toBe(true);
+		expect([...forwarded()].sort()).toEqual([...sold].sort());
+	});
+
+	it('nothing n8n printed holds the API key or a token', () => {
+		expectNoSecrets(cluster.printed(), secretsOf(sandbox(), { 'webhook secret': WEBHOOK_SECRET }), 'queue-mode processes');
+	});
+});
