@@ -42,7 +42,22 @@ export class QueueCluster {
 	}
 
 	static async start(options: QueueClusterOptions): Promise<QueueCluster> {
-		const [install, sandbox, packed, redis, postgres] = await Promise.all([ensureN8n(), SandboxClient.start(options.sandbox), packPackage(), startRedis(), startPostgres()]);
+		const parts = await Promise.allSettled([ensureN8n(), SandboxClient.start(options.sandbox), packPackage(), startRedis(), startPostgres()] as const);
+		const failed = parts.find((part) => part.status === 'rejected');
+		if (failed) {
+			// what did start must not outlive the suite (a running Redis keeps jest from exiting)
+			const [, sb, pkg, ...services] = parts.map((part) => (part.status === 'fulfilled' ? part.value : undefined));
+			(pkg as PackedPackage | undefined)?.cleanup();
+			await Promise.all([(sb as SandboxClient | undefined)?.stop(), ...(services as Array<Service | undefined>).map((s) => s?.stop())]);
+			throw failed.reason;
+		}
+		const [install, sandbox, packed, redis, postgres] = parts.map((part) => (part as PromiseFulfilledResult<unknown>).value) as [
+			Awaited<ReturnType<typeof ensureN8n>>,
+			SandboxClient,
+			PackedPackage,
+			Service,
+			Service & { env: Record<string, string> },
+		];
 		const n8n = await N8nInstance.create({
 			install,
 			extensionsDir: packed.extensionsDir,

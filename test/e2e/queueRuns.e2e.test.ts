@@ -21,6 +21,8 @@ const WEBHOOK_SECRET = 'whsec_e2e_queue_runs_51b9e2';
 const POLL_WORKFLOW = 'PeE2eWfQueuePol1';
 const PUSH_WORKFLOW = 'PeE2eWfQueuePsh2';
 const PUSH_WEBHOOK_ID = randomUUID();
+const PLAIN_WORKFLOW = 'PeE2eWfQueuePln1';
+const PLAIN_PATH = 'queue-plain-push';
 const SELL_WORKFLOW = 'PeExSellTicket01';
 const SELL_PATH = 'sell-a-ticket';
 /** Six Poll Times entries, each once a minute at its own second: a poll every 10 s (see the triggers suite). */
@@ -49,6 +51,9 @@ describe('real n8n in queue mode: poll across a restart of main, an example on a
 	let polled: Receiver;
 	let pushed: Receiver;
 	let balancer: Balancer;
+	/** n8n's own Webhook node forwarding each push: the load baseline. */
+	let plain: Receiver;
+	let plainBalancer: Balancer;
 	const sandbox = () => cluster.sandbox;
 	/** Completed GETs of a feed since a request-log position: one per poll. */
 	const feedReads = (sinceSeq: number) => sandbox().app.log.since(sinceSeq).filter((e) => e.method === 'GET' && e.route === '/widget-orders' && e.status !== undefined).length;
@@ -71,7 +76,7 @@ describe('real n8n in queue mode: poll across a restart of main, an example on a
 	}
 
 	beforeAll(async () => {
-		[polled, pushed] = await Promise.all([Receiver.start(), Receiver.start()]);
+		[polled, pushed, plain] = await Promise.all([Receiver.start(), Receiver.start(), Receiver.start()]);
 		cluster = await QueueCluster.start({
 			sandbox: { placesPerEvent: 200 },
 			credentials: (sb) => [
@@ -96,15 +101,21 @@ describe('real n8n in queue mode: poll across a restart of main, an example on a
 					},
 					pushed.url,
 				),
+				forwardingWorkflow(
+					PLAIN_WORKFLOW,
+					{ name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: randomUUID(), parameters: { httpMethod: 'POST', path: PLAIN_PATH, responseMode: 'onReceived', options: {} } },
+					plain.url,
+				),
 			],
-			activate: [SELL_WORKFLOW, PUSH_WORKFLOW],
-			paths: [SELL_PATH, `${PUSH_WEBHOOK_ID}/webhook`],
+			activate: [SELL_WORKFLOW, PUSH_WORKFLOW, PLAIN_WORKFLOW],
+			paths: [SELL_PATH, `${PUSH_WEBHOOK_ID}/webhook`, PLAIN_PATH],
 		});
 		balancer = await Balancer.start(cluster.webhooks.map((hook) => `${hook.url}/webhook/${PUSH_WEBHOOK_ID}/webhook`));
+		plainBalancer = await Balancer.start(cluster.webhooks.map((hook) => `${hook.url}/webhook/${PLAIN_PATH}`));
 	});
 
 	afterAll(async () => {
-		await Promise.all([cluster?.stop(), polled?.close(), pushed?.close(), balancer?.close()]);
+		await Promise.all([cluster?.stop(), polled?.close(), pushed?.close(), plain?.close(), balancer?.close(), plainBalancer?.close()]);
 	});
 
 	it('the sell-a-ticket example, started through a webhook processor, runs on a worker: sold tickets with the sandbox order\'s barcodes', async () => {
@@ -150,21 +161,32 @@ describe('real n8n in queue mode: poll across a restart of main, an example on a
 		expect([...keys].sort()).toEqual(sold.map((id) => `sale:${id}`).sort());
 	});
 
-	it(`push load: ${LOAD_SALES} sales pushed through 2 webhook processors and run on 2 workers, each forwarded once (pushes per second)`, async () => {
-		const subscription = await subscribe(sandbox(), { url: balancer.url, secret: WEBHOOK_SECRET, types: ['order.sale'] });
-		const forwarded = () => pushed.bodies<{ orderId: string }>().map((b) => b.orderId);
+	/** Sells `count` at once, pushed to `url`; seconds until every delivery was answered and until `forwarded` holds them all, and the deliveries retried. */
+	async function pushLoad(url: string, count: number, forwarded: () => string[]): Promise<{ sold: string[]; seconds: number; answered: number; retried: number }> {
+		const subscription = await subscribe(sandbox(), { url, secret: WEBHOOK_SECRET, types: ['order.sale'] });
 		const started = performance.now();
-		const sold = await sellMany(LOAD_SALES);
-		const soldMs = performance.now() - started;
-		await until(async () => forwarded().length >= LOAD_SALES, `${LOAD_SALES} sales forwarded`, 120_000);
-		const elapsed = (performance.now() - started) / 1000;
-		const deliveries = await deliveriesOf(sandbox(), subscription.id);
+		const sold = await sellMany(count);
+		const deliveries = await until(async () => {
+			const all = await deliveriesOf(sandbox(), subscription.id);
+			return all.length === count && all.every((d) => d.state === 'delivered') && all;
+		}, `${count} deliveries answered 2xx`, 120_000);
+		const answered = (performance.now() - started) / 1000;
+		await until(async () => forwarded().length >= count, `${count} sales forwarded`, 120_000);
+		const seconds = (performance.now() - started) / 1000;
 		await sandbox().admin('DELETE', '/webhooks');
+		return { sold, seconds, answered, retried: deliveries.filter((d) => d.attempts.length > 1).length };
+	}
+
+	it(`push load: ${LOAD_SALES} sales pushed through 2 webhook processors and run on 2 workers, each forwarded once; pushes per second against n8n's own Webhook node`, async () => {
+		const baseline = await pushLoad(plainBalancer.url, LOAD_SALES, () => plain.requests.map((r) => r.raw));
+		const ours = await pushLoad(balancer.url, LOAD_SALES, () => pushed.bodies<{ orderId: string }>().map((b) => b.orderId));
+		const rate = (run: { seconds: number }) => (LOAD_SALES / run.seconds).toFixed(1);
 		console.log(
-			`[queue] push load: ${LOAD_SALES} sales (made in ${(soldMs / 1000).toFixed(1)} s) forwarded in ${elapsed.toFixed(1)} s: ${(LOAD_SALES / elapsed).toFixed(0)} pushes/s through 2 webhook processors and 2 workers; ${deliveries.filter((d) => d.attempts.length > 1).length} deliveries retried`,
+			`[queue] push load, ${LOAD_SALES} sales through 2 webhook processors and 2 workers: Public Events Trigger ${rate(ours)} pushes/s (all answered after ${ours.answered.toFixed(1)} s, run after ${ours.seconds.toFixed(1)} s), ` +
+				`n8n's Webhook node ${rate(baseline)} pushes/s (${baseline.answered.toFixed(1)} s, ${baseline.seconds.toFixed(1)} s): ${(baseline.seconds / ours.seconds).toFixed(2)} of its rate; deliveries retried ${ours.retried} and ${baseline.retried}`,
 		);
-		expect(deliveries.every((d) => d.state === 'delivered')).toBe(true);
-		expect([...forwarded()].sort()).toEqual([...sold].sort());
+		expect([...pushed.bodies<{ orderId: string }>().map((b) => b.orderId)].sort()).toEqual([...ours.sold].sort());
+		expect(plain.requests).toHaveLength(LOAD_SALES);
 	});
 
 	it('nothing n8n printed holds the API key or a token', () => {

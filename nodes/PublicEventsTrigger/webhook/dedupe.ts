@@ -8,22 +8,22 @@ const WRITE_BACK = 100;
 
 /**
  * Deliveries are at least once: the same one can come again. Seen ids are kept in two places:
- * - The node's static data. n8n (2.40, live-webhooks.ts) saves static data changed inside
- *   webhook() for production webhooks once the answer is settled (after the execution is
- *   started), before the sender hears it; so the window survives restarts. But each request
- *   loads it afresh from the database and saves it whole, with no lock: of deliveries handled
- *   at once, each save holds only the ids its request knew. Test webhooks (manual mode) do not
- *   save it at all.
+ * - The node's static data. n8n saves static data changed inside webhook() for production
+ *   webhooks once the answer is settled; the trigger answers itself (receive.ts) so that this
+ *   happens before the run is queued, and the window survives restarts and reaches the other
+ *   processes of a queue-mode n8n. Each request loads it afresh from the database and saves it
+ *   whole, with no lock: of deliveries handled at once, each save holds only the ids its
+ *   request knew. Test webhooks (manual mode) do not save it at all.
  * - This process's memory, checked and updated without an await in between, so a duplicate
  *   arriving at the same moment is caught. Lost on restart; per process (in queue mode with
  *   several webhook processes each keeps its own), which the static data covers. Each save
  *   writes this process's latest ids back too, so an id dropped by concurrent saves returns
  *   with the next (only the latest: older ones may have left the window for newer ids of
  *   another process).
- * The price: an id is remembered before n8n starts the execution, so if n8n fails to start it
- * after webhook() returned (it answers 500), the sender's retry is taken for a repeat. Forgetting
- * ids instead would let a replay of any delivery of a burst fire twice after a restart; n8n
- * failing between webhook() and the execution (its database or queue down) is the rarer case.
+ * The price: the sender hears 200 before n8n queues the run, so a run n8n fails to queue (its
+ * database or Redis down) is not retried. Were the answer left to n8n, its 500 would bring the
+ * retry, but the id is remembered already and the retry would be taken for a repeat; forgetting
+ * ids instead would let a replay of any delivery of a burst fire twice after a restart.
  */
 const inMemory = new Map<string, Set<string>>();
 
