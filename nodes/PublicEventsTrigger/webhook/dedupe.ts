@@ -1,5 +1,5 @@
 import { createHash } from 'crypto';
-import type { IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 /** How many recent delivery ids each trigger remembers. */
 export const SEEN_WINDOW = 1000;
@@ -38,18 +38,34 @@ function remember(ids: Set<string>, id: string) {
 	if (ids.size > SEEN_WINDOW) ids.delete(ids.values().next().value as string);
 }
 
-/** Whether `key` is in the window kept under `field`; if not, it is remembered (memory and static data). */
-function seenIn(context: IWebhookFunctions, field: 'seenDeliveries' | 'seenBodies', key: string): boolean {
+type Field = 'seenDeliveries' | 'seenBodies';
+const FIELDS: Field[] = ['seenDeliveries', 'seenBodies'];
+
+function memoryOf(context: IWebhookFunctions, field: Field): Set<string> {
 	const scope = `${field} ${scopeOf(context)}`;
 	let memory = inMemory.get(scope);
 	if (!memory) inMemory.set(scope, (memory = new Set()));
+	return memory;
+}
+
+const savedIn = (stored: IDataObject, field: Field) => (Array.isArray(stored[field]) ? (stored[field] as string[]) : []);
+
+/** Whether `key` is in the window kept under `field`; if not, it is remembered (memory and static data). */
+function seenIn(context: IWebhookFunctions, field: Field, key: string): boolean {
+	const memory = memoryOf(context, field);
 	const stored = context.getWorkflowStaticData('node');
-	const saved = Array.isArray(stored[field]) ? (stored[field] as string[]) : [];
-	if (memory.has(key) || saved.includes(key)) return true;
-	remember(memory, key);
-	// A new array, so n8n's observable static data marks itself changed and gets saved.
-	stored[field] = [...new Set([...saved, ...[...memory].slice(-WRITE_BACK)])].slice(-SEEN_WINDOW);
-	return false;
+	const seen = memory.has(key) || savedIn(stored, field).includes(key);
+	if (!seen) remember(memory, key);
+	// Every field, on every request, a repeat too: ids a concurrent save dropped are stored
+	// again before a retry of theirs reaches another process, and no save carries a field
+	// older than this process knows.
+	for (const name of FIELDS) {
+		const saved = savedIn(stored, name);
+		const latest = [...memoryOf(context, name)].slice(-WRITE_BACK);
+		// A new array, so n8n's observable static data marks itself changed and gets saved.
+		if (latest.some((id) => !saved.includes(id))) stored[name] = [...new Set([...saved, ...latest])].slice(-SEEN_WINDOW);
+	}
+	return seen;
 }
 
 /** Whether this delivery was seen before; if not, it is remembered. */
