@@ -16,8 +16,8 @@ module.exports = {
 	// (workflows keeping their ids, the manual-run request). The node itself is covered on 1.x
 	// by the examples, token, triggers and credential suites. The MCP suite serves the AI example,
 	// whose MCP Server Trigger is typeVersion 2.1 (1.x has up to 2, without Instructions). The
-	// queue-mode suite runs on 2.x only: five n8n processes take minutes of CI on two cores.
-	testPathIgnorePatterns: ['/node_modules/', ...(major < 2 ? ['/editor\\.e2e\\.test\\.ts$', '/demo\\.e2e\\.test\\.ts$', '/mcp\\.e2e\\.test\\.ts$', '/queue\\.e2e\\.test\\.ts$'] : [])],
+	// queue-mode suites run on both lines.
+	testPathIgnorePatterns: ['/node_modules/', ...(major < 2 ? ['/editor\\.e2e\\.test\\.ts$', '/demo\\.e2e\\.test\\.ts$', '/mcp\\.e2e\\.test\\.ts$'] : [])],
 	transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
 	// The first run installs n8n (about 4 minutes); each n8n CLI call takes seconds.
 	testTimeout: 15 * 60 * 1000,
