@@ -21,8 +21,16 @@ const WEBHOOK_SECRET = 'whsec_e2e_queue_runs_51b9e2';
 const POLL_WORKFLOW = 'PeE2eWfQueuePol1';
 const PUSH_WORKFLOW = 'PeE2eWfQueuePsh2';
 const PUSH_WEBHOOK_ID = randomUUID();
-const PLAIN_WORKFLOW = 'PeE2eWfQueuePln1';
-const PLAIN_PATH = 'queue-plain-push';
+/**
+ * The load baselines: n8n's own Webhook node forwarding each push, without and with Header Auth
+ * (a credential read per request, as the trigger's signature check does). Header Auth cannot
+ * check the sandbox's HMAC; it checks `X-Delivery-Attempt: 1`, which a first attempt carries.
+ */
+const BASELINES = [
+	{ id: 'PeE2eWfQueuePln1', path: 'queue-plain-push', label: "n8n's Webhook node", auth: false },
+	{ id: 'PeE2eWfQueuePln2', path: 'queue-plain-push-auth', label: "n8n's Webhook node with Header Auth", auth: true },
+];
+const HEADER_CREDENTIAL = { id: 'PeE2eHdrAuth0001', name: 'Header Auth (e2e queue)' };
 const SELL_WORKFLOW = 'PeExSellTicket01';
 const SELL_PATH = 'sell-a-ticket';
 /** Six Poll Times entries, each once a minute at its own second: a poll every 10 s (see the triggers suite). */
@@ -51,9 +59,7 @@ describe('real n8n in queue mode: poll across a restart of main, an example on a
 	let polled: Receiver;
 	let pushed: Receiver;
 	let balancer: Balancer;
-	/** n8n's own Webhook node forwarding each push: the load baseline. */
-	let plain: Receiver;
-	let plainBalancer: Balancer;
+	const baselines: Array<{ receiver: Receiver; balancer: Balancer }> = [];
 	const sandbox = () => cluster.sandbox;
 	/** Completed GETs of a feed since a request-log position: one per poll. */
 	const feedReads = (sinceSeq: number) => sandbox().app.log.since(sinceSeq).filter((e) => e.method === 'GET' && e.route === '/widget-orders' && e.status !== undefined).length;
@@ -76,12 +82,14 @@ describe('real n8n in queue mode: poll across a restart of main, an example on a
 	}
 
 	beforeAll(async () => {
-		[polled, pushed, plain] = await Promise.all([Receiver.start(), Receiver.start(), Receiver.start()]);
+		[polled, pushed] = await Promise.all([Receiver.start(), Receiver.start()]);
+		const receivers = await Promise.all(BASELINES.map(() => Receiver.start()));
 		cluster = await QueueCluster.start({
 			sandbox: { placesPerEvent: 200 },
 			credentials: (sb) => [
 				apiCredential(API_CREDENTIAL, sb.sandbox.baseUrl, sb.keys.partner),
 				{ ...HOOK_CREDENTIAL, type: 'publicEventsWebhookApi', data: { secret: WEBHOOK_SECRET } },
+				{ ...HEADER_CREDENTIAL, type: 'httpHeaderAuth', data: { name: 'X-Delivery-Attempt', value: '1' } },
 			],
 			workflows: [
 				sellOverWebhook(),
@@ -101,21 +109,32 @@ describe('real n8n in queue mode: poll across a restart of main, an example on a
 					},
 					pushed.url,
 				),
-				forwardingWorkflow(
-					PLAIN_WORKFLOW,
-					{ name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: randomUUID(), parameters: { httpMethod: 'POST', path: PLAIN_PATH, responseMode: 'onReceived', options: {} } },
-					plain.url,
+				...BASELINES.map((b, i) =>
+					forwardingWorkflow(
+						b.id,
+						{
+							name: 'Webhook',
+							type: 'n8n-nodes-base.webhook',
+							typeVersion: 2,
+							webhookId: randomUUID(),
+							parameters: { httpMethod: 'POST', path: b.path, responseMode: 'onReceived', ...(b.auth ? { authentication: 'headerAuth' } : {}), options: {} },
+							...(b.auth ? { credentials: { httpHeaderAuth: HEADER_CREDENTIAL } } : {}),
+						},
+						receivers[i].url,
+					),
 				),
 			],
-			activate: [SELL_WORKFLOW, PUSH_WORKFLOW, PLAIN_WORKFLOW],
-			paths: [SELL_PATH, `${PUSH_WEBHOOK_ID}/webhook`, PLAIN_PATH],
+			activate: [SELL_WORKFLOW, PUSH_WORKFLOW, ...BASELINES.map((b) => b.id)],
+			paths: [SELL_PATH, `${PUSH_WEBHOOK_ID}/webhook`, ...BASELINES.map((b) => b.path)],
 		});
 		balancer = await Balancer.start(cluster.webhooks.map((hook) => `${hook.url}/webhook/${PUSH_WEBHOOK_ID}/webhook`));
-		plainBalancer = await Balancer.start(cluster.webhooks.map((hook) => `${hook.url}/webhook/${PLAIN_PATH}`));
+		for (const [i, b] of BASELINES.entries()) {
+			baselines.push({ receiver: receivers[i], balancer: await Balancer.start(cluster.webhooks.map((hook) => `${hook.url}/webhook/${b.path}`)) });
+		}
 	});
 
 	afterAll(async () => {
-		await Promise.all([cluster?.stop(), polled?.close(), pushed?.close(), plain?.close(), balancer?.close(), plainBalancer?.close()]);
+		await Promise.all([cluster?.stop(), polled?.close(), pushed?.close(), balancer?.close(), ...baselines.flatMap((b) => [b.receiver.close(), b.balancer.close()])]);
 	});
 
 	it('the sell-a-ticket example, started through a webhook processor, runs on a worker: sold tickets with the sandbox order\'s barcodes', async () => {
@@ -178,15 +197,17 @@ describe('real n8n in queue mode: poll across a restart of main, an example on a
 	}
 
 	it(`push load: ${LOAD_SALES} sales pushed through 2 webhook processors and run on 2 workers, each forwarded once; pushes per second against n8n's own Webhook node`, async () => {
-		const baseline = await pushLoad(plainBalancer.url, LOAD_SALES, () => plain.requests.map((r) => r.raw));
+		const base: Array<Awaited<ReturnType<typeof pushLoad>>> = [];
+		for (const { receiver, balancer: to } of baselines) base.push(await pushLoad(to.url, LOAD_SALES, () => receiver.requests.map((r) => r.raw)));
 		const ours = await pushLoad(balancer.url, LOAD_SALES, () => pushed.bodies<{ orderId: string }>().map((b) => b.orderId));
-		const rate = (run: { seconds: number }) => (LOAD_SALES / run.seconds).toFixed(1);
+		const figure = (run: { seconds: number; answered: number }) => `${(LOAD_SALES / run.seconds).toFixed(1)} pushes/s (all answered after ${run.answered.toFixed(1)} s, run after ${run.seconds.toFixed(1)} s)`;
 		console.log(
-			`[queue] push load, ${LOAD_SALES} sales through 2 webhook processors and 2 workers: Public Events Trigger ${rate(ours)} pushes/s (all answered after ${ours.answered.toFixed(1)} s, run after ${ours.seconds.toFixed(1)} s), ` +
-				`n8n's Webhook node ${rate(baseline)} pushes/s (${baseline.answered.toFixed(1)} s, ${baseline.seconds.toFixed(1)} s): ${(baseline.seconds / ours.seconds).toFixed(2)} of its rate; deliveries retried ${ours.retried} and ${baseline.retried}`,
+			`[queue] push load, ${LOAD_SALES} sales through 2 webhook processors and 2 workers: Public Events Trigger ${figure(ours)}; ` +
+				BASELINES.map((b, i) => `${b.label} ${figure(base[i])}: ours at ${(base[i].seconds / ours.seconds).toFixed(2)} of its rate`).join('; ') +
+				`; deliveries retried ${[ours, ...base].map((r) => r.retried).join(', ')}`,
 		);
 		expect([...pushed.bodies<{ orderId: string }>().map((b) => b.orderId)].sort()).toEqual([...ours.sold].sort());
-		expect(plain.requests).toHaveLength(LOAD_SALES);
+		for (const { receiver } of baselines) expect(receiver.requests).toHaveLength(LOAD_SALES);
 	});
 
 	it('nothing n8n printed holds the API key or a token', () => {
