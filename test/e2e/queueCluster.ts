@@ -4,12 +4,14 @@
  * processors (`n8n webhook`), all on loopback with the packed package, one encryption key and
  * the sandbox. docs/queue-mode.md has the settings and the figures.
  */
-import { ensureN8n, N8nInstance, packPackage, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
+import { ensureN8n, N8nInstance, packPackage, type N8nInstall, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
 import { startPostgres, startRedis, type Service } from '../../scripts/n8n/queue';
 import type { SandboxInit } from '../../sandbox/options';
 import { SandboxClient } from '../helpers/sandboxClient';
 
 export const WORKERS = 2;
+type PostgresService = Awaited<ReturnType<typeof startPostgres>>;
+const valueOf = (part: PromiseSettledResult<unknown>) => (part.status === 'fulfilled' ? part.value : undefined);
 const OWNER = { email: 'owner@e2e.invalid', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-passw0rd' };
 
 export interface QueueClusterOptions {
@@ -43,21 +45,13 @@ export class QueueCluster {
 
 	static async start(options: QueueClusterOptions): Promise<QueueCluster> {
 		const parts = await Promise.allSettled([ensureN8n(), SandboxClient.start(options.sandbox), packPackage(), startRedis(), startPostgres()] as const);
-		const failed = parts.find((part) => part.status === 'rejected');
-		if (failed) {
+		const [install, sandbox, packed, redis, postgres] = parts.map(valueOf) as [N8nInstall?, SandboxClient?, PackedPackage?, Service?, PostgresService?];
+		if (!install || !sandbox || !packed || !redis || !postgres) {
 			// what did start must not outlive the suite (a running Redis keeps jest from exiting)
-			const [, sb, pkg, ...services] = parts.map((part) => (part.status === 'fulfilled' ? part.value : undefined));
-			(pkg as PackedPackage | undefined)?.cleanup();
-			await Promise.all([(sb as SandboxClient | undefined)?.stop(), ...(services as Array<Service | undefined>).map((s) => s?.stop())]);
-			throw failed.reason;
+			packed?.cleanup();
+			await Promise.all([sandbox?.stop(), redis?.stop(), postgres?.stop()]);
+			throw (parts.find((part) => part.status === 'rejected') as PromiseRejectedResult).reason;
 		}
-		const [install, sandbox, packed, redis, postgres] = parts.map((part) => (part as PromiseFulfilledResult<unknown>).value) as [
-			Awaited<ReturnType<typeof ensureN8n>>,
-			SandboxClient,
-			PackedPackage,
-			Service,
-			Service & { env: Record<string, string> },
-		];
 		const n8n = await N8nInstance.create({
 			install,
 			extensionsDir: packed.extensionsDir,
