@@ -10,7 +10,7 @@ import { Balancer, send } from '../helpers/balancer';
 import { deliveriesOf, subscribe, until } from '../helpers/push';
 import { Receiver } from '../helpers/receiver';
 import { expectNoSecrets, secretsOf } from '../helpers/secrets';
-import { forwardingWorkflow } from './forwardingWorkflow';
+import { forwardingWorkflow, signedPushTrigger } from './forwardingWorkflow';
 import { QueueCluster, WORKERS } from './queueCluster';
 
 const HOUR = 3_600_000;
@@ -111,13 +111,7 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 				// one sink request per execution
 				forwardingWorkflow(
 					PUSH_WORKFLOW,
-					{
-						name: 'Push',
-						type: `${TYPE_PREFIX}publicEventsTrigger`,
-						webhookId: PUSH_WEBHOOK_ID,
-						parameters: { events: ['sale', 'refund'], authentication: 'signature' },
-						credentials: { publicEventsWebhookApi: HOOK_CREDENTIAL },
-					},
+					signedPushTrigger(PUSH_WEBHOOK_ID, HOOK_CREDENTIAL, ['sale', 'refund']),
 					sink.url,
 				),
 			],

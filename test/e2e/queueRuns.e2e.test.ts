@@ -12,7 +12,7 @@ import { Balancer } from '../helpers/balancer';
 import { deliveriesOf, subscribe, until } from '../helpers/push';
 import { Receiver } from '../helpers/receiver';
 import { expectNoSecrets, secretsOf } from '../helpers/secrets';
-import { forwardingWorkflow } from './forwardingWorkflow';
+import { forwardingWorkflow, POLL_EVERY_MS, pollTimes, signedPushTrigger } from './forwardingWorkflow';
 import { QueueCluster } from './queueCluster';
 
 const API_CREDENTIAL = { id: 'PeDemoApiCred001', name: 'Public Events (sandbox)' };
@@ -33,9 +33,6 @@ const BASELINES = [
 const HEADER_CREDENTIAL = { id: 'PeE2eHdrAuth0001', name: 'Header Auth (e2e queue)' };
 const SELL_WORKFLOW = 'PeExSellTicket01';
 const SELL_PATH = 'sell-a-ticket';
-/** Six Poll Times entries, each once a minute at its own second: a poll every 10 s (see the triggers suite). */
-const POLL_EVERY_MS = 10_000;
-const pollTimes = { item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) };
 const POLLED_SALES = 1000;
 const BATCHES = 8;
 const LOAD_SALES = 200;
@@ -100,13 +97,7 @@ describe('real n8n in queue mode: poll across a restart of main, an example on a
 				),
 				forwardingWorkflow(
 					PUSH_WORKFLOW,
-					{
-						name: 'Push',
-						type: `${TYPE_PREFIX}publicEventsTrigger`,
-						webhookId: PUSH_WEBHOOK_ID,
-						parameters: { events: ['sale'], authentication: 'signature' },
-						credentials: { publicEventsWebhookApi: HOOK_CREDENTIAL },
-					},
+					signedPushTrigger(PUSH_WEBHOOK_ID, HOOK_CREDENTIAL, ['sale']),
 					pushed.url,
 				),
 				...BASELINES.map((b, i) =>

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 
 import { apiCredential, ensureN8n, N8nInstance, packPackage, TYPE_PREFIX, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
 import { deliveriesOf, subscribe, until } from '../helpers/push';
-import { forwardingWorkflow } from './forwardingWorkflow';
+import { forwardingWorkflow, POLL_EVERY_MS, pollTimes, signedPushTrigger } from './forwardingWorkflow';
 import { Receiver } from '../helpers/receiver';
 import { SandboxClient } from '../helpers/sandboxClient';
 import { expectNoSecrets, secretsOf } from '../helpers/secrets';
@@ -23,13 +23,6 @@ const POLL_WORKFLOW = 'PeE2eWfPollTrig1';
 const WEBHOOK_ID = randomUUID();
 const OWNER = { email: 'owner@e2e.invalid', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-passw0rd' };
 
-/**
- * n8n (1.x and 2.x) refuses a poll cron firing more than once a minute ("The polling interval
- * is too short"), checking each Poll Times entry alone. Six entries, each once a minute at its
- * own second, poll every 10 s: the test waits seconds, not minutes.
- */
-const POLL_EVERY_MS = 10_000;
-const pollTimes = { item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) };
 
 describe('real n8n: push and poll triggers, activated in a running n8n', () => {
 	let sandbox: SandboxClient;
@@ -81,13 +74,7 @@ describe('real n8n: push and poll triggers, activated in a running n8n', () => {
 		await n8n.importWorkflows([
 			forwardingWorkflow(
 				PUSH_WORKFLOW,
-				{
-					name: 'Push',
-					type: `${TYPE_PREFIX}publicEventsTrigger`,
-					webhookId: WEBHOOK_ID,
-					parameters: { events: ['sale', 'refund'], authentication: 'signature' },
-					credentials: { publicEventsWebhookApi: HOOK_CREDENTIAL },
-				},
+				signedPushTrigger(WEBHOOK_ID, HOOK_CREDENTIAL, ['sale', 'refund']),
 				pushed.url,
 			),
 			forwardingWorkflow(

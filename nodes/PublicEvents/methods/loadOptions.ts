@@ -19,8 +19,6 @@ function referenceOptions(path: string, describe?: (record: IDataObject) => stri
 	};
 }
 
-/** The `name` of a nested record such as `{ id, name }`. */
-
 /** An event as the editor lists it: `name · start · venue`. */
 export function eventLabel(event: IDataObject): string {
 	const start = String(event.dateStarted ?? '').slice(0, 16).replace('T', ' ');

@@ -4,7 +4,7 @@ import { apiError, type ApiFailure } from './errors';
 import { readListPage, type ListPage } from './listEnvelope';
 import { inOrder, MAX_PAGES_IN_FLIGHT } from './pages';
 import { backoffMs, DEFAULT_RETRY, retryAfterMs, type RetryPolicy } from './retry';
-import { adoptProcessToken, CREDENTIAL_TYPE, refuseToken, targetOf, tick, type ApiContext, type Target } from './target';
+import { adoptProcessToken, CREDENTIAL_TYPE, processTokenFor, refuseToken, targetOf, tick, type ApiContext, type Target } from './target';
 
 export { CREDENTIAL_TYPE, type ApiContext } from './target';
 export { MAX_PAGES_IN_FLIGHT } from './pages';
@@ -48,7 +48,7 @@ async function send(this: ApiContext, target: Target, options: IHttpRequestOptio
 		}
 		refuseToken(shared, token);
 		// Renewed while this request was out, by this run or another execution of this process: once more with the new token.
-		if (target.renewals !== renewals || shared.renewing || (shared.token && shared.tokenAt > target.readAt && !shared.refused.has(shared.token))) {
+		if (target.renewals !== renewals || shared.renewing || processTokenFor(target)) {
 			return await send.call(this, target, options);
 		}
 	}

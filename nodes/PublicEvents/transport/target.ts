@@ -73,16 +73,17 @@ export function refuseToken(shared: ProcessToken, token: string): void {
 	if (shared.refused.size > REFUSED_KEPT) shared.refused.delete(shared.refused.values().next().value as string);
 }
 
-/**
- * Takes this process's token when the run's own is missing or refused and the token was renewed
- * after the run read its credential (an older one is in n8n's stored credential already, or
- * was replaced there).
- */
-export function adoptProcessToken(target: Target): void {
-	const own = target.credentials.token;
+/** This process's token, if a run may take it over: renewed after the run read its credential (an older one is in n8n's stored credential already, or was replaced there), and not refused. */
+export function processTokenFor(target: Target): string | undefined {
 	const { token, refused, tokenAt } = target.shared;
-	if (!token || token === own || refused.has(token) || tokenAt < target.readAt) return;
-	if (typeof own === 'string' && own !== '' && !refused.has(own)) return;
+	return token && !refused.has(token) && tokenAt > target.readAt ? token : undefined;
+}
+
+/** Takes this process's token when the run's own is missing or refused. */
+export function adoptProcessToken(target: Target): void {
+	const token = processTokenFor(target);
+	const own = target.credentials.token;
+	if (!token || token === own || (typeof own === 'string' && own !== '' && !target.shared.refused.has(own))) return;
 	target.credentials.token = token;
 	if (!target.secrets.includes(token)) target.secrets.push(token);
 }

@@ -61,9 +61,10 @@ function seenIn(context: IWebhookFunctions, field: Field, key: string): boolean 
 	// older than this process knows.
 	for (const name of FIELDS) {
 		const saved = savedIn(stored, name);
+		const known = new Set(saved);
 		const latest = [...memoryOf(context, name)].slice(-WRITE_BACK);
 		// A new array, so n8n's observable static data marks itself changed and gets saved.
-		if (latest.some((id) => !saved.includes(id))) stored[name] = [...new Set([...saved, ...latest])].slice(-SEEN_WINDOW);
+		if (latest.some((id) => !known.has(id))) stored[name] = [...new Set([...saved, ...latest])].slice(-SEEN_WINDOW);
 	}
 	return seen;
 }
