@@ -31,6 +31,12 @@ export const VIEWPORT = { width: 1440, height: 900 };
  * /schemas/CUSTOM.<trigger>/1.0.0.json answers 404).
  */
 const EXPECTED_CONSOLE = [/ERR_NAME_NOT_RESOLVED/, /Can't connect to n8n/];
+/**
+ * n8n 2.40.7's editor, not the package: leaving a workflow canvas for the Overview can throw this
+ * while the canvas tears down (a part of it still reads the node panel's store after the workflow's
+ * store is gone). Seen once in this project's CI runs; it names no node of this package.
+ */
+const EXPECTED_PAGE_ERRORS = [/^injectNDVStore\(\) was accessed without an active workflow document store/];
 const isSchemaPreview = (url: string) => /\/schemas\/CUSTOM\.publicEvents(?:Trigger|PollTrigger)\/[\d.]+\.json$/.test(url);
 
 /** n8n's texts for a node type it does not know (i18n nodeSettings.*Unknown*, communityNodeItem). */
@@ -55,7 +61,9 @@ export class EditorBrowser {
 			if (EXPECTED_CONSOLE.some((pattern) => pattern.test(text)) || isSchemaPreview(message.location().url)) return;
 			this.problems.push(`console: ${text} (${message.location().url})`);
 		});
-		page.on('pageerror', (error) => this.problems.push(`page error: ${error.message}`));
+		page.on('pageerror', (error) => {
+			if (!EXPECTED_PAGE_ERRORS.some((pattern) => pattern.test(error.message))) this.problems.push(`page error: ${error.message}`);
+		});
 		page.on('response', (response) => {
 			const url = response.url();
 			if (response.status() >= 500 || (response.status() >= 400 && url.startsWith(baseUrl) && !isSchemaPreview(url))) {
