@@ -23,7 +23,6 @@ const POLL_WORKFLOW = 'PeE2eWfPollTrig1';
 const WEBHOOK_ID = randomUUID();
 const OWNER = { email: 'owner@e2e.invalid', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-passw0rd' };
 
-
 describe('real n8n: push and poll triggers, activated in a running n8n', () => {
 	let sandbox: SandboxClient;
 	let packed: PackedPackage;

@@ -50,37 +50,34 @@ function memoryOf(context: IWebhookFunctions, field: Field): Set<string> {
 
 const savedIn = (stored: IDataObject, field: Field) => (Array.isArray(stored[field]) ? (stored[field] as string[]) : []);
 
-/** Whether `key` is in the window kept under `field`; if not, it is remembered (memory and static data). */
-function seenIn(context: IWebhookFunctions, field: Field, key: string): boolean {
-	const memory = memoryOf(context, field);
-	const stored = context.getWorkflowStaticData('node');
-	const seen = memory.has(key) || savedIn(stored, field).includes(key);
-	if (!seen) remember(memory, key);
+/**
+ * Whether this delivery was taken before, by its id or (signed deliveries) by its exact bytes;
+ * what is new is remembered, in memory and in static data. The delivery id header is not signed:
+ * a captured delivery sent again under a new id passes the id check, not the bytes one. Bytes are
+ * kept as the first 128 bits of the body's SHA-256; the cost: a sender whose distinct
+ * notifications can be byte-identical has the repeats folded.
+ */
+export function seenBefore(this: IWebhookFunctions, delivery: { id: string | null; signedBody?: Buffer }): boolean {
+	const keys: Array<[Field, string]> = [];
+	if (delivery.id !== null) keys.push(['seenDeliveries', delivery.id]);
+	if (delivery.signedBody) keys.push(['seenBodies', createHash('sha256').update(delivery.signedBody).digest('base64').slice(0, 22)]);
+	if (keys.length === 0) return false;
+	const stored = this.getWorkflowStaticData('node');
+	let seen = false;
+	for (const [field, key] of keys) {
+		const memory = memoryOf(this, field);
+		if (memory.has(key) || savedIn(stored, field).includes(key)) seen = true;
+		else remember(memory, key);
+	}
 	// Every field, on every request, a repeat too: ids a concurrent save dropped are stored
 	// again before a retry of theirs reaches another process, and no save carries a field
 	// older than this process knows.
-	for (const name of FIELDS) {
-		const saved = savedIn(stored, name);
+	for (const field of FIELDS) {
+		const saved = savedIn(stored, field);
 		const known = new Set(saved);
-		const latest = [...memoryOf(context, name)].slice(-WRITE_BACK);
+		const latest = [...memoryOf(this, field)].slice(-WRITE_BACK);
 		// A new array, so n8n's observable static data marks itself changed and gets saved.
-		if (latest.some((id) => !known.has(id))) stored[name] = [...new Set([...saved, ...latest])].slice(-SEEN_WINDOW);
+		if (latest.some((id) => !known.has(id))) stored[field] = [...new Set([...saved, ...latest])].slice(-SEEN_WINDOW);
 	}
 	return seen;
-}
-
-/** Whether this delivery was seen before; if not, it is remembered. */
-export function seenBefore(this: IWebhookFunctions, key: string): boolean {
-	return seenIn(this, 'seenDeliveries', key);
-}
-
-/**
- * Whether these exact signed bytes were taken before; if not, they are remembered. The delivery
- * id header is not signed: a captured delivery sent again under a new id would pass the id check,
- * but not this one. Kept like the ids (memory and static data, so a restart keeps them), as the
- * first 128 bits of the body's SHA-256. The cost: a sender whose distinct notifications can be
- * byte-identical has the repeats folded.
- */
-export function signedBodySeenBefore(this: IWebhookFunctions, raw: Buffer): boolean {
-	return seenIn(this, 'seenBodies', createHash('sha256').update(raw).digest('base64').slice(0, 22));
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { seenBefore, signedBodySeenBefore } from './dedupe';
+import { seenBefore } from './dedupe';
 import { DEFAULT_MAX_BODY_KB } from './description';
 import { fullOrder } from './fullOrder';
 import { readNotification } from './normalize';
@@ -91,11 +91,8 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 		return acknowledge({ ignored: `"${notification.sourceType ?? '(no type)'}" (${notification.type}) is not among the trigger's Events` });
 	}
 	// Keyed by type too: a sender whose `id` is the order's would otherwise fold a refund into its sale.
-	if (notification.deliveryId !== null && seenBefore.call(this, `${notification.type}:${notification.deliveryId}`)) {
-		return acknowledge({ duplicate: notification.deliveryId });
-	}
-	// A signed delivery replayed under a new (unsigned) delivery id header.
-	if (security === 'signature' && raw && signedBodySeenBefore.call(this, raw)) {
+	const id = notification.deliveryId === null ? null : `${notification.type}:${notification.deliveryId}`;
+	if (seenBefore.call(this, { id, signedBody: security === 'signature' ? raw : undefined })) {
 		return acknowledge({ duplicate: notification.deliveryId });
 	}
 
