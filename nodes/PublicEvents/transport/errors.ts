@@ -16,6 +16,8 @@ export interface ApiFailure {
 	reason?: string;
 	/** What happened, when neither a status nor a network code says it (the description's first part). */
 	detail?: string;
+	/** Where a 3xx answer pointed (origin and path), when one came. */
+	redirected?: string;
 	/** Why retrying stopped early, when it did. */
 	gaveUp?: string;
 	itemIndex?: number;

@@ -3,10 +3,22 @@ import { sleep, type IDataObject, type IHttpRequestMethods, type IHttpRequestOpt
 import { apiError, type ApiFailure } from './errors';
 import { readListPage, type ListPage } from './listEnvelope';
 import { inOrder, MAX_PAGES_IN_FLIGHT } from './pages';
+import { isRedirect, redirectTarget, writeMayHaveApplied, type Received } from './outcome';
 import { backoffMs, DEFAULT_RETRY, retryAfterMs, type RetryPolicy } from './retry';
-import { adoptProcessToken, CREDENTIAL_TYPE, processTokenFor, refuseToken, targetOf, tick, type ApiContext, type Target } from './target';
+import {
+	adoptProcessToken,
+	CREDENTIAL_TYPE,
+	keepSecret,
+	noteServiceTime,
+	processTokenFor,
+	refuseToken,
+	targetOf,
+	tick,
+	type ApiContext,
+	type Target,
+} from './target';
 
-export { CREDENTIAL_TYPE, type ApiContext } from './target';
+export { CREDENTIAL_TYPE, serviceNow, type ApiContext } from './target';
 export { MAX_PAGES_IN_FLIGHT } from './pages';
 
 export interface RequestSettings {
@@ -19,8 +31,21 @@ export interface RequestSettings {
 }
 
 export const MAX_PAGE_SIZE = 100;
+/** Same-origin redirects a read follows. */
+const MAX_REDIRECTS = 5;
 
-type Sent = { body: unknown } | { failed: unknown };
+type Sent = { body: unknown; headers?: IDataObject } | { failed: unknown };
+
+/** How a full response (returnFullResponse) arrives from n8n's helpers. */
+interface FullResponse {
+	body: unknown;
+	headers?: IDataObject;
+}
+
+const answered = (response: unknown): Sent => {
+	const full = response as FullResponse | undefined;
+	return full && typeof full === 'object' && 'body' in full ? { body: full.body, headers: full.headers } : { body: response };
+};
 
 /**
  * One request with the credential's token. n8n's httpRequestWithAuthentication reads the
@@ -42,7 +67,7 @@ async function send(this: ApiContext, target: Target, options: IHttpRequestOptio
 		const cancel = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
 		try {
 			const headers = { ...options.headers, Authorization: `Bearer ${token}` };
-			return { body: await this.helpers.httpRequest({ ...options, headers, ...(cancel ? { abortSignal: cancel } : {}) }) };
+			return answered(await this.helpers.httpRequest({ ...options, headers, ...(cancel ? { abortSignal: cancel } : {}) }));
 		} catch (error) {
 			if (received(error).status !== 401) return { failed: error };
 		}
@@ -53,10 +78,7 @@ async function send(this: ApiContext, target: Target, options: IHttpRequestOptio
 		}
 	}
 	target.renewals++;
-	const renewed = renew.call(this, target, token, options).then(
-		(body) => ({ body }),
-		(failed: unknown) => ({ failed }),
-	);
+	const renewed = renew.call(this, target, token, options).then(answered, (failed: unknown) => ({ failed }) as Sent);
 	target.renewal = renewed;
 	if (!shared.renewing) {
 		shared.renewing = renewed.then(() => {
@@ -81,19 +103,16 @@ async function renew(this: ApiContext, target: Target, refused: unknown, options
 		target.credentials = stored;
 	}
 	const { id, name } = this.getNode().credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
-	return await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options, {
-		credentialsDecrypted: { id: id ?? '', name, type: CREDENTIAL_TYPE, data: target.credentials },
-		// One new token per refusal, as before: a brand-new token refused again is not renewed twice.
-		...(fetching ? { preAuthenticationRetryStatusCode: [] } : {}),
-	});
-}
-
-interface Received {
-	status?: number;
-	headers?: IDataObject;
-	body?: unknown;
-	code?: string;
-	message: string;
+	try {
+		return await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options, {
+			credentialsDecrypted: { id: id ?? '', name, type: CREDENTIAL_TYPE, data: target.credentials },
+			// One new token per refusal, as before: a brand-new token refused again is not renewed twice.
+			...(fetching ? { preAuthenticationRetryStatusCode: [] } : {}),
+		});
+	} finally {
+		// n8n wrote the new token into target.credentials: from now on it is blanked out of errors too.
+		keepSecret(target, target.credentials.token);
+	}
 }
 
 /** The HTTP client's error, bare (httpRequest) or wrapped by n8n in a NodeApiError with the response on its cause. */
@@ -109,7 +128,8 @@ function received(error: unknown): Received {
 				message: String(current.message ?? ''),
 			};
 		}
-		if (typeof current.code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+|ERR_[A-Z_]+)$/.test(current.code)) {
+		// Node's and axios's codes: ECONNRESET, ERR_CANCELED, HPE_INVALID_CONSTANT (not HTTP), Z_DATA_ERROR (bad gzip), CERT_HAS_EXPIRED.
+		if (typeof current.code === 'string' && /^[A-Z][A-Z0-9_]{2,}$/.test(current.code)) {
 			return { code: current.code, message: String(current.message ?? '') };
 		}
 		current = current.cause as IDataObject | undefined;
@@ -142,6 +162,9 @@ export async function apiRequest<T = unknown>(
 	const options: IHttpRequestOptions = {
 		method,
 		url: `${target.apiUrl}${path}`,
+		// Redirects are the transport's to judge (apiRequest); the full response carries the service's Date.
+		disableFollowRedirect: true,
+		returnFullResponse: true,
 		qs: request.qs,
 		arrayFormat: 'repeat',
 		headers: { Accept: 'application/json', ...(language ? { 'X-API-Language': language } : {}) },
@@ -151,15 +174,17 @@ export async function apiRequest<T = unknown>(
 	if (request.body !== undefined) options.body = request.body;
 
 	const failure: ApiFailure = { method, path, attempts: 0, waitedMs: 0, itemIndex: settings.itemIndex };
+	let hops = 0;
 	for (;;) {
 		// A Retry-After given to any request of this run holds every request of it.
 		while (target.quietUntil > Date.now()) await sleep(target.quietUntil - Date.now());
 		failure.attempts++;
 		const sentAt = Date.now();
 		const sent = await send.call(this, target, options);
-		const body = 'body' in sent ? sent.body : undefined;
 		const got = 'failed' in sent ? received(sent.failed) : undefined;
+		noteServiceTime(target, got ? got.headers : 'headers' in sent ? sent.headers : undefined);
 		if (!got) {
+			const body = 'body' in sent ? sent.body : undefined;
 			if (isJson(body)) return body as T;
 			// A write may answer 204 No Content; a read must answer JSON.
 			if (method !== 'GET' && (body === undefined || body === '')) return {} as T;
@@ -171,19 +196,36 @@ export async function apiRequest<T = unknown>(
 			throw apiError(this.getNode(), { ...failure, reason: got.message }, target.secrets);
 		}
 		const timedOut = got.code !== undefined && /timeout|timed out/i.test(got.message);
-		const failed = (gaveUp?: string) =>
-			apiError(this.getNode(), { ...failure, status: got.status, body: got.body, code: got.code, timedOut, gaveUp }, target.secrets);
+		const failed = (extra: Partial<ApiFailure> = {}) =>
+			apiError(this.getNode(), { ...failure, status: got.status, body: got.body, code: got.code, timedOut, ...extra }, target.secrets);
+		const mayHaveApplied = method !== 'GET' && writeMayHaveApplied(got);
+		if (isRedirect(got.status)) {
+			// Followed here, not by n8n's helper: it would carry the token to any origin the service names.
+			const next = redirectTarget(String(options.url), got.headers?.location);
+			const where = next ? `${next.origin}${next.pathname}` : 'no usable Location';
+			const redirect = { redirected: where };
+			if (method !== 'GET') {
+				const reason = `The service answered ${method} ${path} with a redirect (${got.status} to ${where}) instead of the result. A change is never sent on to another address; the service may have applied it`;
+				throw uncertainIf(mayHaveApplied, failed({ ...redirect, reason }), { ...failure, status: got.status, ...redirect });
+			}
+			if (!next || next.origin !== target.origin) {
+				throw failed({ ...redirect, reason: `The service redirected GET ${path} (${got.status}) to ${where}, away from the Base URL's address ${target.origin}: not followed, so your token stays with the API. Check the Base URL in the credential.` });
+			}
+			if (++hops > MAX_REDIRECTS) throw failed({ ...redirect, reason: `GET ${path} was redirected more than ${MAX_REDIRECTS} times` });
+			// The Location carries its own query.
+			options.url = next.href;
+			delete options.qs;
+			continue;
+		}
 		const retryable =
 			got.status === 429 ||
 			(method === 'GET' && (got.status === undefined || got.status >= 500) && got.code !== 'ERR_CANCELED');
 		if (!retryable || failure.attempts > policy.maxRetries) {
-			// No answer, or a server error: a write may or may not have been applied.
-			const unknown = method !== 'GET' && got.code !== 'ERR_CANCELED' && (got.status === undefined || got.status >= 500);
-			throw uncertainIf(unknown, failed(), { ...failure, status: got.status, code: got.code, timedOut });
+			throw uncertainIf(mayHaveApplied, failed(), { ...failure, status: got.status, code: got.code, timedOut });
 		}
 		const wait = retryAfterMs(got.headers?.['retry-after']) ?? backoffMs(failure.attempts - 1);
 		if (failure.waitedMs + wait > policy.maxWaitMs) {
-			throw failed(`the next wait (${Math.ceil(wait / 1000)} s) would pass the Max Retry Wait`);
+			throw failed({ gaveUp: `the next wait (${Math.ceil(wait / 1000)} s) would pass the Max Retry Wait` });
 		}
 		if (got.status === 429) {
 			settings.onThrottle?.(sentAt);
@@ -201,7 +243,10 @@ function uncertainIf<E extends object>(unknown: boolean, error: E, failure: ApiF
 	return error;
 }
 
-/** The failure of a write whose outcome is unknown (no answer, 5xx, or an answer that is not JSON), when `error` is one. */
+/**
+ * The failure of a write whose outcome is unknown (`writeMayHaveApplied`: no readable answer, a
+ * 5xx or a redirect), when `error` is one; undefined for a refused write, which was not applied.
+ */
 export function uncertainWrite(error: unknown): ApiFailure | undefined {
 	return error && typeof error === 'object' ? uncertainWrites.get(error) : undefined;
 }

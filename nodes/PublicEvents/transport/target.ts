@@ -10,7 +10,7 @@ import {
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { apiUrl, LANGUAGE_CODE } from '../../../credentials/PublicEventsApi.credentials';
+import { apiUrl, insecureBaseUrl, LANGUAGE_CODE } from '../../../credentials/PublicEventsApi.credentials';
 
 export type ApiContext =
 	| IExecuteFunctions
@@ -23,6 +23,10 @@ export const CREDENTIAL_TYPE = 'publicEventsApi';
 
 export interface Target {
 	apiUrl: string;
+	/** The only origin the token is sent to. */
+	origin: string;
+	/** The service's clock minus this machine's (ms), from the Date header of its latest answer. */
+	serviceOffsetMs?: number;
 	language: string;
 	/** Blanked out of error texts: a service may echo the key bare, where no field name gives it away. */
 	secrets: string[];
@@ -79,13 +83,41 @@ export function processTokenFor(target: Target): string | undefined {
 	return token && !refused.has(token) && tokenAt > target.readAt ? token : undefined;
 }
 
+/** Adds a credential value to those blanked out of errors (a token renewed mid-run, one taken over). */
+export function keepSecret(target: Target, value: unknown): void {
+	if (typeof value === 'string' && value !== '' && !target.secrets.includes(value)) target.secrets.push(value);
+}
+
+/** Reads the service's own time from an answer's Date header (whole seconds: the middle of that second is taken). */
+export function noteServiceTime(target: Target, headers: { date?: unknown } | undefined): void {
+	const date = typeof headers?.date === 'string' ? Date.parse(headers.date) : NaN;
+	if (!Number.isNaN(date)) target.serviceOffsetMs = date + 500 - Date.now();
+}
+
+/**
+ * The service's current time (epoch ms) by the Date header of the latest answer this run got,
+ * or undefined before any. A poll trusts it over this machine's clock for where records end.
+ */
+export async function serviceNow(context: ApiContext): Promise<number | undefined> {
+	const { serviceOffsetMs } = await targetOf(context);
+	return serviceOffsetMs === undefined ? undefined : Date.now() + serviceOffsetMs;
+}
+
 /** Takes this process's token when the run's own is missing or refused. */
 export function adoptProcessToken(target: Target): void {
 	const token = processTokenFor(target);
 	const own = target.credentials.token;
 	if (!token || token === own || (typeof own === 'string' && own !== '' && !target.shared.refused.has(own))) return;
 	target.credentials.token = token;
-	if (!target.secrets.includes(token)) target.secrets.push(token);
+	keepSecret(target, token);
+}
+
+function originOf(url: string): string {
+	try {
+		return new URL(url).origin;
+	} catch {
+		return url;
+	}
 }
 
 // The credential is read once per node run (per activation for a poll trigger), not once per page.
@@ -100,8 +132,11 @@ export function targetOf(context: ApiContext): Promise<Target> {
 				throw new NodeOperationError(context.getNode(), `The credential's Default Language must be a language code such as en or pt-BR, got "${language.slice(0, 40)}"`);
 			}
 			const url = apiUrl(credentials.baseUrl);
+			const insecure = insecureBaseUrl(url, credentials.environment);
+			if (insecure) throw new NodeOperationError(context.getNode(), `The credential's Base URL: ${insecure}`);
 			return {
 				apiUrl: url,
+				origin: originOf(url),
 				language,
 				secrets: [credentials.apiKey, credentials.token].filter((v): v is string => typeof v === 'string' && v !== ''),
 				credentials,
