@@ -139,7 +139,8 @@ describe('real n8n against a hostile service (a stub, not the sandbox)', () => {
 		];
 		const names = ['Start', ...CASES.map((c) => c.name)];
 		const connections = Object.fromEntries(names.slice(0, -1).map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
-		await n8n.importWorkflow({ id: WORKFLOW_ID, name: 'e2e: hostile service', active: false, settings: { executionOrder: 'v1' }, nodes, connections });
+		const workflow = { id: WORKFLOW_ID, name: 'e2e: hostile service', active: false, settings: { executionOrder: 'v1' }, nodes, connections };
+		await n8n.importWorkflow(workflow);
 		run = await n8n.execute(WORKFLOW_ID);
 	});
 

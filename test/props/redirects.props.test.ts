@@ -45,7 +45,7 @@ const hop = fc.record({ status: fc.constantFrom(301 as const, 302 as const, 303 
 const final = fc.constantFrom<Final>('ok', 'echoHeader', 'echoKey', 'echoText', 'refuseOnce');
 const script: fc.Arbitrary<Script> = fc.record({
 	// Mostly a clean token request, so reads and writes get to run.
-	token: fc.oneof({ weight: 3, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: fc.array(hop, { minLength: 1, maxLength: 2 }) }),
+	token: fc.oneof({ weight: 3, arbitrary: fc.constant<Hop[]>([]) }, { weight: 1, arbitrary: fc.array(hop, { minLength: 1, maxLength: 2 }) }),
 	read: fc.array(hop, { maxLength: 4 }),
 	readFinal: final,
 	write: fc.array(hop, { maxLength: 3 }),
