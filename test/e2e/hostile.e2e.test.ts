@@ -51,7 +51,7 @@ describe('real n8n against a hostile service (a stub, not the sandbox)', () => {
 	let n8n: N8nInstance;
 	let run: any;
 
-	function answer(req: IncomingMessage, res: ServerResponse, body: string) {
+	function answer(req: IncomingMessage, res: ServerResponse) {
 		const [, prefix, ...rest] = (req.url ?? '/').split('?')[0].split('/');
 		const path = `/${rest.join('/')}`;
 		const json = (status: number, value: unknown, headers: Record<string, string> = {}) => {
@@ -91,14 +91,14 @@ describe('real n8n against a hostile service (a stub, not the sandbox)', () => {
 		return json(404, { message: `no route ${req.method} ${path}` });
 	}
 
-	function recording(origin: Hit['origin'], handle: (req: IncomingMessage, res: ServerResponse, body: string) => void): Server {
+	function recording(origin: Hit['origin'], handle: (req: IncomingMessage, res: ServerResponse) => void): Server {
 		return createServer((req, res) => {
 			const chunks: Buffer[] = [];
 			req.on('data', (chunk: Buffer) => chunks.push(chunk));
 			req.on('end', () => {
 				const body = Buffer.concat(chunks).toString('utf8');
 				hits.push({ origin, method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization, body });
-				handle(req, res, body);
+				handle(req, res);
 			});
 		});
 	}
