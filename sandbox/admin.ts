@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 
+import { registerQuirksAdmin } from './adminQuirks';
 import type { SandboxApp } from './app';
 import { DAY, HOUR, isoTime } from './clock';
 import { HttpError, parseJson, readBody, Router, send, type Reply } from './http';
 import type { Company, EventPoint } from './model';
 import { ENVELOPES } from './options';
 import { NOTIFICATION_TYPES } from './push';
+import { FUTURE_TIME } from './quirks';
 import { buildHall, recordWidgetRefund, recordWidgetSale } from './seed';
 import { check } from './validate';
 
@@ -36,6 +38,13 @@ function adminEvent(app: SandboxApp, id: string): EventPoint {
 	return event;
 }
 
+const isoTimeField = z.string().datetime({ offset: true }).optional();
+
+/** A simulated record's time: as given, far ahead under future-dated, else the clock. */
+function stampAt(app: SandboxApp, at: string | undefined): number {
+	return at ? Date.parse(at) : app.quirks.futureDated ? FUTURE_TIME : app.clock.now();
+}
+
 export function sandboxState(app: SandboxApp) {
 	const { options, store } = app;
 	const keys = Object.fromEntries(store.apiKeys.map((k) => [store.companies.find((c) => c.id === k.companyId)!.slug, k.key]));
@@ -52,6 +61,7 @@ export function sandboxState(app: SandboxApp) {
 		orders: store.orders.size,
 		widgetOrders: store.widgetOrders.length,
 		widgetRefunds: store.widgetRefunds.length,
+		quirks: app.quirksText,
 	};
 }
 
@@ -148,18 +158,20 @@ router
 		return { body: app.serialize.event(event, 'en') };
 	})
 	.add('POST', '/widget-orders', ({ app, body }) => {
-		const b = check(z.object({ company: companyRef, eventPoint: z.union([z.string(), z.number()]).optional(), tickets: z.number().int().min(1).max(20).default(1) }), body ?? {});
+		const b = check(z.object({ company: companyRef, eventPoint: z.union([z.string(), z.number()]).optional(), tickets: z.number().int().min(1).max(20).default(1), at: isoTimeField }), body ?? {});
 		const buyer = company(app, b.company);
 		const now = app.clock.now();
+		const at = stampAt(app, b.at);
 		const candidates = b.eventPoint !== undefined ? [adminEvent(app, String(b.eventPoint))] : app.store.events.filter((e) => e.companyIds.has(buyer.id) && e.dateEndOfSale > now && e.available >= b.tickets);
 		const event = candidates.find((e) => e.available >= b.tickets);
 		if (!event) throw new HttpError(409, { code: 'sold_out', message: 'No event with enough free places' });
-		const order = recordWidgetSale(app.store, app.random, event, event.places.filter((p) => p.state === 'free').slice(0, b.tickets), buyer.id, now);
+		const order = recordWidgetSale(app.store, app.random, event, event.places.filter((p) => p.state === 'free').slice(0, b.tickets), buyer.id, at);
 		app.push.publish([buyer.id], 'order.sale', { orderId: order.id, eventPointId: event.id, status: 'paid', source: 'widget' });
 		return { status: 201, body: app.serialize.widgetOrder(order) };
 	})
-	.add('POST', '/widget-orders/{id}/refund', ({ app }, params) => {
-		const refund = recordWidgetRefund(app.store, app.random, Number(params.id), app.clock.now());
+	.add('POST', '/widget-orders/{id}/refund', ({ app, body }, params) => {
+		const b = check(z.object({ at: isoTimeField }), body ?? {});
+		const refund = recordWidgetRefund(app.store, app.random, Number(params.id), stampAt(app, b.at));
 		if (!refund) throw new HttpError(409, { code: 'not_refundable', message: `Widget order ${params.id} is not a paid widget order` });
 		app.push.publish([refund.companyId], 'order.refund', { orderId: refund.orderId, refundId: refund.id, eventPointId: refund.eventPointId, status: 'refund', source: 'widget' });
 		return { status: 201, body: app.serialize.widgetRefund(refund) };
@@ -175,6 +187,8 @@ router
 		return { body: [] };
 	})
 	.add('GET', '/deliveries', ({ app }) => ({ body: app.push.deliveries.map(({ body, ...rest }) => ({ ...rest, payload: JSON.parse(body) })) }));
+
+registerQuirksAdmin(router);
 
 export async function handleAdmin(app: SandboxApp, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
 	const path = url.pathname.slice('/__sandbox'.length) || '/';

@@ -8,7 +8,10 @@ import { Faults, type FaultRule } from './faults';
 import { HttpError, parseJson, readBody, Router, send, type Reply } from './http';
 import type { Company, Lang } from './model';
 import type { SandboxOptions } from './options';
+import { OtherOrigin } from './otherOrigin';
 import { Notifier } from './push';
+import { formatQuirks, toQuirks, type MangleKind, type Quirks } from './quirks';
+import { redirectFor, sendMangled } from './quirkReplies';
 import { Random } from './random';
 import { RequestLog, type LogEntry } from './requestLog';
 import { registerRoutes } from './routes';
@@ -36,14 +39,25 @@ export class SandboxApp {
 	readonly push: Notifier;
 	readonly serialize: Serializer;
 	readonly random: Random;
+	/** Where the redirect quirks send clients; records what arrives there. */
+	readonly otherOrigin: OtherOrigin;
 	private readonly router = new Router<Ctx>();
 	private readonly windows = new Map<number, { start: number; count: number }>();
 	private readonly pageCache = new Map<string, Reply>();
 	private inFlight = 0;
 	private readonly idleWaiters: Array<() => void> = [];
+	/** The skew already applied to the clock, so a new one moves it by the difference. */
+	private appliedSkewMs = 0;
+	private mangled = 0;
+	private mangleRandom: Random;
 
 	constructor(readonly options: SandboxOptions) {
 		this.clock = new Clock(options.now);
+		// The skew moves the clock before seeding, so seeded times are the service's own.
+		this.appliedSkewMs = options.quirks.clockSkewMs ?? 0;
+		this.clock.advance(this.appliedSkewMs);
+		this.otherOrigin = new OtherOrigin(options.host);
+		this.mangleRandom = new Random(options.seed ^ 0x3a61e);
 		this.store = seedStore(options, this.clock.now());
 		this.random = new Random(options.seed ^ 0x5eed);
 		this.issuer = new TokenIssuer(options.environment);
@@ -52,13 +66,46 @@ export class SandboxApp {
 		registerRoutes(this.router);
 	}
 
+	get quirks(): Quirks {
+		return this.options.quirks;
+	}
+
+	/** Replaces the quirks (typed object or string form); throws an Error naming a bad one. */
+	async setQuirks(input: unknown): Promise<Quirks> {
+		const quirks = toQuirks(input);
+		if (quirks.redirect === 'cross-origin' || quirks.redirectToken || quirks.redirectWrites) await this.otherOrigin.start();
+		const skew = quirks.clockSkewMs ?? 0;
+		if (skew !== this.appliedSkewMs) this.clock.advance(skew - this.appliedSkewMs);
+		this.appliedSkewMs = skew;
+		this.mangled = 0;
+		this.mangleRandom = new Random(this.options.seed ^ 0x3a61e);
+		this.options.quirks = quirks;
+		this.pageCache.clear();
+		return quirks;
+	}
+
+	get quirksText(): string {
+		return formatQuirks(this.quirks);
+	}
+
+	/** Whether this write's answer is mangled (the mangle quirks), consuming one of its shots. */
+	private mangleNext(): MangleKind | undefined {
+		const q = this.quirks;
+		if (!q.mangleWriteAnswers) return undefined;
+		if (q.mangleWriteAnswersCount && this.mangled >= q.mangleWriteAnswersCount) return undefined;
+		if (q.mangleWriteAnswersRate !== undefined && !this.mangleRandom.chance(q.mangleWriteAnswersRate)) return undefined;
+		this.mangled += 1;
+		return q.mangleWriteAnswers;
+	}
+
 	/** A page of a collection in the envelope the sandbox is switched to. */
 	page<T extends { id?: unknown }>(ctx: Ctx, all: readonly T[], serialize: (item: T) => Record<string, unknown> | string, c: Omit<Collection, 'query'>): Reply {
 		const toJson = (item: T) => {
 			const value = serialize(item);
 			return typeof value === 'string' ? value : JSON.stringify(value);
 		};
-		return { body: renderPage(this.options.envelope, all, toJson, { ...c, query: ctx.query }) };
+		const totalShift = this.quirks.totalDrift ? (c.page ?? 1) - 1 : 0;
+		return { body: renderPage(this.options.envelope, all, toJson, { ...c, query: ctx.query, totalShift }) };
 	}
 
 	/**
@@ -102,9 +149,14 @@ export class SandboxApp {
 		const url = new URL(req.url ?? '/', 'http://sandbox');
 		const method = req.method ?? 'GET';
 		if (url.pathname.startsWith('/__sandbox')) return handleAdmin(this, req, res, url);
-		if (!url.pathname.startsWith(`${API_PREFIX}/`)) return send(res, 404, { code: 'not_found', message: 'The API lives under /api/v2' });
+		// The service's own time, which a client may read; node's http would stamp real time.
+		res.setHeader('date', new Date(this.clock.now()).toUTCString());
+		// Where the same-origin redirect quirk sends GETs: served as /api/v2, never redirected.
+		const moved = url.pathname.startsWith(`/moved${API_PREFIX}/`);
+		const pathname = moved ? url.pathname.slice('/moved'.length) : url.pathname;
+		if (!pathname.startsWith(`${API_PREFIX}/`)) return send(res, 404, { code: 'not_found', message: 'The API lives under /api/v2' });
 
-		const path = url.pathname.slice(API_PREFIX.length);
+		const path = pathname.slice(API_PREFIX.length);
 		const found = this.router.match(method, path);
 		const route = typeof found === 'object' ? found.route.template : '(unmatched)';
 		const entry = this.log.start({ at: Date.now(), clock: this.clock.now(), method, route, path, query: url.search });
@@ -116,6 +168,11 @@ export class SandboxApp {
 			const raw = method === 'POST' || method === 'PUT' || method === 'PATCH' ? await readBody(req) : undefined;
 			const fault = this.faults.take(method, route, path, url.searchParams);
 			if (fault && (await this.applyFault(fault, entry, res))) return;
+			const redirect = moved ? undefined : redirectFor(this, method, route, req.headers.host, url);
+			if (redirect) {
+				entry.fault = `redirect-${redirect.status}`;
+				return send(res, redirect.status, { code: 'moved', message: `Moved to ${redirect.location}` }, { location: redirect.location });
+			}
 			if (found === undefined) throw new HttpError(404, { code: 'not_found', message: `No route ${method} ${path}` });
 			if (found === 405) throw new HttpError(405, { code: 'method_not_allowed', message: `${method} is not allowed on ${path}` });
 
@@ -134,6 +191,11 @@ export class SandboxApp {
 				entry.fault = 'drop-after';
 				res.socket?.destroy();
 				return;
+			}
+			const mangle = raw !== undefined && route !== '/token' ? this.mangleNext() : undefined;
+			if (mangle) {
+				entry.fault = `mangle-${mangle}`;
+				return sendMangled(res, mangle, reply.status ?? 200, reply.body, reply.headers);
 			}
 			send(res, reply.status ?? 200, reply.body, reply.headers);
 		} catch (error) {
@@ -174,7 +236,8 @@ export class SandboxApp {
 				const status = fault.status ?? 500;
 				const headers: Record<string, string> = {};
 				if (typeof fault.retryAfter === 'number') headers['retry-after'] = String(fault.retryAfter);
-				else if (fault.retryAfter) headers['retry-after'] = new Date(Date.now() + fault.retryAfter.date * 1000).toUTCString();
+				// An HTTP date in the service's time, as its Date header is.
+				else if (fault.retryAfter) headers['retry-after'] = new Date(this.clock.now() + fault.retryAfter.date * 1000).toUTCString();
 				send(res, status, fault.body ?? { code: 'injected_fault', message: `Injected ${status}` }, headers);
 				return true;
 			}

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 
 import { startSandbox } from './index';
 import { DEFAULT_OPTIONS, ENVELOPES, type Envelope } from './options';
+import { parseQuirks, QUIRK_NAMES, type Quirks } from './quirks';
 
 const USAGE = `npm run sandbox -- [options]
 
@@ -26,6 +27,9 @@ Prints one JSON line (base URLs and API keys), then a summary; serves until Ctrl
   --now ISO                 start the sandbox clock at this time (default: real now)
   --push-url URL            push notifications for the partner company to this URL
   --push-secret S           sign pushes: X-Signature: sha256=<hex HMAC of the body>
+  --quirks LIST             a difficult service on purpose, comma-separated, e.g.
+                            ignore-sort,clock-skew=+10m,late-visible=8m,redirect=cross-origin,mangle-write-answers=gzip
+                            (${QUIRK_NAMES.join(', ')}; see docs/sandbox.md)
   --help`;
 
 const { values } = parseArgs({
@@ -48,6 +52,7 @@ const { values } = parseArgs({
 		now: { type: 'string' },
 		'push-url': { type: 'string' },
 		'push-secret': { type: 'string' },
+		quirks: { type: 'string' },
 		help: { type: 'boolean', default: false },
 	},
 });
@@ -73,7 +78,14 @@ async function main() {
 	const port = int('port')!;
 	const now = values.now === undefined ? undefined : Date.parse(values.now);
 	if (now !== undefined && Number.isNaN(now)) fail(`--now must be an ISO 8601 time, got "${values.now}"`);
+	let quirks: Quirks | undefined;
+	try {
+		quirks = values.quirks === undefined ? undefined : parseQuirks(values.quirks);
+	} catch (error) {
+		fail(`--quirks: ${(error as Error).message}`);
+	}
 	const shared = {
+		quirks,
 		host: values.host,
 		now,
 		seed: int('seed'),
@@ -102,6 +114,7 @@ async function main() {
 			environment: 'staging',
 			keys: staging.keys,
 			bigEventId: big,
+			quirks: staging.app.quirksText,
 			production: { baseUrl: production.baseUrl, keys: production.keys },
 		}),
 	);
@@ -111,6 +124,7 @@ Public Events API v2 sandbox
               organiser key ${staging.keys.organiser}
   production  ${production.baseUrl}/api/v2   partner key ${production.keys.partner}
   control     ${staging.baseUrl}/__sandbox/state   (clock, faults, limits, pushes, request log)
+  quirks      ${staging.app.quirksText || 'none'}${staging.app.otherOrigin.url ? `   (other origin ${staging.app.otherOrigin.url}, record at /__sandbox/other-origin)` : ''}
   data        ${staging.app.store.events.length} event points (seed ${staging.app.options.seed})${big ? `, event point ${big} has ${staging.app.options.bigEventPlaces} places` : ''}
 Ctrl+C stops it.`);
 	const stop = async () => {

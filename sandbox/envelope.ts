@@ -14,6 +14,8 @@ export interface Collection {
 	query: URLSearchParams;
 	page?: number;
 	itemsPerPage?: number;
+	/** Added to the reported total (the total-drift quirk). */
+	totalShift?: number;
 }
 
 const MEMBERS = '\u0000members\u0000';
@@ -27,7 +29,7 @@ export function renderPage<T extends { id?: unknown }>(envelope: Envelope, all: 
 	const perPage = c.itemsPerPage ?? DEFAULT_ITEMS_PER_PAGE;
 	const start = (page - 1) * perPage;
 	const slice = all.slice(start, start + perPage);
-	const total = all.length;
+	const total = all.length + (c.totalShift ?? 0);
 	let members: string[];
 	let wrapper: unknown;
 	if (envelope === 'hydra' || envelope === 'member') {

@@ -1,3 +1,5 @@
+import { toQuirks, type Quirks } from './quirks';
+
 export type Environment = 'staging' | 'production';
 export type Envelope = 'array' | 'hydra' | 'member' | 'items' | 'data';
 export const ENVELOPES: readonly Envelope[] = ['array', 'hydra', 'member', 'items', 'data'];
@@ -46,6 +48,8 @@ export interface SandboxOptions {
 	currency: string;
 	/** Start of the sandbox clock (epoch ms); real now by default. */
 	now?: number;
+	/** A difficult service on purpose; none by default. */
+	quirks: Quirks;
 }
 
 export const DEFAULT_OPTIONS: SandboxOptions = {
@@ -64,9 +68,12 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
 	rateLimit: { limit: 2000, windowMs: 1000 },
 	push: { retryBaseMs: 1000, maxAttempts: 8, timeoutMs: 5000 },
 	currency: 'EUR',
+	quirks: {},
 };
 
-export type SandboxInit = Partial<Omit<SandboxOptions, 'limits' | 'rateLimit' | 'push'>> & {
+export type SandboxInit = Partial<Omit<SandboxOptions, 'limits' | 'rateLimit' | 'push' | 'quirks'>> & {
+	/** Typed, or the CLI's string form (`ignore-sort,clock-skew=+10m`). */
+	quirks?: Quirks | string;
 	limits?: Partial<Limits>;
 	rateLimit?: Partial<RateLimit>;
 	push?: Partial<PushSettings>;
@@ -79,5 +86,6 @@ export function resolveOptions(init: SandboxInit = {}): SandboxOptions {
 		limits: { ...DEFAULT_OPTIONS.limits, ...init.limits },
 		rateLimit: { ...DEFAULT_OPTIONS.rateLimit, ...init.rateLimit },
 		push: { ...DEFAULT_OPTIONS.push, ...init.push },
+		quirks: toQuirks(init.quirks ?? {}),
 	};
 }

@@ -11,7 +11,7 @@ export interface Subscription {
 	id: number;
 	companyId: number;
 	url: string;
-	/** Signs each body: `X-Signature: sha256=<hex HMAC of the raw body>`. */
+	/** Signs each attempt: `X-Signature: t=<unix seconds>,sha256=<hex HMAC of "<t>.<raw body>">`. */
 	secret?: string;
 	types?: NotificationType[];
 }
@@ -22,16 +22,30 @@ export interface Delivery {
 	subscriptionId: number;
 	url: string;
 	type: NotificationType;
-	/** The exact bytes sent on every attempt, so a retry carries the same id and signature. */
+	/** The exact bytes sent on every attempt, so a retry carries the same id and body. */
 	body: string;
-	/** `X-Signature` computed once from the subscription's secret, so a retry signs alike even if the subscription is gone. */
-	signature?: string;
+	/** Whether attempts carry `X-Signature` (the secret itself stays inside the notifier). */
+	signed: boolean;
 	state: 'pending' | 'delivered' | 'failed';
 	attempts: Array<{ at: number; status?: number; error?: string }>;
 	nextAttemptAt: number;
 }
 
-/** Pushes notifications at least once, retrying on non-2xx with exponential back-off on the sandbox clock. */
+/**
+ * `X-Signature` for one attempt, Stripe's layout: the time on the sandbox clock, and the HMAC of
+ * `<t>.<body>`, so a receiver can refuse a delivery signed too long ago (a replay) and a moved
+ * clock shows as a skewed sender.
+ */
+export function signAttempt(secret: string, body: string, atMs: number): string {
+	const t = Math.floor(atMs / 1000);
+	return `t=${t},sha256=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
+}
+
+/**
+ * Pushes notifications at least once, retrying on non-2xx with exponential back-off on the
+ * sandbox clock. Each attempt is signed anew with its own time, as senders that sign a time do;
+ * the delivery id and the body stay the same.
+ */
 export class Notifier {
 	subscriptions: Subscription[] = [];
 	deliveries: Delivery[] = [];
@@ -44,6 +58,8 @@ export class Notifier {
 	private closed = false;
 	private readonly idleWaiters: Array<() => void> = [];
 	private readonly agent = new Agent({ connections: 16, keepAliveTimeout: 2000 });
+	/** The secret each delivery was published with, so a retry signs alike even if the subscription is gone; never listed. */
+	private readonly secrets = new WeakMap<Delivery, string>();
 
 	constructor(
 		private readonly clock: Clock,
@@ -68,8 +84,8 @@ export class Notifier {
 		const companies = new Set(companyIds);
 		for (const sub of this.subscriptions) {
 			if (!companies.has(sub.companyId) || (sub.types && !sub.types.includes(type))) continue;
-			const signature = sub.secret ? `sha256=${createHmac('sha256', sub.secret).update(body).digest('hex')}` : undefined;
-			const delivery: Delivery = { id: this.deliveries.length + 1, notificationId: id, subscriptionId: sub.id, url: sub.url, type, body, signature, state: 'pending', attempts: [], nextAttemptAt: this.clock.now() };
+			const delivery: Delivery = { id: this.deliveries.length + 1, notificationId: id, subscriptionId: sub.id, url: sub.url, type, body, signed: Boolean(sub.secret), state: 'pending', attempts: [], nextAttemptAt: this.clock.now() };
+			if (sub.secret) this.secrets.set(delivery, sub.secret);
 			this.deliveries.push(delivery);
 			this.pending.add(delivery);
 		}
@@ -106,8 +122,9 @@ export class Notifier {
 			'x-delivery-id': delivery.notificationId,
 			'x-delivery-attempt': String(delivery.attempts.length + 1),
 		};
-		if (delivery.signature) headers['x-signature'] = delivery.signature;
 		const attempt: Delivery['attempts'][number] = { at: this.clock.now() };
+		const secret = this.secrets.get(delivery);
+		if (secret) headers['x-signature'] = signAttempt(secret, delivery.body, attempt.at);
 		try {
 			const { timeoutMs } = this.settings();
 			const res = await request(delivery.url, { method: 'POST', headers, body: delivery.body, dispatcher: this.agent, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });

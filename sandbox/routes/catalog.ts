@@ -4,7 +4,7 @@ import type { Ctx } from '../app';
 import { badRequest, HttpError, type Router } from '../http';
 import type { EventPoint } from '../model';
 import { isoDay, numericId, sortDirection } from '../validate';
-import { idParam, linkedEvent, listQuery } from './common';
+import { idParam, linkedEvent, listQuery, ordered } from './common';
 
 const ids = z.array(numericId);
 const eventFilters = {
@@ -34,7 +34,8 @@ function listEvents(ctx: Ctx, archived: boolean) {
 			has(q['genres.id[]'], e.genreIds) &&
 			(q['venueHall.id'] === undefined || String(e.venueHallId) === q['venueHall.id']),
 	);
-	if (q['order[dateStarted]'] === 'desc') events = [...events].reverse();
+	if (ctx.app.quirks.ignoreSort) events = ordered(ctx, events, (e) => e.dateStarted, undefined);
+	else if (q['order[dateStarted]'] === 'desc') events = [...events].reverse();
 	return ctx.app.page(ctx, events, (e) => ctx.app.serialize.event(e, ctx.lang), {
 		path: archived ? '/event-points-archived' : '/event-points',
 		type: 'EventPoint',

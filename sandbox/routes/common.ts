@@ -30,6 +30,12 @@ export function linkedEvent(ctx: Ctx, id: number, options: { includeArchived?: b
 	return event;
 }
 
+/** `order[...]` as asked; under the ignore-sort quirk, newest first whatever was asked. */
+export function ordered<T extends { id: number }>(ctx: Ctx, items: T[], key: (item: T) => number | null, direction: 'asc' | 'desc' | undefined): T[] {
+	if (ctx.app.quirks.ignoreSort) return sortBy(items, key, 'desc');
+	return direction ? sortBy(items, key, direction) : items;
+}
+
 /** Sorts by a timestamp field, then id, in the requested direction. */
 export function sortBy<T extends { id: number }>(items: T[], key: (item: T) => number | null, direction: 'asc' | 'desc' = 'asc'): T[] {
 	const sign = direction === 'desc' ? -1 : 1;

@@ -5,7 +5,8 @@ import { MINUTE } from '../clock';
 import { badRequest, conflict, HttpError, notFound, type Router } from '../http';
 import type { EventPoint, Order, Place } from '../model';
 import { check, isoDayOrTime, numericId, sortDirection } from '../validate';
-import { idParam, linkedEvent, listQuery, sortBy } from './common';
+import { visibleYet } from '../quirks';
+import { idParam, linkedEvent, listQuery, ordered } from './common';
 
 const minutes = z.number({ invalid_type_error: 'must be a whole number of minutes' }).int('must be a whole number of minutes').min(1, 'must be at least 1').max(1440, 'must be at most 1440');
 const placeList = z.array(numericId, { invalid_type_error: 'must be an array of numeric id strings' }).min(1, 'must name at least one place').max(1000);
@@ -234,14 +235,16 @@ export function registerOrders(router: Router<Ctx>): void {
 	router.add('GET', '/event-points/{id}/orders', (ctx, params) => {
 		const event = linkedEvent(ctx, idParam(params, 'id'), { includeArchived: true });
 		const q = listQuery(ctx, { 'status[]': z.array(z.string()).optional(), 'payAt[after]': isoDayOrTime.optional(), 'order[payAt]': sortDirection.optional() }, ['status']);
+		const now = ctx.app.clock.now();
 		let orders = [...ctx.app.store.orders.values()].filter(
 			(o) =>
 				o.companyId === ctx.company.id &&
 				o.eventPointId === event.id &&
 				(!q['status[]'] || q['status[]'].includes(o.status)) &&
-				(q['payAt[after]'] === undefined || (o.payAt !== null && o.payAt >= q['payAt[after]'])),
+				(q['payAt[after]'] === undefined || (o.payAt !== null && o.payAt >= q['payAt[after]'])) &&
+				visibleYet(ctx.app.quirks, o.payAt, now),
 		);
-		if (q['order[payAt]']) orders = sortBy(orders, (o) => o.payAt, q['order[payAt]']);
+		orders = ordered(ctx, orders, (o) => o.payAt, q['order[payAt]']);
 		return ctx.app.page(ctx, orders, (o) => ctx.app.serialize.order(o, false), { path: `/event-points/${event.id}/orders`, type: 'Order', iri: (id) => `/api/v2/orders/${id}`, page: q.page, itemsPerPage: q.itemsPerPage });
 	});
 }

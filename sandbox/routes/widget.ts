@@ -2,7 +2,8 @@ import type { Ctx } from '../app';
 import type { Router } from '../http';
 import type { WidgetOrder, WidgetRefund } from '../model';
 import { isoDayOrTime, sortDirection } from '../validate';
-import { listQuery, sortBy } from './common';
+import { visibleYet } from '../quirks';
+import { listQuery, ordered } from './common';
 
 /**
  * Sales and refunds made in the widget on the partner's site, company-wide. The spec names no
@@ -19,8 +20,13 @@ export function registerWidget(router: Router<Ctx>): void {
 			const after = q[`${time}[after]`] as number | undefined;
 			const direction = q[`order[${time}]`] as 'asc' | 'desc' | undefined;
 			const at = (record: T) => record[time] as number;
-			let list = records(ctx).filter((r) => r.companyId === ctx.company.id && (after === undefined || at(r) >= after));
-			if (direction) list = sortBy(list, at, direction);
+			const now = ctx.app.clock.now();
+			const list = ordered(
+				ctx,
+				records(ctx).filter((r) => r.companyId === ctx.company.id && (after === undefined || at(r) >= after) && visibleYet(ctx.app.quirks, at(r), now)),
+				at,
+				direction,
+			);
 			return ctx.app.page(ctx, list, (r) => serialize(ctx, r), { path, type, iri: (id) => `/api/v2${path}/${id}`, page: q.page, itemsPerPage: q.itemsPerPage });
 		});
 

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 
-import { startSandbox, type Sandbox, type SandboxInit } from '../../sandbox';
+import { startSandbox, type OtherOriginRequest, type Quirks, type Sandbox, type SandboxInit } from '../../sandbox';
 
 export interface ApiResponse<T = any> {
 	status: number;
@@ -122,6 +122,29 @@ export class SandboxClient {
 
 	async advanceClock(ms: number) {
 		return (await this.admin('POST', '/clock', { advanceMs: ms })).body;
+	}
+
+	/** Replaces every quirk (typed object or the CLI's string form); throws on a 400. */
+	async setQuirks(quirks: Quirks | string): Promise<{ quirks: Quirks; text: string; otherOrigin: string | null }> {
+		const res = await this.admin('PUT', '/quirks', quirks);
+		if (res.status !== 200) throw new Error(`quirks: ${res.status} ${res.text}`);
+		return res.body;
+	}
+
+	/** Changes only the quirks named (`null` turns one off). */
+	async patchQuirks(change: Partial<Record<keyof Quirks, unknown>> | string): Promise<{ quirks: Quirks; text: string; otherOrigin: string | null }> {
+		const res = await this.admin('PATCH', '/quirks', change);
+		if (res.status !== 200) throw new Error(`quirks: ${res.status} ${res.text}`);
+		return res.body;
+	}
+
+	/** What reached the other origin the redirect quirks point to (headers include Authorization as received). */
+	async otherOriginRequests(): Promise<OtherOriginRequest[]> {
+		return (await this.admin('GET', '/other-origin')).body.requests;
+	}
+
+	async clearOtherOrigin(): Promise<void> {
+		await this.admin('DELETE', '/other-origin');
 	}
 
 	/** First free place of an event with its first price category. */

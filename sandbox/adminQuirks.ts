@@ -1,0 +1,36 @@
+import type { SandboxApp } from './app';
+import { HttpError, type Router } from './http';
+import { parseQuirks } from './quirks';
+
+/** The quirks and the other origin on the control surface. */
+export function registerQuirksAdmin<C extends { app: SandboxApp; body: unknown }>(router: Router<C>): void {
+	const state = (app: SandboxApp) => ({ quirks: app.quirks, text: app.quirksText, otherOrigin: app.otherOrigin.url ?? null });
+	const invalid = (error: unknown) => new HttpError(400, { code: 'invalid_quirks', message: (error as Error).message });
+	const set = async (app: SandboxApp, input: unknown) => {
+		await app.setQuirks(input).catch((error: unknown) => {
+			throw invalid(error);
+		});
+		return { body: state(app) };
+	};
+	router
+		.add('GET', '/quirks', ({ app }) => ({ body: state(app) }))
+		// PUT replaces every quirk (absent = off); PATCH changes only those it names (null = off).
+		.add('PUT', '/quirks', ({ app, body }) => set(app, body ?? {}))
+		.add('PATCH', '/quirks', ({ app, body }) => {
+			let change: Record<string, unknown>;
+			try {
+				change = typeof body === 'string' ? parseQuirks(body) : { ...(body as object) };
+			} catch (error) {
+				throw invalid(error);
+			}
+			const merged: Record<string, unknown> = { ...app.quirks, ...change };
+			for (const key of Object.keys(merged)) if (merged[key] === null) delete merged[key];
+			return set(app, merged);
+		})
+		.add('DELETE', '/quirks', ({ app }) => set(app, {}))
+		.add('GET', '/other-origin', ({ app }) => ({ body: { url: app.otherOrigin.url ?? null, requests: app.otherOrigin.requests } }))
+		.add('DELETE', '/other-origin', ({ app }) => {
+			app.otherOrigin.clear();
+			return { body: { url: app.otherOrigin.url ?? null, requests: [] } };
+		});
+}
