@@ -1,0 +1,147 @@
+/**
+ * Real n8n (`n8n start` and `n8n execute`) meets a difficult service on purpose: the sandbox in
+ * quirks mode (docs/sandbox.md).
+ * - The poll trigger, active in n8n, against a service whose clock is 10 minutes behind n8n's,
+ *   that lists newest first whatever the sort asked, and shows paid sales 8 minutes late; with a
+ *   sale dated 2099 among them and more sales than a page holds: every sale and refund made is
+ *   forwarded exactly once.
+ * - The sell-a-ticket example against a service that applies every write but answers with bytes
+ *   that are not HTTP, and redirects every read within its own origin: one order held and paid,
+ *   its tickets out, nothing sent twice, nothing left held.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { apiCredential, ensureN8n, N8nInstance, nodeOutput, packPackage, REPO_ROOT, toCustomTypes, TYPE_PREFIX, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
+import { until } from '../helpers/push';
+import { Receiver } from '../helpers/receiver';
+import { SandboxClient } from '../helpers/sandboxClient';
+import { expectNoSecrets, secretsOf } from '../helpers/secrets';
+import { forwardingWorkflow, POLL_EVERY_MS, pollTimes } from './forwardingWorkflow';
+
+const MINUTE = 60_000;
+const DEMO_API = { id: 'PeDemoApiCred001', name: 'Public Events (sandbox)' };
+const POLL_WORKFLOW = 'PeE2eWfQuirkPol1';
+const SELL_WORKFLOW = 'PeExSellTicket01';
+const OWNER = { email: 'owner@e2e.invalid', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-passw0rd' };
+
+describe('real n8n against the sandbox in quirks mode', () => {
+	let sandbox: SandboxClient;
+	let packed: PackedPackage;
+	let n8n: N8nInstance;
+	let server: N8nServer;
+	let polled: Receiver;
+	const sold = new Set<string>();
+	const refunded = new Set<string>();
+
+	const pollsSince = (seq: number) => sandbox.app.log.since(seq).filter((e) => e.method === 'GET' && e.route === '/widget-orders' && e.status !== undefined).length;
+	async function polls(count: number) {
+		const from = sandbox.app.log.lastSeq;
+		await until(async () => pollsSince(from) >= count, `${count} polls`, (count + 1) * POLL_EVERY_MS + 20_000);
+	}
+	async function sell(count: number, at?: string) {
+		for (let i = 0; i < count; i++) {
+			const res = await sandbox.admin('POST', '/widget-orders', { company: 'partner', tickets: 1, ...(at ? { at } : {}) });
+			expect(res.status).toBe(201);
+			sold.add(String(res.body.id));
+		}
+	}
+	async function refund(ids: string[]) {
+		for (const id of ids) {
+			expect((await sandbox.admin('POST', `/widget-orders/${id}/refund`)).status).toBe(201);
+			refunded.add(id);
+		}
+	}
+
+	beforeAll(async () => {
+		const [install, started, pkg, receiver] = await Promise.all([
+			ensureN8n(),
+			SandboxClient.start({ placesPerEvent: 40, quirks: 'ignore-sort,clock-skew=-10m,late-visible=8m' }),
+			packPackage(),
+			Receiver.start(),
+		]);
+		sandbox = started;
+		packed = pkg;
+		polled = receiver;
+		n8n = await N8nInstance.create({ install, extensionsDir: packed.extensionsDir });
+		await n8n.importCredentials([apiCredential(DEMO_API, sandbox.sandbox.baseUrl, sandbox.keys.partner)]);
+		const sell = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'sell-a-ticket.json'), 'utf8'));
+		await n8n.importWorkflows([
+			forwardingWorkflow(
+				POLL_WORKFLOW,
+				{
+					name: 'Poll',
+					type: `${TYPE_PREFIX}publicEventsPollTrigger`,
+					parameters: { pollTimes, source: 'salesAndRefunds', include: ['widgetSales', 'widgetRefunds'] },
+					credentials: { publicEventsApi: DEMO_API },
+				},
+				polled.url,
+			),
+			toCustomTypes(sell),
+		]);
+		server = await n8n.start();
+		const cookie = await server.setupOwner(OWNER);
+		const before = sandbox.app.log.lastSeq;
+		await server.activateWorkflow(cookie, POLL_WORKFLOW);
+		await until(async () => pollsSince(before) >= 1, 'the first poll', 60_000);
+	});
+
+	afterAll(async () => {
+		await server?.stop();
+		n8n?.cleanup();
+		packed?.cleanup();
+		await Promise.all([sandbox?.stop(), polled?.close()]);
+	});
+
+	it('poll: skewed clock, newest-first lists, late-visible sales and a sale dated 2099: each sale and refund forwarded exactly once', async () => {
+		await sell(130);
+		await polls(1);
+		await sell(110);
+		await sell(1, '2099-01-01T00:00:00Z');
+		await refund([...sold].slice(0, 20));
+		await polls(1);
+		// The settlement lag passes on the service's clock: the late sales become visible.
+		await sandbox.advanceClock(9 * MINUTE);
+		await sell(60);
+		await polls(2);
+		await sandbox.advanceClock(9 * MINUTE);
+		await polls(2);
+
+		const items = polled.bodies();
+		const count = (type: string) => {
+			const seen = new Map<string, number>();
+			for (const item of items.filter((i) => i.type === type)) seen.set(String(item.orderId), (seen.get(String(item.orderId)) ?? 0) + 1);
+			return seen;
+		};
+		const sales = count('sale');
+		const refunds = count('refund');
+		expect([...sales.keys()].sort()).toEqual([...sold].sort());
+		expect([...sales.values()].every((n) => n === 1)).toBe(true);
+		expect([...refunds.keys()].sort()).toEqual([...refunded].sort());
+		expect([...refunds.values()].every((n) => n === 1)).toBe(true);
+		console.log(`quirks poll: ${sold.size} sales and ${refunded.size} refunds made, ${items.length} items forwarded`);
+	});
+
+	it('sell a ticket: writes applied behind answers that are not HTTP, reads redirected: one order paid, nothing sent twice, nothing left held', async () => {
+		await sandbox.setQuirks('mangle-write-answers=garbage,redirect=same-origin,ignore-sort');
+		const from = sandbox.app.log.lastSeq;
+		const run = await n8n.execute(SELL_WORKFLOW);
+
+		expect(run.status).toBe('success');
+		const tickets = nodeOutput(run, 'Report Payment');
+		expect(tickets.length).toBeGreaterThan(0);
+		expect(run.data.resultData.runData['Release Hold']).toBeUndefined();
+		const paid = (await sandbox.get(`/orders/${tickets[0].orderId}`)).body;
+		expect(paid.status).toBe('paid');
+		expect(tickets.map((t: any) => t.barcode).sort()).toEqual(paid.tickets.map((t: any) => t.barcode).sort());
+		const writes = sandbox.app.log.since(from).filter((e) => e.method !== 'GET' && e.route !== '/token');
+		expect(writes.map((e) => `${e.method} ${e.route}`)).toEqual(['POST /orders', 'PUT /orders/{id}/status']);
+		expect([...sandbox.app.store.orders.values()].filter((o) => o.status === 'reserved_to_time')).toEqual([]);
+		await sandbox.setQuirks({});
+	});
+
+	it('no secret in anything n8n printed', async () => {
+		await server.stop();
+		expectNoSecrets(n8n.printedText() + server.log(), secretsOf(sandbox), 'real n8n in quirks mode');
+	});
+});
