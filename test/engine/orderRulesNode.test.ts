@@ -1,27 +1,43 @@
 /** What holds for every order operation: extra body fields, the service's limits (422), input checks. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { MINUTE, type Order } from '../helpers/orderFixtures';
+import type { Order } from '../helpers/orderFixtures';
 import { byId, EVENT, orderNodeSuite } from '../helpers/orderNode';
 import { mark, since } from '../helpers/publicEvents';
 
-const { sb, order, create, getOrder, setStatus, ms, now } = orderNodeSuite();
+const { sb, order, create, getOrder, setStatus } = orderNodeSuite();
 
 describe('Order: Additional Body Fields (JSON)', () => {
-	it('its fields are merged into the body and replace the node\'s own', async () => {
-		const { order: created } = await create(1);
-		const before = await now();
-		const { items, error } = await order('extendHold', { orderId: String(created.id), reservedMinutes: 15, options: { additionalBodyFields: '{"reservedMinutes": 50}' } });
-		expect(error).toBeUndefined();
-		expect(ms(String(items[0].json.reservedToDate))).toBeGreaterThanOrEqual(before + 50 * MINUTE - 1000);
-		await setStatus(created.id, 'expired');
-
-		// A field the node does not offer, here the promo code, given as an object by expression.
+	it('its fields are added to the body: a field the node does not offer, here the promo code, given as an object by expression', async () => {
 		const promo = await create(1, { options: { additionalBodyFields: '={{ { promocode: "WINTER20" } }}' } });
 		const stored = (await getOrder(promo.order.id)).body as Order & { promocode: string };
 		expect(stored.promocode).toBe('WINTER20');
 		expect(stored.totalDiscount.amount).toBeCloseTo(stored.tickets![0].price.amount * 0.2, 2);
 		await setStatus(promo.order.id, 'expired');
+	});
+
+	it('a field the node sets cannot be replaced: the error names the field and the parameter, before any request', async () => {
+		const { order: created } = await create(1);
+		const free = await sb().freePlaces(EVENT, 1);
+		const good = { eventId: byId(String(EVENT)), places: byId(free.ids[0]), priceCategory: free.priceCategory };
+		const cases: Array<[string, IDataObject, string, string]> = [
+			['extendHold', { orderId: String(created.id), reservedMinutes: 15 }, '{"reservedMinutes": 50}', '"reservedMinutes" is set by the node (Hold Minutes)'],
+			['create', good, '{"eventPoint": "9/../../../admin?x="}', '"eventPoint" is set by the node (Event)'],
+			// Another spelling of the same field is the same field to many services.
+			['create', good, '{"Places": [1]}', '"Places" is set by the node (Places)'],
+			['create', { ...good, additionalFields: { promoCode: 'PARTNER10' } }, '{"promocode": "WINTER20"}', '"promocode" is set by the node (Promo Code Name or ID)'],
+			['addPlace', { orderId: String(created.id), places: byId(free.ids[0]), priceCategory: free.priceCategory }, '{"priceCategory": "1"}', '"priceCategory" is set by the node (Price Category Name or ID)'],
+			['changeStatus', { orderId: String(created.id), toStatus: 'expired' }, '={{ { toStatus: "paid" } }}', '"toStatus" is set by the node (New Status)'],
+			['changeTicketStatus', { orderId: String(created.id), ticketId: '900001', toStatus: 'refund' }, '{"toStatus": "sold"}', '"toStatus" is set by the node (New Status)'],
+		];
+		const before = await mark(sb());
+		for (const [operation, parameters, extra, named] of cases) {
+			const { error } = await order(operation, { ...parameters, options: { additionalBodyFields: extra } });
+			expect([operation, error?.name, error?.message]).toEqual([operation, 'NodeOperationError', `Additional Body Fields (JSON): ${named}; change it there`]);
+		}
+		expect(await since(sb(), before)).toEqual([]);
+		expect((await getOrder(created.id)).body.status).toBe('reserved_to_time');
+		await setStatus(created.id, 'expired');
 	});
 
 	it('a value that is not a JSON object fails before any request, naming the option', async () => {

@@ -6,7 +6,7 @@ import { mark, since, type LogEntry } from '../helpers/publicEvents';
 import { LATE } from '../../nodes/PublicEvents/resources/order/writeCheck';
 
 /**
- * Issue 8, "Uncertain writes": a write whose answer is lost (the sandbox applies it and drops the
+ * Uncertain writes: a write whose answer is lost (the sandbox applies it and drops the
  * connection, drops it first, answers 5xx first, or answers after the node's Timeout) is never
  * sent again; the node reads the state back and reports what really happened.
  */
@@ -126,7 +126,7 @@ describe.each(writes)('$operation, answer lost', ({ operation, route, prepare })
 		const stored = (await getOrder(id)).body;
 		const { items, error, log } = await runWith({ kind: 'drop', phase: 'before', method: 'PUT', path: route }, operation, parameters);
 		expect(items).toEqual([]);
-		expect(error?.message).toMatch(/ was not applied when the node checked: the connection dropped before the answer arrived, /);
+		expect(error?.message).toMatch(/^Uncertain: .* was not applied when the node checked: the connection dropped before the answer arrived, /);
 		expect(error?.message).toContain(`read order ${id} back: it is unchanged. ${LATE} Check order ${id} (Order > Get) before running this again.`);
 		expect(error?.message).not.toMatch(/safe to run/);
 		await sb().app.idle();
@@ -139,7 +139,7 @@ describe.each(writes)('$operation, answer lost', ({ operation, route, prepare })
 	it('a 5xx before it was applied: NOT applied, with the status named; sent once', async () => {
 		const { id, parameters, applied } = await prepare();
 		const { error, log } = await runWith({ kind: 'status', status: 503, method: 'PUT', path: route }, operation, parameters);
-		expect(error?.message).toMatch(/ was NOT applied: the service answered 503 \(a server error\) instead of the result, so the node read order \d+ back: it is unchanged/);
+		expect(error?.message).toMatch(/ was NOT applied: the service answered 503 \(a server error\) instead of the result, so the node read order \d+ back: it is unchanged\. It is safe to run it again\.$/);
 		expect((error as { httpCode?: string } | undefined)?.httpCode).toBe('503');
 		expect(await applied()).toBe(false);
 		expect(sent(log, 'PUT', route)).toBe(1);
@@ -151,7 +151,7 @@ describe.each(writes)('$operation, answer lost', ({ operation, route, prepare })
 		const started = Date.now();
 		const { error, log } = await runWith({ kind: 'latency', delayMs: 2000, method: 'PUT', path: route }, operation, { ...parameters, options: { timeout: 1 } });
 		expect(Date.now() - started).toBeLessThan(2000);
-		expect(error?.message).toMatch(/ was not applied when the node checked: no answer came within the Timeout \(1 s\), and the node read order \d+ back: it is unchanged/);
+		expect(error?.message).toMatch(/^Uncertain: .* was not applied when the node checked: no answer came within the Timeout \(1 s\), and the node read order \d+ back: it is unchanged/);
 		expect(error?.message).toContain(`${LATE} Check order ${id} (Order > Get) before running this again.`);
 		expect(readBacks(log)).toBeGreaterThanOrEqual(1);
 		// The slow request runs to its end after the node gave up: applied once, sent once.
@@ -169,7 +169,8 @@ describe.each(writes)('$operation, answer lost', ({ operation, route, prepare })
 			...parameters,
 			options: { maxRetries: 1, maxRetryWait: 5 },
 		});
-		expect(error?.message).toMatch(/^The outcome of .* is unknown: the connection dropped before the answer arrived, and reading the state back failed too \(The service failed with status 503/);
+		expect(error?.message).toMatch(/^Uncertain: .* may or may not have been applied: the connection dropped before the answer arrived, and reading it back failed too \(The service failed with status 503/);
+		expect(error?.message).toContain('It was not sent again.');
 		expect(error?.message).toContain(`Check order ${id} (Order > Get) before running this again.`);
 		expect(sent(log, 'PUT', route)).toBe(1);
 		await sb().admin('DELETE', '/faults');
@@ -239,7 +240,7 @@ describe('Create, answer lost: one order at most, found by the places it holds',
 		expect(items).toEqual([]);
 		expect(created).toBe(0);
 		expect(error?.message).toBe(
-			`Creating an order on event ${eventId} was not applied when the node checked: ${cause}, and ${searched()}. ${LATE} Check the orders of event ${eventId} (Order > Get Many for Event, status Held) before running this again: a hold left behind counts against your reserved-tickets limit until it ends.`,
+			`Uncertain: creating an order on event ${eventId} was not applied when the node checked: ${cause}, and ${searched()}. ${LATE} Check the orders of event ${eventId} (Order > Get Many for Event, status Held) before running this again: a hold left behind counts against your reserved-tickets limit until it ends.`,
 		);
 		await sb().app.idle();
 		expect(sent(log, 'POST', '/orders')).toBe(1);
@@ -255,7 +256,7 @@ describe('Create, answer lost: one order at most, found by the places it holds',
 		const { error, log, created } = await createWith({ kind: 'drop', phase: 'after', method: 'POST', path: '/orders' }, { maxRetries: 0 });
 		expect(created).toBe(1);
 		expect(sent(log, 'POST', '/orders')).toBe(1);
-		expect(error?.message).toMatch(/^The outcome of creating an order on event \d+ is unknown: the connection dropped before the answer arrived, and reading the state back failed too/);
+		expect(error?.message).toMatch(/^Uncertain: creating an order on event \d+ may or may not have been applied: the connection dropped before the answer arrived, and reading it back failed too/);
 		expect(error?.message).toContain(`Check the orders of event ${eventId} (Order > Get Many for Event, status Held) before running this again`);
 		await sb().admin('DELETE', '/faults');
 		for (const id of await liveOrders()) await release(id);
@@ -264,12 +265,12 @@ describe('Create, answer lost: one order at most, found by the places it holds',
 
 describe('an answer the node cannot read is an unknown outcome too', () => {
 	it.each([
-		['malformed JSON', { kind: 'malformed' }, 'the answer could not be read \\(it was not JSON\\)'],
+		['malformed JSON', { kind: 'malformed' }, 'the service answered 200, but the answer could not be read'],
 		['an empty body', { kind: 'empty' }, 'the service answered without the order'],
 	])('%s: read back, NOT applied (the sandbox answered in place of the API); sent once', async (_, rule, cause) => {
 		const { id } = await held(1);
 		const { error, log } = await runWith({ ...rule, method: 'PUT', path: '/orders/{id}/status' }, 'changeStatus', { orderId: String(id), toStatus: 'paid' });
-		expect(error?.message).toMatch(new RegExp(`^Changing the status of order ${id} was NOT applied: ${cause}, so the node read order ${id} back: it is unchanged`));
+		expect(error?.message).toMatch(new RegExp(`^Changing the status of order ${id} to paid was NOT applied: ${cause}, so the node read order ${id} back: it is unchanged\\. It is safe to run it again\\.$`));
 		expect(sent(log, 'PUT', '/orders/{id}/status')).toBe(1);
 		expect(readBacks(log)).toBe(1);
 		expect((await getOrder(id)).body.status).toBe('reserved_to_time');
@@ -294,12 +295,14 @@ describe('Change Status Paid, answer lost after paying: one payment, Split Ticke
 	});
 });
 
-describe('not uncertain: an answered refusal is reported as before, without a read-back', () => {
-	it('409 (already paid) and 422 (limit) fail with the service\'s words; nothing is read back', async () => {
+describe('refused: an answered refusal says so, with the service\'s words, without a read-back', () => {
+	it('409 (already paid) and 422 (limit): "Refused: … was NOT applied", then the service\'s words; nothing is read back', async () => {
 		const { id } = await held(1);
 		await setStatus(id, 'paid');
 		const conflict = await runWith(undefined, 'changeStatus', { orderId: String(id), toStatus: 'paid' });
-		expect(conflict.error?.message).toMatch(/^Conflict: Order \d+ cannot go from paid to paid/);
+		expect(conflict.error?.message).toBe(
+			`Refused: changing the status of order ${id} to paid was NOT applied. Conflict: Order ${id} cannot go from paid to paid. Read order ${id} (Order > Get) to see its status before trying again.`,
+		);
 		expect(conflict.log.map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual(['PUT /orders/{id}/status 409']);
 
 		const free = await sb().freePlaces(eventId, 1);
@@ -308,7 +311,7 @@ describe('not uncertain: an answered refusal is reported as before, without a re
 			places: byId(free.ids[0]),
 			priceCategory: free.priceCategory,
 		});
-		expect(limit.error?.message).toMatch(/^A limit of the service was exceeded \(limit 1\)/);
+		expect(limit.error?.message).toMatch(new RegExp(`^Refused: creating an order on event ${eventId} was NOT applied\\. A limit of the service was exceeded \\(limit 1\\)`));
 		expect(limit.log.map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual(['POST /orders 422']);
 	});
 });

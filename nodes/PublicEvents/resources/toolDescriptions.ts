@@ -7,6 +7,10 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
  * what the tool does, what it answers and where its IDs come from. Operations not named here get
  * their action and UI description.
  */
+/** Every write: what its errors say about calling it again. */
+const AFTER_A_WRITE =
+	' If it fails: an error that begins "Refused:" or says "was NOT applied" changed nothing; one that begins "Uncertain:" may have changed the order, so get the order (or, for a hold, the event\'s orders) before calling this again.';
+
 const AGENT_TEXT: Record<string, Record<string, string>> = {
 	event: {
 		getMany:
@@ -22,11 +26,15 @@ const AGENT_TEXT: Record<string, Record<string, string>> = {
 	},
 	order: {
 		create:
-			'Hold places for a customer: creates an order that reserves them for some minutes. Needs the event ID (event search), the place IDs and one price category ID every place offers (both from the place list). Answers the order: id (the order ID), status reserved_to_time, totalPrice and reservedToDate (the hold deadline). Not a sale: payment is the partner\'s own step, after which the order has tickets. A taken place answers a conflict: pick other places. Holds count against the account\'s limit of reserved tickets.',
+			'Hold places for a customer: creates an order that reserves them for some minutes. Needs the event ID (event search), the place IDs and one price category ID every place offers (both from the place list). Answers the order: id (the order ID), status reserved_to_time, totalPrice and reservedToDate (the hold deadline). Not a sale: payment is the partner\'s own step, after which the order has tickets. A taken place answers a conflict: pick other places. Holds count against the account\'s limit of reserved tickets.' + AFTER_A_WRITE,
 		get: 'Get an order by its order ID (the id answered when the hold was created): status, totalPrice, hold deadline (reservedToDate) and, once paid, its tickets with barcodes.',
-		addPlace: 'Add places to an order that is still held. Needs the order ID (from creating the hold) and place IDs with a price category ID (from the place list).',
-		removeTicket: 'Remove a ticket from an order that is still held, freeing its place. Needs the order ID and a ticketId (from getting the order).',
-		extendHold: 'Hold the places of an order longer. Needs the order ID (from creating the hold).',
+		addPlace: 'Add places to an order that is still held. Needs the order ID (from creating the hold) and place IDs with a price category ID (from the place list).' + AFTER_A_WRITE,
+		removeTicket: 'Remove a ticket from an order that is still held, freeing its place. Needs the order ID and a ticketId (from getting the order).' + AFTER_A_WRITE,
+		extendHold: 'Hold the places of an order longer. Needs the order ID (from creating the hold).' + AFTER_A_WRITE,
+		changeStatus:
+			'Change the status of an order by its order ID: "paid" reports the customer\'s payment and answers the tickets with barcodes, "expired" releases a hold at once, "refund" refunds a paid order.' +
+			AFTER_A_WRITE,
+		changeTicketStatus: 'Change the status of one ticket of an order (the order ID, and a ticketId from getting the order), e.g. "refund" for one ticket of a paid order.' + AFTER_A_WRITE,
 		getManyForEvent: "List this account's orders for one event (event ID from the event search), without tickets.",
 	},
 };

@@ -1,5 +1,7 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
+import { neverSent } from './outcome';
+
 /** What went wrong with one API call, free of the request (and so of the key and token). */
 export interface ApiFailure {
 	method: string;
@@ -86,6 +88,7 @@ function messageFor(f: ApiFailure): string {
 	const said = bodyMessage(f.body);
 	switch (f.status) {
 		case undefined:
+			if (neverSent(f.code)) return `Could not reach the Public Events service (${f.code}): nothing was sent. Check the Base URL and the network`;
 			if (f.method !== 'GET') {
 				const why = f.timedOut ? 'No answer came in time to' : 'The connection dropped before the service answered';
 				return `${why} ${f.method} ${f.path}. It may have been applied: check (for example with Order > Get) before sending it again.`;

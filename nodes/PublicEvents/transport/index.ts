@@ -26,6 +26,8 @@ export interface RequestSettings {
 	/** Overrides the credential's default language (X-API-Language). */
 	language?: string;
 	itemIndex?: number;
+	/** False: a read answered with a redirect fails instead of following it (a write's read-back reads only where it asked). */
+	followRedirects?: boolean;
 	/** Told when the service answers 429 to an attempt sent at `sentAt` (epoch ms): the pager narrows its window. */
 	onThrottle?: (sentAt: number) => void;
 }
@@ -40,11 +42,18 @@ type Sent = { body: unknown; headers?: IDataObject } | { failed: unknown };
 interface FullResponse {
 	body: unknown;
 	headers?: IDataObject;
+	statusCode?: number;
 }
 
+/** A 2xx as the body; any other status (renewals ask n8n for every answer) as the failure the client would throw. */
 const answered = (response: unknown): Sent => {
 	const full = response as FullResponse | undefined;
-	return full && typeof full === 'object' && 'body' in full ? { body: full.body, headers: full.headers } : { body: response };
+	if (!full || typeof full !== 'object' || !('body' in full)) return { body: response };
+	const status = full.statusCode;
+	if (status !== undefined && (status < 200 || status >= 300)) {
+		return { failed: { message: `The service answered status ${status}`, response: { status, headers: full.headers, data: full.body } } };
+	}
+	return { body: full.body, headers: full.headers };
 };
 
 /**
@@ -78,7 +87,7 @@ async function send(this: ApiContext, target: Target, options: IHttpRequestOptio
 		}
 	}
 	target.renewals++;
-	const renewed = renew.call(this, target, token, options).then(answered, (failed: unknown) => ({ failed }) as Sent);
+	const renewed = renew.call(this, target, token, options).catch((failed: unknown) => ({ failed }) as Sent);
 	target.renewal = renewed;
 	if (!shared.renewing) {
 		shared.renewing = renewed.then(() => {
@@ -93,7 +102,13 @@ async function send(this: ApiContext, target: Target, options: IHttpRequestOptio
 	return await renewed;
 }
 
-async function renew(this: ApiContext, target: Target, refused: unknown, options: IHttpRequestOptions): Promise<unknown> {
+/**
+ * The request through n8n, whose preAuthentication fetches and stores a token when the credential
+ * has none. Every answer comes back as it is (ignoreHttpStatusErrors): wrapped in n8n 1.x's
+ * error, a status's headers and body are lost (the Location of a redirect among them). So the
+ * repeat after a refused token, which n8n would make, is made here: once, with a fresh token.
+ */
+async function renew(this: ApiContext, target: Target, refused: unknown, options: IHttpRequestOptions): Promise<Sent> {
 	let fetching = false;
 	if (typeof refused === 'string' && refused !== '') {
 		// Another execution may have stored a newer token; if not, n8n must fetch one.
@@ -103,12 +118,19 @@ async function renew(this: ApiContext, target: Target, refused: unknown, options
 		target.credentials = stored;
 	}
 	const { id, name } = this.getNode().credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
+	const request = async () =>
+		answered(
+			await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, { ...options, ignoreHttpStatusErrors: true }, {
+				credentialsDecrypted: { id: id ?? '', name, type: CREDENTIAL_TYPE, data: target.credentials },
+				preAuthenticationRetryStatusCode: [],
+			}),
+		);
 	try {
-		return await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options, {
-			credentialsDecrypted: { id: id ?? '', name, type: CREDENTIAL_TYPE, data: target.credentials },
-			// One new token per refusal, as before: a brand-new token refused again is not renewed twice.
-			...(fetching ? { preAuthenticationRetryStatusCode: [] } : {}),
-		});
+		const sent = await request();
+		// One new token per refusal: a brand-new token refused again is not renewed twice.
+		if (fetching || !('failed' in sent) || received(sent.failed).status !== 401) return sent;
+		target.credentials.token = '';
+		return await request();
 	} finally {
 		// n8n wrote the new token into target.credentials: from now on it is blanked out of errors too.
 		keepSecret(target, target.credentials.token);
@@ -134,6 +156,10 @@ function received(error: unknown): Received {
 		}
 		current = current.cause as IDataObject | undefined;
 	}
+	// n8n 1.x's NodeApiError drops its cause: what is left of it is `httpCode`, a status or a client code.
+	const httpCode = String((error as IDataObject)?.httpCode ?? '');
+	if (/^\d{3}$/.test(httpCode)) return { status: Number(httpCode), message: String((error as Error).message ?? '') };
+	if (/^[A-Z][A-Z0-9_]{2,}$/.test(httpCode)) return { code: httpCode, message: String((error as Error).message ?? '') };
 	const cause = (error as IDataObject)?.cause as IDataObject | undefined;
 	return { message: String(cause?.message ?? (error as Error)?.message ?? error) };
 }
@@ -207,6 +233,9 @@ export async function apiRequest<T = unknown>(
 			if (method !== 'GET') {
 				const reason = `The service answered ${method} ${path} with a redirect (${got.status} to ${where}) instead of the result. A change is never sent on to another address; the service may have applied it`;
 				throw uncertainIf(mayHaveApplied, failed({ ...redirect, reason }), { ...failure, status: got.status, ...redirect });
+			}
+			if (settings.followRedirects === false) {
+				throw failed({ ...redirect, reason: `The service redirected GET ${path} (${got.status} to ${where}): not followed, this read takes only the address it asked` });
 			}
 			if (!next || next.origin !== target.origin) {
 				throw failed({ ...redirect, reason: `The service redirected GET ${path} (${got.status}) to ${where}, away from the Base URL's address ${target.origin}: not followed, so your token stays with the API. Check the Base URL in the credential.` });

@@ -13,6 +13,9 @@ export interface Received {
 const NOT_SENT =
 	/^(?:ENOTFOUND|EAI_AGAIN|EAI_NONAME|ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ERR_INVALID_URL|ERR_TLS_\w+|ERR_SSL_\w+|CERT_\w+|\w+_CERT_\w*|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_\w+|HOSTNAME_MISMATCH)$/;
 
+/** Whether an attempt failed before any byte reached the service (a client error code). */
+export const neverSent = (code: string | undefined) => code !== undefined && NOT_SENT.test(code);
+
 /**
  * Whether a failed write may have been applied. Refused (not applied): a readable 4xx, a failure
  * before anything was sent, or no HTTP at all (the token request failed first). Uncertain: every
@@ -24,7 +27,7 @@ export function writeMayHaveApplied(got: Received): boolean {
 	if (got.code === 'ERR_CANCELED') return false;
 	if (got.status !== undefined) return got.status < 400 || got.status >= 500;
 	if (got.code === undefined) return false;
-	return !NOT_SENT.test(got.code);
+	return !neverSent(got.code);
 }
 
 /** Where a 3xx points, resolved against the request's URL; undefined when it names nowhere usable. */

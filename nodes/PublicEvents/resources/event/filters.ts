@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { filtersCollection, sortOption, sortQuery } from '../../shared/descriptions';
 import { numericId, type Inputs } from '../../shared/inputs';
 
-/** The catalog filters of GET /event-points (spec section 4), shared by the archive. */
+/** The catalog filters of GET /event-points, shared by the archive. */
 export const eventFilters: INodeProperties = filtersCollection([
 	{
 		displayName: 'Category Names or IDs',

@@ -7,7 +7,7 @@ import { simpleEvent, simplified, simplifyProperty } from '../../shared/tool';
 import { apiRequestAllItems } from '../../transport';
 import { countryFilter, eventFilters, eventQuery, eventSort } from './filters';
 
-// Spec section 1: an expected event that is absent is an access setting, not a fault. Shown in
+// An expected event that is absent is an access setting, not a fault. Shown in
 // the output pane when a list comes back empty, once per run.
 const NOTHING_VISIBLE =
 	'No events came back. An API key sees only the events linked to its company: a missing event is an access setting on the service side, not a fault.';

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { eventLocator, optionsCollection, pageSettings, returnAllAndLimit, pagesInFlightOption } from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
+import { path } from '../../shared/path';
 import { simplePlace, simplified, simplifyProperty } from '../../shared/tool';
 import { apiRequestAllItems, type PageSettings } from '../../transport';
 
@@ -15,7 +16,7 @@ export const onlyAvailableOption: INodeProperties = {
 		'Whether to keep only places that can still be booked (availableCount above 0). Sold-out and held places stay in the hall plan with availableCount 0. Limit counts the places kept.',
 };
 
-/** Return All / Limit, plus the availability filter the API lacks (spec section 2: decided by `availableCount`). */
+/** Return All / Limit, plus the availability filter the API lacks (decided by `availableCount`). */
 export function placeSettings(this: IExecuteFunctions, i: number): PageSettings {
 	const settings = pageSettings.call(this, i);
 	if (settings.options.onlyAvailable !== true) return settings;
@@ -29,5 +30,5 @@ export const description = updateDisplayOptions({ show: { resource: ['hallPlan']
 export async function execute(this: IExecuteFunctions, i: number) {
 	const settings = placeSettings.call(this, i);
 	const eventId = new Inputs(this.getNode(), i).id(this.getNodeParameter('eventId', i, '', { extractValue: true }), 'Event');
-	return simplified.call(this, i, await apiRequestAllItems.call(this, `/event-points/${eventId}/places`, {}, settings), simplePlace);
+	return simplified.call(this, i, await apiRequestAllItems.call(this, path`/event-points/${eventId}/places`, {}, settings), simplePlace);
 }

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { eventLocator, optionsCollection, returnAllAndLimit, sectorLocator, pagesInFlightOption } from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
+import { path } from '../../shared/path';
 import { apiRequestAllItems } from '../../transport';
 import { simplePlace, simplified, simplifyProperty } from '../../shared/tool';
 import { onlyAvailableOption, placeSettings } from './getPlaces';
@@ -16,5 +17,5 @@ export async function execute(this: IExecuteFunctions, i: number) {
 	const inputs = new Inputs(this.getNode(), i);
 	const eventId = inputs.id(this.getNodeParameter('eventId', i, '', { extractValue: true }), 'Event');
 	const sectorId = inputs.id(this.getNodeParameter('sectorId', i, '', { extractValue: true }), 'Sector');
-	return simplified.call(this, i, await apiRequestAllItems.call(this, `/event-points/${eventId}/sectors/${sectorId}/places`, {}, settings), simplePlace);
+	return simplified.call(this, i, await apiRequestAllItems.call(this, path`/event-points/${eventId}/sectors/${sectorId}/places`, {}, settings), simplePlace);
 }

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { path } from '../../shared/path';
 import { orderCall, orderId, orderIdField, orderOptions } from './fields';
 import { orderCheck } from './writeCheck';
 
@@ -10,7 +11,7 @@ const properties: INodeProperties[] = [
 		displayName: 'New Status',
 		name: 'toStatus',
 		type: 'options',
-		// The spec names only `paid`; the other two follow DESIGN section 4. Any value by expression.
+		// The API description names only `paid`; the other two are what the service takes too. Any value by expression.
 		options: [
 			{ name: 'Paid', value: 'paid', description: 'Report a successful payment. The answer carries the tickets with their barcodes.' },
 			{ name: 'Refund', value: 'refund', description: 'Refund a paid order' },
@@ -31,12 +32,12 @@ export const description = updateDisplayOptions({ show: { resource: ['order'], o
 export async function execute(this: IExecuteFunctions, i: number) {
 	return await orderCall.call(this, i, (inputs) => {
 		const order = orderId.call(this, i, inputs);
+		const toStatus = inputs.text(this.getNodeParameter('toStatus', i, ''), 'New Status');
 		return {
 			method: 'PUT',
-			path: `/orders/${order}/status`,
-			body: { toStatus: inputs.text(this.getNodeParameter('toStatus', i, ''), 'New Status') },
-			// Compared with the toStatus sent: Additional Body Fields may replace the node's.
-			check: orderCheck(order, `Changing the status of order ${order}`, (read, sent) => read.status === sent.toStatus),
+			path: path`/orders/${order}/status`,
+			body: { toStatus },
+			check: orderCheck(order, `Changing the status of order ${order} to ${toStatus}`, (read) => read.status === toStatus),
 		};
 	});
 }

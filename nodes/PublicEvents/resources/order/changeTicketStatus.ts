@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { path } from '../../shared/path';
 import { orderCall, orderId, orderIdField, orderOptions, ticketId, ticketIdField } from './fields';
 import { orderCheck, ticketsOf } from './writeCheck';
 
@@ -20,17 +21,18 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['changeTicketStatus'] } }, properties);
 
-/** Body not shown by the spec; DESIGN section 4: `{ toStatus }`. */
+/** Body `{ toStatus }`: the API description does not show it. */
 export async function execute(this: IExecuteFunctions, i: number) {
 	return await orderCall.call(this, i, (inputs) => {
 		const order = orderId.call(this, i, inputs);
 		const ticket = ticketId.call(this, i, inputs);
+		const toStatus = inputs.text(this.getNodeParameter('toStatus', i, ''), 'New Status');
 		return {
 			method: 'PUT',
-			path: `/orders/${order}/tickets/${ticket}/status`,
-			body: { toStatus: inputs.text(this.getNodeParameter('toStatus', i, ''), 'New Status') },
-			check: orderCheck(order, `Changing the status of ticket ${ticket} of order ${order}`, (read, sent) =>
-				ticketsOf(read).some((t) => String(t.ticketId) === ticket && t.status === sent.toStatus),
+			path: path`/orders/${order}/tickets/${ticket}/status`,
+			body: { toStatus },
+			check: orderCheck(order, `Changing the status of ticket ${ticket} of order ${order} to ${toStatus}`, (read) =>
+				ticketsOf(read).some((t) => String(t.ticketId) === ticket && t.status === toStatus),
 			),
 		};
 	});

@@ -39,13 +39,14 @@ export async function execute(this: IExecuteFunctions, i: number) {
 	return await orderCall.call(this, i, (inputs) => {
 		const promoCode = (this.getNodeParameter('additionalFields', i, {}) as IDataObject).promoCode;
 		const eventPoint = inputs.id(this.getNodeParameter('eventId', i, '', { extractValue: true }), 'Event');
+		const places = inputs.someIds(this.getNodeParameter('places', i, '', { extractValue: true }), 'Places');
 		const body: IDataObject = {
 			eventPoint,
-			places: inputs.someIds(this.getNodeParameter('places', i, '', { extractValue: true }), 'Places'),
+			places,
 			priceCategory: inputs.id(this.getNodeParameter('priceCategory', i, ''), 'Price Category Name or ID'),
 			reservedMinutes: inputs.positiveInt(this.getNodeParameter('reservedMinutes', i, 15), 'Hold Minutes'),
 		};
 		if (promoCode !== undefined && promoCode !== '') body.promocode = inputs.text(promoCode, 'Promo Code Name or ID');
-		return { method: 'POST', path: '/orders', body, check: createCheck(eventPoint) };
+		return { method: 'POST', path: '/orders', body, check: createCheck(eventPoint, places) };
 	});
 }

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { eventLocator, filtersCollection, optionsCollection, pageSettings, returnAllAndLimit, pagesInFlightOption } from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
+import { path } from '../../shared/path';
 import { apiRequestAllItems } from '../../transport';
 
 const properties: INodeProperties[] = [
@@ -20,7 +21,7 @@ const properties: INodeProperties[] = [
 			displayName: 'Status',
 			name: 'status',
 			type: 'multiOptions',
-			// Named by the spec (section 3); other values by expression.
+			// Named by the API description; other values by expression.
 			options: [
 				{ name: 'Created', value: 'created' },
 				{ name: 'Expired', value: 'expired' },
@@ -37,7 +38,7 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['getManyForEvent'] } }, properties);
 
-/** The company's orders for one event, without tickets (spec section 4). */
+/** The company's orders for one event, without tickets. */
 export async function execute(this: IExecuteFunctions, i: number) {
 	const settings = pageSettings.call(this, i);
 	const inputs = new Inputs(this.getNode(), i);
@@ -52,5 +53,5 @@ export async function execute(this: IExecuteFunctions, i: number) {
 	if (statuses.length === 1) qs.status = statuses[0];
 	if (statuses.length > 1) qs['status[]'] = statuses;
 	if (filters.payAtAfter !== undefined && filters.payAtAfter !== '') qs['payAt[after]'] = inputs.time(filters.payAtAfter, 'Paid After');
-	return await apiRequestAllItems.call(this, `/event-points/${eventId}/orders`, qs, settings);
+	return await apiRequestAllItems.call(this, path`/event-points/${eventId}/orders`, qs, settings);
 }

@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionsCollection, requestSettings } from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
+import { path } from '../../shared/path';
 import { apiRequest } from '../../transport';
 import { orderId, orderIdField } from './fields';
 
@@ -23,5 +24,5 @@ export const description = updateDisplayOptions({ show: { resource: ['order'], o
 export async function execute(this: IExecuteFunctions, i: number) {
 	const settings = requestSettings.call(this, i);
 	const id = orderId.call(this, i, new Inputs(this.getNode(), i));
-	return (await apiRequest.call(this, 'GET', `/orders/${id}/payment-data`, {}, settings)) as IDataObject;
+	return (await apiRequest.call(this, 'GET', path`/orders/${id}/payment-data`, {}, settings)) as IDataObject;
 }

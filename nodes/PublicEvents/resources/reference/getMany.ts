@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { optionsCollection, pageSettings, returnAllAndLimit, pagesInFlightOption } from '../../shared/descriptions';
 import { apiRequestAllItems } from '../../transport';
 
-/** The seven reference lists of spec section 4: same parameters, same output, one path each. */
+/** The seven reference lists: same parameters, same output, one path each. */
 const lists = [
 	{ value: 'getManyCategories', noun: 'Categories', path: '/categories', description: 'List the event categories' },
 	{ value: 'getManyCities', noun: 'Cities', path: '/cities', description: 'List the cities' },
