@@ -7,13 +7,12 @@
  *
  *   npm run demo -- [--sandbox-port 4010] [--n8n-port 5678] [--n8n-version 1.123.81]
  */
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 
 import { startSandbox, type Sandbox } from '../sandbox';
 import { cacheDir, findInstall, N8N_VERSION, recipeFor } from './n8n/install';
 import { ensureN8n, N8nInstance, n8nMajor, packPackage, type N8nServer } from './n8n/instance';
-import { build, importDemo, loadExamples, OWNER, portIsFree, publishMcp, subscribePush, type Example } from './demo/setup';
+import { build, demoSecrets, importDemo, loadExamples, MCP_CREDENTIAL, OWNER, portIsFree, publishMcp, subscribePush, type Example } from './demo/setup';
 
 const USAGE = `npm run demo -- [options]
 
@@ -111,11 +110,12 @@ async function main() {
 	const server = await n8n.start({ port: n8nPort || undefined, timeoutMs: 180_000 });
 	undo.push(() => server.stop());
 	const cookie = await server.setupOwner(OWNER);
-	const webhookSecret = randomBytes(24).toString('base64url');
+	const secrets = demoSecrets();
 	const examples = loadExamples();
-	await importDemo(server, cookie, sandbox, webhookSecret, examples);
-	const pushedTo = subscribePush(sandbox, server, examples, webhookSecret);
-	const mcp = n8nMajor(install) >= 2 ? await publishMcp(server, cookie, examples) : undefined;
+	await importDemo(server, cookie, sandbox, secrets, examples);
+	const pushedTo = subscribePush(sandbox, server, examples, secrets.webhookSecret);
+	const published = n8nMajor(install) >= 2 ? await publishMcp(server, cookie, examples) : undefined;
+	const mcp = published && { ...published, token: published.bearer ? secrets.mcpToken : undefined };
 	printReady(server, sandbox, examples, pushedTo, mcp, n8n.userFolder, install.n8nVersion);
 }
 
@@ -124,7 +124,7 @@ function printReady(
 	sandbox: Sandbox,
 	examples: Example[],
 	pushedTo: string | undefined,
-	mcp: { name: string; url: string } | undefined,
+	mcp: { name: string; url: string; token?: string } | undefined,
 	dataFolder: string,
 	n8nVersion: string,
 ) {
@@ -137,7 +137,9 @@ function printReady(
 		...(pushedTo
 			? [`Open "${pushedTo}", click "Execute workflow" (it waits for a push), then sell a ticket again: the sandbox pushes the sale there, signed.`]
 			: []),
-		...(mcp ? [`Point an MCP client (Streamable HTTP) at ${mcp.url}: "${mcp.name}" is published; docs/ai-agents.md shows how.`] : []),
+		...(mcp
+			? [`Point an MCP client (Streamable HTTP) at ${mcp.url}${mcp.token ? ' with the header "Authorization: Bearer <the MCP token>"' : ''}: "${mcp.name}" is published; docs/ai-agents.md shows how.`]
+			: []),
 	];
 	console.log(`
 Ready in ${Math.round((Date.now() - startedAt) / 1000)} s.
@@ -145,8 +147,7 @@ Ready in ${Math.round((Date.now() - startedAt) / 1000)} s.
   n8n editor   ${server.url}   (n8n ${n8nVersion})
   login        ${OWNER.email}  /  ${OWNER.password}   (demo only; everything is deleted on exit)
   sandbox      ${sandbox.baseUrl}/api/v2   control: ${sandbox.baseUrl}/__sandbox/state
-${mcp ? `  MCP server   ${mcp.url}   (published, no authentication: demo only)
-` : ''}  workflows    ${examples.length ? examples.map((e) => e.name).join('\n               ') : '(none: examples/ is empty)'}
+${mcp ? mcpLines(mcp) : ''}  workflows    ${examples.length ? examples.map((e) => e.name).join('\n               ') : '(none: examples/ is empty)'}
 
 First steps
 ${steps.map((s, i) => `  ${i + 1}. ${s}`).join('\n')}
@@ -154,6 +155,17 @@ ${steps.map((s, i) => `  ${i + 1}. ${s}`).join('\n')}
 A sale from the sandbox's sales widget: curl -X POST ${sandbox.baseUrl}/__sandbox/widget-orders
 n8n's log: ${dataFolder}/ (removed on exit)
 Ctrl+C stops n8n and the sandbox.`);
+}
+
+/**
+ * The MCP URL and its token. Printing the token is fine here: n8n listens on 127.0.0.1 only, the
+ * token was made for this run and dies with its data folder.
+ */
+function mcpLines({ url, token }: { url: string; token?: string }): string {
+	if (!token) return `  MCP server   ${url}   (published with NO authentication: the example's trigger was changed)\n`;
+	return `  MCP server   ${url}   (published; the path is random per run)
+  MCP token    ${token}   (Bearer; credential "${MCP_CREDENTIAL.name}", made for this run)
+`;
 }
 
 main().catch((error: Error) => {

@@ -3,6 +3,7 @@
  * workflows, and the sandbox's push subscription.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -16,13 +17,26 @@ export const OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: '
 export const API_CREDENTIAL = { id: 'PeDemoApiCred001', name: 'Public Events (sandbox)' };
 export const ORGANISER_CREDENTIAL = { id: 'PeDemoOrgCred001', name: 'Public Events (sandbox, organiser)' };
 export const WEBHOOK_CREDENTIAL = { id: 'PeDemoWebhook001', name: 'Public Events webhook (sandbox)' };
+/** The Bearer Auth credential the MCP example's trigger asks for. */
+export const MCP_CREDENTIAL = { id: 'PeDemoMcpToken01', name: 'Public Events MCP token' };
 
-/** The partner key, the organiser key (it may export barcodes) and the push secret. */
-function demoCredentials(sandbox: Sandbox, webhookSecret: string) {
+/** The secrets this demo run made up: nothing is reused between runs. */
+export interface DemoSecrets {
+	webhookSecret: string;
+	mcpToken: string;
+}
+
+export function demoSecrets(): DemoSecrets {
+	return { webhookSecret: randomBytes(24).toString('base64url'), mcpToken: randomBytes(32).toString('base64url') };
+}
+
+/** The partner key, the organiser key (it may export barcodes), the push secret and the MCP token. */
+function demoCredentials(sandbox: Sandbox, secrets: DemoSecrets) {
 	return [
 		apiCredential(API_CREDENTIAL, sandbox.baseUrl, sandbox.keys.partner, sandbox.environment),
 		apiCredential(ORGANISER_CREDENTIAL, sandbox.baseUrl, sandbox.keys.organiser, sandbox.environment),
-		{ ...WEBHOOK_CREDENTIAL, type: 'publicEventsWebhookApi', data: { secret: webhookSecret } },
+		{ ...WEBHOOK_CREDENTIAL, type: 'publicEventsWebhookApi', data: { secret: secrets.webhookSecret } },
+		{ ...MCP_CREDENTIAL, type: 'httpBearerAuth', data: { token: secrets.mcpToken } },
 	];
 }
 
@@ -30,7 +44,7 @@ interface ExampleNode {
 	name: string;
 	type: string;
 	webhookId?: string;
-	parameters?: { path?: string };
+	parameters?: { path?: string; authentication?: string };
 	credentials?: Record<string, { id: string; name: string }>;
 }
 export interface Example {
@@ -39,13 +53,25 @@ export interface Example {
 	nodes: ExampleNode[];
 }
 
-/** examples/*.json by file name, node types renamed for a package loaded as a custom extension. */
+const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
+
+/**
+ * examples/*.json by file name, node types renamed for a package loaded as a custom extension.
+ * Each MCP trigger gets a fresh random path: the shipped one is public, so a demo that kept it
+ * would serve its tools at an address anyone reading the repository knows.
+ */
 export function loadExamples(dir = join(REPO_ROOT, 'examples')): Example[] {
 	if (!existsSync(dir)) return [];
 	return readdirSync(dir)
 		.filter((file) => file.endsWith('.json'))
 		.sort()
-		.map((file) => toCustomTypes(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Example));
+		.map((file) => toCustomTypes(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Example))
+		.map((example) => ({ ...example, nodes: example.nodes.map((n) => (n.type === MCP_TRIGGER ? freshPath(n) : n)) }));
+}
+
+function freshPath(node: ExampleNode): ExampleNode {
+	const path = randomUUID();
+	return { ...node, webhookId: path, parameters: { ...node.parameters, path } };
 }
 
 /**
@@ -53,9 +79,9 @@ export function loadExamples(dir = join(REPO_ROOT, 'examples')): Example[] {
  * does (CLI imports would each cost an n8n start-up). n8n picks the credentials' ids: the
  * examples' references (PeDemo…) are pointed at them.
  */
-export async function importDemo(server: N8nServer, cookie: string, sandbox: Sandbox, webhookSecret: string, examples: Example[]): Promise<void> {
+export async function importDemo(server: N8nServer, cookie: string, sandbox: Sandbox, secrets: DemoSecrets, examples: Example[]): Promise<void> {
 	const ids = new Map<string, string>();
-	for (const { id, ...credential } of demoCredentials(sandbox, webhookSecret)) {
+	for (const { id, ...credential } of demoCredentials(sandbox, secrets)) {
 		ids.set(id, ((await server.rest(cookie, 'POST', '/credentials', credential)) as { id: string }).id);
 	}
 	const relink = (refs: ExampleNode['credentials']) =>
@@ -65,18 +91,18 @@ export async function importDemo(server: N8nServer, cookie: string, sandbox: San
 	}
 }
 
-const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
-
 /**
  * Publishes the first example served by n8n's MCP Server Trigger (2.x: the example's trigger is
- * typeVersion 2.1), so an MCP client can connect at once. Returns its name and MCP URL.
+ * typeVersion 2.1), so an MCP client can connect at once. Returns its name, its MCP URL and
+ * whether the trigger asks for the Bearer token. The example does; an example changed to
+ * *Authentication: None* is still published, and the demo says so.
  */
-export async function publishMcp(server: N8nServer, cookie: string, examples: Example[]): Promise<{ name: string; url: string } | undefined> {
+export async function publishMcp(server: N8nServer, cookie: string, examples: Example[]): Promise<{ name: string; url: string; bearer: boolean } | undefined> {
 	for (const example of examples) {
 		const trigger = example.nodes.find((n) => n.type === MCP_TRIGGER && n.parameters?.path);
 		if (!trigger) continue;
 		await server.activateWorkflow(cookie, example.id);
-		return { name: example.name, url: `${server.url}/mcp/${trigger.parameters!.path}` };
+		return { name: example.name, url: `${server.url}/mcp/${trigger.parameters!.path}`, bearer: trigger.parameters!.authentication === 'bearerAuth' };
 	}
 	return undefined;
 }

@@ -111,7 +111,8 @@ describe('npm run demo', () => {
 			'publicEventsApi: Public Events (sandbox)',
 			'publicEventsApi: Public Events (sandbox, organiser)',
 			'publicEventsWebhookApi: Public Events webhook (sandbox)',
-		]);
+			'httpBearerAuth: Public Events MCP token',
+		].sort());
 		// The Test button: the editor sends the stored credential (its key redacted) to /credentials/test.
 		for (const { id } of credentials.filter((c) => c.type === 'publicEventsApi')) {
 			const stored = await rest('GET', `/credentials/${id}?includeData=true`);
@@ -144,16 +145,25 @@ describe('npm run demo', () => {
 		expect(pushed.mode).toBe('manual');
 	});
 
-	it('the printed MCP server is the published AI ticket desk: an MCP client lists its four tools', async () => {
+	it('the printed MCP server is the published AI ticket desk on a path of its own: with the printed token an MCP client lists its four tools, without it nothing', async () => {
 		const url = /MCP server\s+(http:\S+)/.exec(output)?.[1];
-		expect(url).toMatch(/\/mcp\/public-events-desk$/);
+		const token = /MCP token\s+(\S+)/.exec(output)?.[1];
+		const shipped = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'ai-ticket-desk.json'), 'utf8')) as { nodes: Array<{ type: string; parameters: { path?: string } }> };
+		const shippedPath = shipped.nodes.find((n) => n.type.endsWith('mcpTrigger'))!.parameters.path!;
+		expect(url).toMatch(/\/mcp\/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+		expect(url).not.toContain(shippedPath);
+		expect(token).toMatch(/^[\w-]{43}$/);
+		const connect = (headers: Record<string, string>) => {
+			const candidate = new Client({ name: 'demo-e2e', version: '1.0.0' });
+			return candidate.connect(new StreamableHTTPClientTransport(new URL(url!), { requestInit: { headers } })).then(
+				() => candidate,
+				(error: { code?: number }) => (candidate.close().catch(() => undefined), error.code ?? 'failed'),
+			);
+		};
 		const client = await until(
 			async () => {
-				const candidate = new Client({ name: 'demo-e2e', version: '1.0.0' });
-				return candidate.connect(new StreamableHTTPClientTransport(new URL(url!))).then(
-					() => candidate,
-					() => false as const,
-				);
+				const connected = await connect({ Authorization: `Bearer ${token}` });
+				return typeof connected === 'object' && connected;
 			},
 			'the MCP endpoint to serve',
 			30_000,
@@ -163,6 +173,8 @@ describe('npm run demo', () => {
 		} finally {
 			await client.close();
 		}
+		expect(await connect({})).toBe(403);
+		expect(await connect({ Authorization: 'Bearer not-the-printed-token' })).toBe(403);
 	});
 
 	it('Ctrl+C stops n8n and the sandbox and removes the data folder', async () => {

@@ -4,7 +4,10 @@
  * published, and a real MCP client (@modelcontextprotocol/sdk over Streamable HTTP) plays the
  * agent: it lists the tools and calls them in the integration order against the sandbox. No
  * LLM is involved: the test picks the arguments a model would pick from each answer.
+ * The example is closed: its trigger asks for a Bearer token (a credential this suite creates
+ * with a random one), and a caller without it, or with a wrong one, runs nothing.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -19,8 +22,16 @@ import { SandboxClient } from '../helpers/sandboxClient';
 
 const OWNER = { email: 'owner@e2e.invalid', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-passw0rd' };
 const example = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'ai-ticket-desk.json'), 'utf8')) as { id: string; nodes: Array<{ name: string; type: string; parameters: any; credentials?: any }> };
-const DEMO_API = example.nodes.find((n) => n.credentials)!.credentials.publicEventsApi as { id: string; name: string };
-const PATH = example.nodes.find((n) => n.type.endsWith('mcpTrigger'))!.parameters.path as string;
+const DEMO_API = example.nodes.find((n) => n.credentials?.publicEventsApi)!.credentials.publicEventsApi as { id: string; name: string };
+const trigger = example.nodes.find((n) => n.type.endsWith('mcpTrigger'))!;
+const PATH = trigger.parameters.path as string;
+const BEARER = trigger.credentials.httpBearerAuth as { id: string; name: string };
+const TOKEN = randomBytes(32).toString('base64url');
+/** What the rotation test saves in the credential in place of TOKEN. */
+const ROTATED = randomBytes(32).toString('base64url');
+/** The path the example had while it was open: it must serve nothing now. */
+const OLD_PATH = 'public-events-desk';
+const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'stranger', version: '1.0.0' } } };
 
 type ToolResult = { isError?: boolean; content: Array<{ type: string; text: string }> };
 
@@ -30,8 +41,32 @@ describe('real n8n: the AI ticket desk example served by the MCP Server Trigger 
 	let n8n: N8nInstance;
 	let server: N8nServer;
 	let client: Client;
+	let transport: StreamableHTTPClientTransport;
+	let cookie: string;
+
+	const connectAs = (headers: Record<string, string>) =>
+		new StreamableHTTPClientTransport(new URL(`${server.url}/mcp/${PATH}`), { requestInit: { headers } });
+
+	/** A raw Streamable HTTP request, as any HTTP client could send it. */
+	async function raw(method: string, path: string, headers: Record<string, string>, body?: object): Promise<{ status: number; text: string }> {
+		const res = await fetch(`${server.url}/mcp/${path}`, {
+			method,
+			headers: { accept: 'application/json, text/event-stream', ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+			body: body && JSON.stringify(body),
+			signal: AbortSignal.timeout(30_000),
+		});
+		return { status: res.status, text: await res.text() };
+	}
+
+	const holdsOf = async (eventId: number) => (await sandbox.get(`/event-points/${eventId}/orders`, { query: { status: 'reserved_to_time' } })).body.length as number;
+	const executions = async () =>
+		((await server.rest(cookie, 'GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: example.id }))}`)) as { count: number }).count;
+	/** Tool calls made with the token so far: each is one execution, saved shortly after its answer. */
+	let toolCalls = 0;
+	const settledExecutions = () => until(async () => (await executions()) === toolCalls && toolCalls, 'one saved execution per tool call', 30_000);
 
 	async function call(name: string, args: Record<string, unknown>): Promise<{ result: ToolResult; text: string; json: any }> {
+		toolCalls++;
 		const result = (await client.callTool({ name, arguments: args })) as ToolResult;
 		const text = result.content.map((c) => c.text).join('');
 		let json: unknown;
@@ -48,18 +83,23 @@ describe('real n8n: the AI ticket desk example served by the MCP Server Trigger 
 		sandbox = started;
 		packed = pkg;
 		n8n = await N8nInstance.create({ install, extensionsDir: packed.extensionsDir });
-		await n8n.importCredentials([apiCredential(DEMO_API, sandbox.sandbox.baseUrl, sandbox.keys.partner)]);
+		await n8n.importCredentials([
+			apiCredential(DEMO_API, sandbox.sandbox.baseUrl, sandbox.keys.partner),
+			{ ...BEARER, type: 'httpBearerAuth', data: { token: TOKEN } },
+		]);
 		await n8n.importWorkflow(toCustomTypes(example));
 		server = await n8n.start();
-		const cookie = await server.setupOwner(OWNER);
+		cookie = await server.setupOwner(OWNER);
 		await server.activateWorkflow(cookie, example.id);
 		// n8n answers the activation before the endpoint serves: connect once it does.
 		await until(
 			async () => {
 				const candidate = new Client({ name: 'e2e-agent', version: '1.0.0' });
+				const candidateTransport = connectAs({ Authorization: `Bearer ${TOKEN}` });
 				try {
-					await candidate.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp/${PATH}`)));
+					await candidate.connect(candidateTransport);
 					client = candidate;
+					transport = candidateTransport;
 					return true;
 				} catch {
 					await candidate.close().catch(() => undefined);
@@ -166,9 +206,81 @@ describe('real n8n: the AI ticket desk example served by the MCP Server Trigger 
 		expect(await held()).toBe(before);
 	});
 
+	it('closed: without the token, with a wrong one or a malformed header, every method of the endpoint is refused and no MCP exchange starts', async () => {
+		const strangers: Array<[string, Record<string, string>]> = [
+			['no header', {}],
+			['a wrong token', { Authorization: `Bearer ${randomBytes(32).toString('base64url')}` }],
+			['the token without "Bearer"', { Authorization: TOKEN }],
+			['the token with one character off', { Authorization: `Bearer ${TOKEN.slice(0, -1)}${TOKEN.endsWith('A') ? 'B' : 'A'}` }],
+			['the token as Basic auth', { Authorization: `Basic ${Buffer.from(`user:${TOKEN}`).toString('base64')}` }],
+		];
+		const before = await settledExecutions();
+		for (const [who, headers] of strangers) {
+			for (const [method, body] of [['POST', INITIALIZE], ['GET', undefined], ['DELETE', undefined]] as const) {
+				const answer = await raw(method, PATH, headers, body);
+				// n8n answers 403 for a missing token as for a wrong one.
+				expect([who, method, [401, 403].includes(answer.status), answer.text]).toEqual([who, method, true, expect.not.stringMatching(/jsonrpc|serverInfo|Find_Events/)]);
+			}
+			const stranger = new Client({ name: 'stranger', version: '1.0.0' });
+			const refused = await stranger.connect(connectAs(headers)).then(() => 'connected', (error: { code?: number }) => error.code);
+			expect([who, [401, 403].includes(refused as number)]).toEqual([who, true]);
+			await stranger.close().catch(() => undefined);
+		}
+		// The same request with the token is answered: what was refused was the caller.
+		expect(await raw('POST', PATH, { Authorization: `Bearer ${TOKEN}` }, INITIALIZE)).toEqual({ status: 200, text: expect.stringContaining('serverInfo') });
+		expect(await executions()).toBe(before);
+	});
+
+	it('a session opened with the token does not let a caller without it hold places: no hold, no execution, no API call', async () => {
+		const event = (await call('Find_Events', {})).json.find((e: any) => e.countAvailableTickets > 0);
+		const [place] = (await call('Event_Places', { eventId: event.id })).json;
+		const holdPlace = {
+			jsonrpc: '2.0',
+			id: 99,
+			method: 'tools/call',
+			params: { name: 'Hold_Places', arguments: { eventId: event.id, placeIds: String(place.id), priceCategoryId: Number(Object.keys(place.priceCategories)[0]) } },
+		};
+		// The session ID travels in a header any proxy log may show: it must not stand in for the token.
+		const session = { 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-03-26' };
+		expect(session['mcp-session-id']).toEqual(expect.any(String));
+		const holds = await holdsOf(event.id);
+		const runs = await settledExecutions();
+		const seq = sandbox.app.log.lastSeq;
+
+		for (const headers of [session, { ...session, Authorization: 'Bearer wrong-token-of-the-right-length-0000000000' }]) {
+			const answer = await raw('POST', PATH, headers, holdPlace);
+			expect([401, 403]).toContain(answer.status);
+		}
+		expect(await holdsOf(event.id)).toBe(holds);
+		expect(await executions()).toBe(runs);
+		expect(sandbox.app.log.since(seq).filter((e) => e.method !== 'GET')).toEqual([]);
+
+		// The same request with the token holds the place: the refusal was the only difference.
+		const allowed = await raw('POST', PATH, { ...session, Authorization: `Bearer ${TOKEN}` }, holdPlace);
+		expect(allowed.status).toBe(200);
+		expect(await until(async () => (await holdsOf(event.id)) === holds + 1, 'the hold made with the token', 30_000)).toBe(true);
+		// n8n saves tool runs as executions, so "no execution" above was a real check.
+		toolCalls++;
+		expect(await settledExecutions()).toBe(runs + 1);
+	});
+
+	it('the old guessable path serves nothing, with or without the token', async () => {
+		expect(PATH).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+		for (const headers of [{}, { Authorization: `Bearer ${TOKEN}` }] as Array<Record<string, string>>) {
+			expect((await raw('POST', OLD_PATH, headers, INITIALIZE)).status).toBe(404);
+			expect((await raw('GET', OLD_PATH, headers)).status).toBe(404);
+		}
+	});
+
+	it('rotating: a new token saved in the credential works at once and the old one is refused, without re-publishing', async () => {
+		await server.rest(cookie, 'PATCH', `/credentials/${BEARER.id}`, { name: BEARER.name, type: 'httpBearerAuth', data: { token: ROTATED } });
+		expect((await raw('POST', PATH, { Authorization: `Bearer ${TOKEN}` }, INITIALIZE)).status).toBe(403);
+		expect(await raw('POST', PATH, { Authorization: `Bearer ${ROTATED}` }, INITIALIZE)).toEqual({ status: 200, text: expect.stringContaining('serverInfo') });
+	});
+
 	it('never exposes payment, refunds or ticket status changes, and nothing printed holds a key or a token', () => {
 		const operations = example.nodes.filter((n) => n.type.endsWith('publicEventsTool')).map((n) => `${n.parameters.resource}.${n.parameters.operation}`);
 		expect(operations.sort()).toEqual(['event.getMany', 'hallPlan.getPlaces', 'order.create', 'order.get']);
-		expectNoSecrets([n8n.printedText(), server.log()].join('\n'), secretsOf(sandbox), 'real n8n MCP tools');
+		expectNoSecrets([n8n.printedText(), server.log()].join('\n'), secretsOf(sandbox, { 'MCP bearer token': TOKEN, 'rotated MCP bearer token': ROTATED }), 'real n8n MCP tools');
 	});
 });

@@ -22,7 +22,9 @@ const FILES_DIR = '/home/node/.n8n-files/public-events/';
 const DEMO_CREDENTIALS: Record<string, { id: string; name: string }> = {
 	publicEventsApi: { id: 'PeDemoApiCred001', name: 'Public Events (sandbox)' },
 	publicEventsWebhookApi: { id: 'PeDemoWebhook001', name: 'Public Events webhook (sandbox)' },
+	httpBearerAuth: { id: 'PeDemoMcpToken01', name: 'Public Events MCP token' },
 };
+const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
 
 interface Example {
 	id: string;
@@ -216,6 +218,21 @@ describe('example workflows', () => {
 		const release = sale.nodes.find((n) => n.name === failure[0].node)!;
 		expect(release.parameters).toMatchObject({ resource: 'order', operation: 'changeStatus', toStatus: 'expired', orderId: "={{ $('Create Order').item.json.id }}" });
 		expect(sale.connections[release.name]).toBeUndefined();
+	});
+
+	it('every MCP Server Trigger is closed: Bearer Auth with a credential, on a random path, and the note says how to make the token', () => {
+		const triggers = examples.flatMap(([file, example]) => example.nodes.filter((n) => n.type === MCP_TRIGGER).map((node) => [file, example, node] as const));
+		expect(triggers.map(([file]) => file)).toContain('ai-ticket-desk.json');
+		for (const [file, example, node] of triggers) {
+			// Anyone who reaches an open MCP URL can hold places, filling the account's reserved-ticket limit.
+			expect([file, node.parameters.authentication, Object.keys(node.credentials ?? {})]).toEqual([file, 'bearerAuth', ['httpBearerAuth']]);
+			// A word can be guessed; a UUID (what n8n itself puts there) cannot.
+			expect([file, node.parameters.path]).toEqual([file, expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)]);
+			const note = example.nodes.find((n) => n.type === 'n8n-nodes-base.stickyNote')!.parameters.content as string;
+			expect([file, note]).toEqual([file, expect.stringMatching(/Bearer Auth[\s\S]*long random token[\s\S]*https/)]);
+		}
+		const paths = triggers.map(([, , node]) => node.parameters.path);
+		expect(new Set(paths).size).toBe(paths.length);
 	});
 
 	it('no file holds a key, a token, a secret or credential data', () => {
