@@ -33,7 +33,9 @@ const WEBHOOK_ID = randomUUID();
 const OWNER = { email: 'owner@e2e.invalid', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-passw0rd' };
 /** The AI example as the demo has it, its tools on this suite's credential. */
 const AI_DESK = toCustomTypes(JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'ai-ticket-desk.json'), 'utf8')) as { id: string; nodes: Array<{ name: string; type: string; credentials?: object }> });
-for (const node of AI_DESK.nodes) if (node.credentials) node.credentials = { publicEventsApi: API_CREDENTIAL };
+for (const node of AI_DESK.nodes) if ((node.credentials as { publicEventsApi?: object } | undefined)?.publicEventsApi) node.credentials = { publicEventsApi: API_CREDENTIAL };
+/** The MCP trigger's Bearer credential, as the demo creates it: the trigger shows no credential issue. */
+const MCP_TOKEN = { id: 'PeDemoMcpToken01', name: 'Public Events MCP token', type: 'httpBearerAuth', data: { token: randomUUID() } };
 const NODE_TYPES = { [NODES.action]: 'publicEvents', [NODES.push]: 'publicEventsTrigger', [NODES.poll]: 'publicEventsPollTrigger', [NODES.payment]: 'publicEvents' };
 
 /** Polls until `done` holds or time is up; returns the last value, for an expect that shows it. */
@@ -79,7 +81,7 @@ describe('real n8n editor in a browser: the package\'s nodes and credential', ()
 		packed = pkg;
 		n8n = await N8nInstance.create({ install, extensionsDir: packed.extensionsDir });
 		order = await chooseOrder(sandbox);
-		await n8n.importCredentials(credentials(sandbox.sandbox.baseUrl, sandbox.keys.partner));
+		await n8n.importCredentials([...credentials(sandbox.sandbox.baseUrl, sandbox.keys.partner), MCP_TOKEN]);
 		await n8n.importWorkflows([editorWorkflow(order, WEBHOOK_ID), AI_DESK]);
 		server = await n8n.start();
 		editor = await EditorBrowser.open(server.url, await server.setupOwner(OWNER));
