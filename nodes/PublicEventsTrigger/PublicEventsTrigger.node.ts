@@ -19,7 +19,9 @@ export class PublicEventsTrigger implements INodeType {
 		name: 'publicEventsTrigger',
 		icon: { light: 'file:publicEvents.svg', dark: 'file:publicEvents.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1: Security defaults to Signature. Workflows saved at 1 keep None, their stored default.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description: 'Starts a workflow when the Public Events service pushes a new event, an event update, a sale or a refund',
 		defaults: { name: 'Public Events Trigger' },
@@ -57,7 +59,7 @@ export class PublicEventsTrigger implements INodeType {
 	};
 
 	/**
-	 * The service has no registration API (spec section 6): push delivery is enabled by its staff
+	 * The service has no registration API: push delivery is enabled by its staff
 	 * for a URL the partner gives them. So activation registers nothing remote: checkExists says
 	 * nothing is registered by n8n, create and delete have nothing to call and succeed.
 	 */

@@ -22,8 +22,11 @@ afterAll(async () => {
 	await sb.stop();
 });
 
-test('push trigger: the shipped schema fits every real item, and is what they infer', async () => {
-	const { trigger } = await triggers.subscribed(SIGNED);
+/** n8n looks the schema up by the node's version: v1.0.0.json for 1, v1.1.0.json for 1.1. */
+const schemaOf = (typeVersion: number) => PUSH_SCHEMA.replace(/v1\.0\.0\.json$/, `v${typeVersion.toFixed(1)}.0.json`);
+
+test.each([1, 1.1])('push trigger %s: the shipped schema fits every real item, and is what they infer', async (typeVersion) => {
+	const { trigger } = await triggers.subscribed(SIGNED, { typeVersion });
 	expect((await sb.admin('POST', '/widget-orders', { tickets: 2 })).status).toBe(201);
 	const { orderId } = await payOrder(sb);
 	expect((await sb.send('PUT', `/orders/${orderId}/status`, { toStatus: 'refund' })).status).toBe(200);
@@ -31,13 +34,16 @@ test('push trigger: the shipped schema fits every real item, and is what they in
 	const items = trigger.executions.flat().map((item) => item.json);
 	expect(new Set(items.map((item) => item.type))).toEqual(new Set(['sale', 'refund']));
 
+	const file = schemaOf(typeVersion);
 	const inferred = inferSchema(items);
 	if (process.env.UPDATE_SCHEMAS) {
-		mkdirSync(dirname(PUSH_SCHEMA), { recursive: true });
-		writeFileSync(PUSH_SCHEMA, JSON.stringify(inferred, null, 2) + '\n');
+		mkdirSync(dirname(file), { recursive: true });
+		writeFileSync(file, JSON.stringify(inferred, null, 2) + '\n');
 	}
-	expect(existsSync(PUSH_SCHEMA)).toBe(true);
-	const shipped = JSON.parse(readFileSync(PUSH_SCHEMA, 'utf8')) as JsonSchema;
+	expect(existsSync(file)).toBe(true);
+	const shipped = JSON.parse(readFileSync(file, 'utf8')) as JsonSchema;
 	expect(items.flatMap((item) => misfits(item, shipped))).toEqual([]);
+	expect(shipped).toEqual(inferred);
 	expect(shipped.required).toEqual(expect.arrayContaining(['type', 'orderId', 'deliveryId', 'occurredAt', 'payload']));
+	await sb.admin('DELETE', '/webhooks');
 });

@@ -1,9 +1,9 @@
 import crypto from 'crypto';
 
 import { DEFAULT_MAX_BODY_KB } from '../../nodes/PublicEventsTrigger/webhook/description';
-import { SECRET, sign } from '../helpers/push';
+import { SECRET, sign, signAt } from '../helpers/push';
 import { SandboxClient } from '../helpers/sandboxClient';
-import { post, SIGNED, Triggers } from '../helpers/webhookTrigger';
+import { post, SIGNED, TOKEN, TOKEN_HEADER, Triggers } from '../helpers/webhookTrigger';
 
 /**
  * What the Public Events Trigger refuses, each without starting an execution (the harness's
@@ -57,6 +57,38 @@ describe('signatures', () => {
 			expect((await post(trigger.url, body, { 'x-signature': form(sign(SECRET, body)) })).status).toBe(200);
 		}
 		expect(trigger.executions).toHaveLength(2);
+	});
+});
+
+describe('signatures with a signed time (t=<unix seconds>,sha256=<HMAC of "<t>.<body>">)', () => {
+	const now = () => Math.floor(Date.now() / 1000);
+	const hmacAt = (body: string, t: number, secret = SECRET) => signAt(secret, body, t * 1000).split('sha256=')[1];
+
+	test.each([
+		['two times', (body: string, t: number) => `t=${t},t=${t},sha256=${hmacAt(body, t)}`],
+		['a time that is not a number', (body: string, t: number) => `t=${t}x,sha256=${hmacAt(body, t)}`],
+		['no sha256 value', (_body: string, t: number) => `t=${t}`],
+		['the HMAC over the body alone', (body: string, t: number) => `t=${t},${sign(SECRET, body)}`],
+		['five signatures', (body: string, t: number) => `t=${t}${`,sha256=${hmacAt(body, t)}`.repeat(5)}`],
+	])('%s: 401, nothing started', async (_what, header) => {
+		const trigger = await triggers.start(SIGNED);
+		const body = sale('d-timed');
+		expect((await post(trigger.url, body, { 'x-signature': header(body, now()) })).status).toBe(401);
+		expectRefused(trigger, 401);
+	});
+
+	test('pairs in any order, spaces after commas, an unknown pair, and an old secret next to the new one pass', async () => {
+		const trigger = await triggers.start(SIGNED);
+		const forms = [
+			(body: string, t: number) => `sha256=${hmacAt(body, t)}, t=${t}`,
+			(body: string, t: number) => `t=${t},v0=ignored,sha256=${hmacAt(body, t)}`,
+			(body: string, t: number) => `t=${t},sha256=${hmacAt(body, t, 'whsec_old')},sha256=${hmacAt(body, t)}`,
+		];
+		for (const [n, form] of forms.entries()) {
+			const body = sale(`d-form-${n}`);
+			expect((await post(trigger.url, body, { 'x-signature': form(body, now()) })).status).toBe(200);
+		}
+		expect(trigger.executions).toHaveLength(forms.length);
 	});
 });
 
@@ -164,11 +196,11 @@ describe('body size', () => {
 		expect(trigger.executions).toHaveLength(1);
 	});
 
-	test('Max Body Size 1 KB: 1,025 bytes are refused, also without a Security check', async () => {
-		const trigger = await triggers.start({ options: { maxBodyKb: 1 } });
+	test('Max Body Size 1 KB: 1,025 bytes are refused before the Security check; 1,024 pass it', async () => {
+		const trigger = await triggers.start({ ...TOKEN, options: { maxBodyKb: 1 } });
 		expect((await post(trigger.url, sized('d-1k', 1025))).status).toBe(413);
 		expectRefused(trigger, 413);
-		expect((await post(trigger.url, sized('d-1k', 1024))).status).toBe(200);
+		expect((await post(trigger.url, sized('d-1k', 1024), TOKEN_HEADER)).status).toBe(200);
 		expect(trigger.executions).toHaveLength(1);
 	});
 });

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
 import { PollSession } from '../helpers/engine';
 import { mark, since } from '../helpers/publicEvents';
-import { deliveriesOf, payOrder, SECRET, sign, subscribe, until } from '../helpers/push';
+import { deliveriesOf, payOrder, SECRET, sign, signAt, signedTime, subscribe, until } from '../helpers/push';
 import { SandboxClient } from '../helpers/sandboxClient';
 import { post, SIGNED, triggerCredentials, Triggers } from '../helpers/webhookTrigger';
 
@@ -38,7 +38,7 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 		const [call] = await trigger.waitForCalls(1);
 		expect([call.status, call.response]).toEqual([200, '']); // responseData noData: an empty 200
 		const payload = JSON.parse(call.raw);
-		expect(call.headers['x-signature']).toBe(sign(SECRET, call.raw));
+		expect(call.headers['x-signature']).toBe(signAt(SECRET, call.raw, signedTime(call.headers['x-signature']) * 1000));
 		expect(trigger.executions).toEqual([
 			[
 				{
@@ -126,9 +126,14 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 		expect(calls.slice(2).map((c) => c.headers['x-delivery-id'])).toEqual([calls[2].headers['x-delivery-id'], calls[2].headers['x-delivery-id']]);
 		expect(calls.map((c) => c.status)).toEqual([200, 200, 200, 200]);
 		expect(trigger.executions.map(([item]) => item.json.type)).toEqual(['sale', 'refund']);
-		const digest = expect.stringMatching(/^[\w+/]{22}$/);
+		// Each entry with the time its delivery was signed at (unix seconds, the sandbox's clock).
+		const at = (call: (typeof calls)[number]) => signedTime(call.headers['x-signature']);
+		const digest = (call: (typeof calls)[number]) => expect.stringMatching(new RegExp(`^${at(call)}\\|[\\w+/]{22}$`));
 		expect(trigger.staticData).toEqual({
-			'node:Node under test': { seenDeliveries: [`sale:${calls[0].headers['x-delivery-id']}`, `refund:${calls[2].headers['x-delivery-id']}`], seenBodies: [digest, digest] },
+			'node:Node under test': {
+				seenDeliveries: [`${at(calls[0])}|sale:${calls[0].headers['x-delivery-id']}`, `${at(calls[2])}|refund:${calls[2].headers['x-delivery-id']}`],
+				seenBodies: [digest(calls[0]), digest(calls[2])],
+			},
 		});
 	});
 

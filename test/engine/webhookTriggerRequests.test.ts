@@ -7,7 +7,7 @@ import { callWebhookMethod } from '../helpers/engine';
 import { mark, since } from '../helpers/publicEvents';
 import { SECRET, sign } from '../helpers/push';
 import { SandboxClient } from '../helpers/sandboxClient';
-import { post, SIGNED, TRIGGER_TYPE, triggerCredentials, Triggers } from '../helpers/webhookTrigger';
+import { post, SIGNED, TOKEN, TOKEN_HEADER, TRIGGER_TYPE, triggerCredentials, Triggers } from '../helpers/webhookTrigger';
 
 /** The trigger's description and lifecycle, and requests other senders would make (sent here directly). */
 let sb: SandboxClient;
@@ -75,17 +75,27 @@ describe('Public Events Trigger: the node', () => {
 
 describe('Public Events Trigger: requests sent directly', () => {
 	it('malformed JSON: n8n refuses application/json with 422 before the node runs; other types reach the node, which answers 400', async () => {
-		const trigger = await triggers.start({});
+		const trigger = await triggers.start(TOKEN);
 		const broken = '{"type": "order.sale", "id": ';
-		const refused = await post(trigger.url, broken);
+		const refused = await post(trigger.url, broken, TOKEN_HEADER);
 		expect(refused.status).toBe(422);
 		expect(JSON.parse(refused.text)).toMatchObject({ message: 'Failed to parse request body' });
-		expect(await post(trigger.url, broken, { 'content-type': 'text/plain' })).toEqual({ status: 400, text: JSON.stringify({ message: 'The body is not valid JSON' }) });
-		expect((await post(trigger.url, broken, { 'content-type': 'application/octet-stream' })).status).toBe(400);
-		expect(await post(trigger.url, '[{"type":"sale"}]')).toEqual({ status: 400, text: JSON.stringify({ message: 'The body is not a JSON object' }) });
-		expect((await post(trigger.url, '')).status).toBe(400);
+		expect(await post(trigger.url, broken, { ...TOKEN_HEADER, 'content-type': 'text/plain' })).toEqual({ status: 400, text: JSON.stringify({ message: 'The body is not valid JSON' }) });
+		// At 1.1 n8n leaves a body of this type unread: the node reads it.
+		expect((await post(trigger.url, broken, { ...TOKEN_HEADER, 'content-type': 'application/octet-stream' })).status).toBe(400);
+		expect(await post(trigger.url, '[{"type":"sale"}]', TOKEN_HEADER)).toEqual({ status: 400, text: JSON.stringify({ message: 'The body is not a JSON object' }) });
+		expect((await post(trigger.url, '', TOKEN_HEADER)).status).toBe(400);
 		expect(trigger.calls.map((c) => c.status)).toEqual([422, 400, 400, 400, 400]);
 		expect(trigger.executions).toEqual([]);
+	});
+
+	it('a body n8n leaves unread (1.1, a type it does not parse) is read by the node, checked and started', async () => {
+		for (const typeVersion of [1, 1.1]) {
+			const trigger = await triggers.start(SIGNED, { typeVersion });
+			const body = JSON.stringify({ id: `d-octet-${typeVersion}`, type: 'order.sale', data: { orderId: 4 } });
+			expect((await post(trigger.url, body, { 'content-type': 'application/octet-stream', 'x-signature': sign(SECRET, body) })).status).toBe(200);
+			expect(trigger.executions.map(([item]) => item.json.deliveryId)).toEqual([`d-octet-${typeVersion}`]);
+		}
 	});
 
 	it('with a signature, the check comes first: a malformed body is 401 unsigned, 400 signed', async () => {
@@ -113,8 +123,8 @@ describe('Public Events Trigger: requests sent directly', () => {
 	});
 
 	it('payloads of other shapes are normalised; an unknown type fires only with Other selected', async () => {
-		const trigger = await triggers.start({ events: ['newEvent', 'eventUpdated', 'sale', 'refund', 'other'] });
-		const send = (payload: IDataObject, headers?: Record<string, string>) => post(trigger.url, JSON.stringify(payload), headers);
+		const trigger = await triggers.start({ ...TOKEN, events: ['newEvent', 'eventUpdated', 'sale', 'refund', 'other'] });
+		const send = (payload: IDataObject, headers?: Record<string, string>) => post(trigger.url, JSON.stringify(payload), { ...TOKEN_HEADER, ...headers });
 		await send({ event: 'ORDER.REFUND', deliveryId: 'r-1', order: { id: '/api/v2/orders/123' }, occurred_at: '2026-03-01T10:00:00Z' });
 		await send({ eventType: 'order_paid', data: { order_id: 5, event_point_id: '/api/v2/event-points/9' } }, { 'x-delivery-id': 'h-1' });
 		await send({ kind: 'new_event', eventPoint: { id: 77 } });
@@ -133,35 +143,35 @@ describe('Public Events Trigger: requests sent directly', () => {
 		expect(items.every((item) => typeof item.payload === 'object')).toBe(true);
 		expect(items[1].payload).toEqual({ eventType: 'order_paid', data: { order_id: 5, event_point_id: '/api/v2/event-points/9' } });
 
-		const defaults = await triggers.start({});
-		const ignored = await post(defaults.url, JSON.stringify({ type: 'ticket.scanned', id: 's-2' }));
+		const defaults = await triggers.start(TOKEN);
+		const ignored = await post(defaults.url, JSON.stringify({ type: 'ticket.scanned', id: 's-2' }), TOKEN_HEADER);
 		expect([ignored.status, JSON.parse(ignored.text).ignored]).toEqual([200, '"ticket.scanned" (other) is not among the trigger\'s Events']);
-		expect((await post(defaults.url, JSON.stringify({ note: 'no type at all' }))).status).toBe(200);
+		expect((await post(defaults.url, JSON.stringify({ note: 'no type at all' }), TOKEN_HEADER)).status).toBe(200);
 		expect(defaults.executions).toEqual([]);
 	});
 
 	it('Type Field reads the type where a sender keeps it', async () => {
-		const trigger = await triggers.start({ options: { typeField: 'meta.name' } });
-		await post(trigger.url, JSON.stringify({ type: 'envelope', meta: { name: 'sale' }, data: { orderId: 8 } }));
+		const trigger = await triggers.start({ ...TOKEN, options: { typeField: 'meta.name' } });
+		await post(trigger.url, JSON.stringify({ type: 'envelope', meta: { name: 'sale' }, data: { orderId: 8 } }), TOKEN_HEADER);
 		expect(trigger.executions.map(([item]) => item.json)).toEqual([expect.objectContaining({ type: 'sale', sourceType: 'sale', orderId: '8' })]);
 	});
 
 	it('the seen window survives a restart (static data) and keeps the last 1,000 ids', async () => {
 		const workflowId = 'webhook-restart';
-		const first = await triggers.start({}, { workflowId });
+		const first = await triggers.start(TOKEN, { workflowId });
 		const delivery = (n: number) => JSON.stringify({ id: `d-${n}`, type: 'order.sale', data: { orderId: n } });
-		for (let n = 0; n <= SEEN_WINDOW; n++) expect((await post(first.url, delivery(n))).status).toBe(200);
+		for (let n = 0; n <= SEEN_WINDOW; n++) expect((await post(first.url, delivery(n), TOKEN_HEADER)).status).toBe(200);
 		expect(first.executions).toHaveLength(SEEN_WINDOW + 1);
 		const saved = first.staticData['node:Node under test'] as { seenDeliveries: string[] };
 		expect(saved.seenDeliveries).toHaveLength(SEEN_WINDOW);
 		expect(saved.seenDeliveries[0]).toBe('sale:d-1');
 
-		const second = await triggers.start({}, { workflowId, staticData: first.staticData, nodeType: await restartedNode() });
-		expect((await post(second.url, delivery(SEEN_WINDOW))).status).toBe(200);
-		expect((await post(second.url, delivery(500))).status).toBe(200);
+		const second = await triggers.start(TOKEN, { workflowId, staticData: first.staticData, nodeType: await restartedNode() });
+		expect((await post(second.url, delivery(SEEN_WINDOW), TOKEN_HEADER)).status).toBe(200);
+		expect((await post(second.url, delivery(500), TOKEN_HEADER)).status).toBe(200);
 		expect(second.executions).toEqual([]);
-		// d-0 left the window: a delivery that old fires again (the documented limit).
-		await post(second.url, delivery(0));
+		// d-0 left the window (and signs no time): a delivery that old fires again (the documented limit).
+		await post(second.url, delivery(0), TOKEN_HEADER);
 		expect(second.executions).toHaveLength(1);
 		const durations = first.calls.map((c) => c.durationMs).sort((a, b) => a - b);
 		console.log(`webhook(): median ${durations[durations.length >> 1].toFixed(2)} ms, p99 ${durations[Math.floor(durations.length * 0.99)].toFixed(2)} ms over ${durations.length} deliveries`);
@@ -183,17 +193,17 @@ describe('Public Events Trigger: requests sent directly', () => {
 
 	it('ten different deliveries at once: ten executions, and the saved window holds all ten after a restart', async () => {
 		const workflowId = 'webhook-burst';
-		const first = await triggers.start({}, { workflowId });
+		const first = await triggers.start(TOKEN, { workflowId });
 		const bodies = Array.from({ length: 10 }, (_, n) => JSON.stringify({ id: `b-${n}`, type: 'order.sale', data: { orderId: 100 + n } }));
-		const answers = await Promise.all(bodies.map((body) => post(first.url, body)));
+		const answers = await Promise.all(bodies.map((body) => post(first.url, body, TOKEN_HEADER)));
 		expect(answers.map((a) => a.status)).toEqual(new Array(10).fill(200));
 		expect(first.executions).toHaveLength(10);
 		// Each request loaded the static data before the others saved theirs: the memory fills the gaps.
 		const saved = (first.staticData['node:Node under test'] as { seenDeliveries: string[] }).seenDeliveries;
 		expect([...saved].sort()).toEqual(bodies.map((_, n) => `sale:b-${n}`).sort());
 
-		const second = await triggers.start({}, { workflowId, staticData: first.staticData, nodeType: await restartedNode() });
-		for (const body of bodies) expect((await post(second.url, body)).status).toBe(200);
+		const second = await triggers.start(TOKEN, { workflowId, staticData: first.staticData, nodeType: await restartedNode() });
+		for (const body of bodies) expect((await post(second.url, body, TOKEN_HEADER)).status).toBe(200);
 		expect(second.executions).toEqual([]);
 	});
 });

@@ -1,11 +1,19 @@
 /** Shared by the push suites: subscriptions, orders that push, and bounded waits. */
 import { createHmac } from 'node:crypto';
 
+import { signAttempt } from '../../sandbox/push';
 import type { SandboxClient } from './sandboxClient';
 
 export const SECRET = 'whsec_push_test_3f9a1c';
 
+/** A signature over the body alone, as a sender that signs no time makes it. */
 export const sign = (secret: string, raw: string) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
+
+/** A signature over `<t>.<body>` with t in unix seconds of `atMs` (real now by default), as the sandbox makes it. */
+export const signAt = (secret: string, raw: string, atMs = Date.now()) => signAttempt(secret, raw, atMs);
+
+/** The unix seconds of a timestamped signature. */
+export const signedTime = (header: unknown) => Number(/^t=(\d+),/.exec(String(header))?.[1]);
 
 /** Polls `probe` (a few ms apart, at most `timeoutMs`) until it returns something truthy. */
 export async function until<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 5000): Promise<T> {

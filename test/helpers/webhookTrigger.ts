@@ -6,11 +6,16 @@ import { PublicEventsApi } from '../../credentials/PublicEventsApi.credentials';
 import { PublicEventsWebhookApi } from '../../credentials/PublicEventsWebhookApi.credentials';
 import { PublicEventsTrigger } from '../../nodes/PublicEventsTrigger/PublicEventsTrigger.node';
 import { CredentialStore, WebhookTrigger, type WebhookTriggerOptions } from './engine';
-import { SECRET, subscribe } from './push';
+import { SECRET, signAt, subscribe } from './push';
 import type { SandboxClient } from './sandboxClient';
 
 export const TRIGGER_TYPE = 'CUSTOM.publicEventsTrigger';
 export const SIGNED = { authentication: 'signature' };
+/** Header Token under the default header name; deliveries carry TOKEN_HEADER. */
+export const TOKEN = { authentication: 'headerToken' };
+export const TOKEN_HEADER = { 'x-webhook-token': SECRET };
+/** Security None: every delivery is checked with the API. */
+export const NONE = { authentication: 'none' };
 
 /** Credential 1: the webhook secret; credential 2: the API key of the sandbox's partner. */
 export function triggerCredentials(sb: SandboxClient, secret = SECRET) {
@@ -40,8 +45,8 @@ export class Triggers {
 	}
 
 	/** A trigger the sandbox pushes to, signed with SECRET (the trigger checks with `secret`, SECRET by default). */
-	async subscribed(parameters: INodeParameters, extra: { secret?: string; subscription?: IDataObject } = {}) {
-		const trigger = await this.start(parameters, { secret: extra.secret });
+	async subscribed(parameters: INodeParameters, extra: { secret?: string; subscription?: IDataObject; typeVersion?: number } = {}) {
+		const trigger = await this.start(parameters, { secret: extra.secret, typeVersion: extra.typeVersion });
 		const subscription = await subscribe(this.sandbox(), { url: trigger.url, secret: SECRET, ...extra.subscription });
 		return { trigger, subscription };
 	}
@@ -56,3 +61,7 @@ export async function post(url: string, body: string, headers: Record<string, st
 	const res = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
 	return { status: res.statusCode, text: await res.body.text() };
 }
+
+/** A POST signed with SECRET over `<t>.<body>`, t now on this machine's clock unless `atMs` is given. */
+export const postSigned = (url: string, body: string, headers: Record<string, string> = {}, atMs?: number) =>
+	post(url, body, { 'x-signature': signAt(SECRET, body, atMs), ...headers });

@@ -1,4 +1,4 @@
-import { SECRET, sign, quiet, subscribe, deliveriesOf, payOrder } from '../helpers/push';
+import { SECRET, signAt, signedTime, quiet, subscribe, deliveriesOf, payOrder } from '../helpers/push';
 import { Receiver } from '../helpers/receiver';
 import { SandboxClient } from '../helpers/sandboxClient';
 
@@ -18,7 +18,7 @@ describe('sandbox push notifications: what is sent', () => {
 	});
 	afterAll(() => sb.stop());
 
-	it('a paid order pushes order.sale, signed with the shared secret (HMAC-SHA256 of the raw body)', async () => {
+	it('a paid order pushes order.sale, signed with the shared secret and the time (HMAC-SHA256 of "<t>.<raw body>")', async () => {
 		const rx = await receiver();
 		const sub = await subscribe(sb, { url: rx.url, secret: SECRET });
 		expect(sub).toMatchObject({ companyId: 2, signed: true });
@@ -34,10 +34,28 @@ describe('sandbox push notifications: what is sent', () => {
 		expect(req.headers['x-delivery-id']).toBe(body.id);
 		expect(req.headers['x-delivery-attempt']).toBe('1');
 
-		expect(req.headers['x-signature']).toBe(sign(SECRET, req.raw));
-		expect(req.headers['x-signature']).not.toBe(sign(`${SECRET}x`, req.raw));
-		// Lower-case hex of a 32-byte digest.
-		expect(req.headers['x-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+		// t: unix seconds on the sandbox clock (here the real one), the sandbox's own time of the attempt.
+		expect(req.headers['x-signature']).toMatch(/^t=\d{10},sha256=[0-9a-f]{64}$/);
+		const t = signedTime(req.headers['x-signature']);
+		expect(Math.abs(t - Date.now() / 1000)).toBeLessThan(5);
+		expect(req.headers['x-signature']).toBe(signAt(SECRET, req.raw, t * 1000));
+		expect(req.headers['x-signature']).not.toBe(signAt(`${SECRET}x`, req.raw, t * 1000));
+		expect(req.headers['x-signature']).not.toBe(signAt(SECRET, req.raw, (t + 1) * 1000));
+	});
+
+	it('the signed time is the sandbox clock\'s: moved 6 minutes back, the signature says so', async () => {
+		const rx = await receiver();
+		await subscribe(sb, { url: rx.url, secret: SECRET });
+		await sb.advanceClock(-6 * 60_000);
+		try {
+			expect((await sb.admin('POST', '/widget-orders', {})).status).toBe(201);
+			const [req] = await rx.waitFor(1);
+			const t = signedTime(req.headers['x-signature']);
+			expect(Math.round(Date.now() / 1000 - t)).toBeGreaterThanOrEqual(359);
+			expect(req.headers['x-signature']).toBe(signAt(SECRET, req.raw, t * 1000));
+		} finally {
+			await sb.advanceClock(6 * 60_000);
+		}
 	});
 
 	it('without a secret there is no X-Signature; a refund pushes order.refund', async () => {
@@ -112,7 +130,7 @@ describe('sandbox push notifications: what is sent', () => {
 		const [saleBody, refundBody] = rx.bodies();
 		expect(saleBody).toMatchObject({ type: 'order.sale', data: { orderId: sale.body.id, eventPointId: sale.body.eventPoint, source: 'widget' } });
 		expect(refundBody).toMatchObject({ type: 'order.refund', data: { orderId: sale.body.id, refundId: refund.body.id, source: 'widget' } });
-		for (const req of rx.requests) expect(req.headers['x-signature']).toBe(sign(SECRET, req.raw));
+		for (const req of rx.requests) expect(req.headers['x-signature']).toBe(signAt(SECRET, req.raw, signedTime(req.headers['x-signature']) * 1000));
 	});
 
 	it('a types filter limits what a subscription receives', async () => {

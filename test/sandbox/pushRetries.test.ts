@@ -1,4 +1,4 @@
-import { SECRET, sign, quiet, until, subscribe, deliveriesOf } from '../helpers/push';
+import { SECRET, signAt, signedTime, quiet, until, subscribe, deliveriesOf } from '../helpers/push';
 import { Receiver } from '../helpers/receiver';
 import { SandboxClient } from '../helpers/sandboxClient';
 
@@ -20,7 +20,7 @@ describe('sandbox push notifications: retries on the sandbox clock', () => {
 			return delivery && delivery.attempts.length >= count ? delivery : undefined;
 		}, `${count} attempt(s) of subscription ${subscriptionId}`);
 
-	it('500, 500, 200: retried with the same id, body and signature; attempts 1,2,3; delay doubles', async () => {
+	it('500, 500, 200: retried with the same id and body, each attempt signed anew at its time; attempts 1,2,3; delay doubles', async () => {
 		const rx = await Receiver.start({ statuses: [500, 500, 200] });
 		receivers.push(rx);
 		const sub = await subscribe(sb, { url: rx.url, secret: SECRET });
@@ -64,9 +64,13 @@ describe('sandbox push notifications: retries on the sandbox clock', () => {
 		for (const r of [second, third]) {
 			expect(r.raw).toBe(first.raw);
 			expect(r.headers['x-delivery-id']).toBe(id);
-			expect(r.headers['x-signature']).toBe(first.headers['x-signature']);
 		}
-		expect(first.headers['x-signature']).toBe(sign(SECRET, first.raw));
+		// Each attempt's time is the sandbox clock's at that attempt: the retries' are a minute and two later.
+		const times = [first, second, third].map((r) => signedTime(r.headers['x-signature']));
+		expect(times.map((t, n) => t * 1000 - Math.floor(delivery.attempts[n].at / 1000) * 1000)).toEqual([0, 0, 0]);
+		expect(times[1] - times[0]).toBeGreaterThanOrEqual(BASE / 1000);
+		expect(times[2] - times[1]).toBeGreaterThanOrEqual((2 * BASE) / 1000);
+		for (const [n, r] of [first, second, third].entries()) expect(r.headers['x-signature']).toBe(signAt(SECRET, first.raw, times[n] * 1000));
 
 		// Delivered: moving the clock further sends nothing more.
 		await sb.advanceClock(10 * BASE);
@@ -117,7 +121,8 @@ describe('sandbox push notifications: retries on the sandbox clock', () => {
 		await rx.waitFor(2);
 		const [first, retry] = rx.requests;
 		expect(retry.raw).toBe(first.raw);
-		expect(retry.headers['x-signature']).toBe(sign(SECRET, first.raw));
+		expect(retry.headers['x-signature']).toBe(signAt(SECRET, first.raw, signedTime(retry.headers['x-signature']) * 1000));
+		expect(retry.headers['x-signature']).not.toContain(signAt('another-secret', first.raw, signedTime(retry.headers['x-signature']) * 1000).slice(-64));
 	});
 
 	it('a receiver that is down counts as a failed attempt', async () => {

@@ -1,11 +1,12 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { CHANGE_TYPES, changeTypeOptions } from '../../PublicEvents/shared/changes';
+import { DEFAULT_REPLAY_WINDOW_S } from './verify';
 
 /** Public Events notifications are well under 10 KB; n8n's own limit is 16 MB (N8N_PAYLOAD_SIZE_MAX). */
 export const DEFAULT_MAX_BODY_KB = 1024;
 
-/** A type name this node cannot map to one of the four kinds (DESIGN section 4). */
+/** A type name this node cannot map to one of the four kinds. */
 export const OTHER_TYPE = 'other';
 
 const eventOptions: INodePropertyOptions[] = [
@@ -14,9 +15,43 @@ const eventOptions: INodePropertyOptions[] = [
 		name: 'Other (Unrecognised Type)',
 		value: OTHER_TYPE,
 		description:
-			'A notification whose type name this node cannot map to the four above; the item keeps the name in sourceType',
+			'A notification whose type name this node cannot map to the four above; the item keeps the name in sourceType. Never under Security None: the API has nothing to check it against.',
 	},
 ].sort((a, b) => a.name.localeCompare(b.name));
+
+const securityOptions: INodePropertyOptions[] = [
+	{
+		name: 'None',
+		value: 'none',
+		description: 'Anyone can post to the URL: each delivery is checked with the API first (needs the Public Events API credential)',
+	},
+	{
+		name: 'Header Token',
+		value: 'headerToken',
+		description: 'A header must carry the secret of the credential',
+	},
+	{
+		name: 'Signature (HMAC-SHA256)',
+		value: 'signature',
+		description: 'A header must carry the HMAC-SHA256 of the raw body (and of the time, when the sender signs it), keyed with the secret of the credential',
+	},
+];
+
+/**
+ * Version 1 kept None as its default, and n8n does not store a parameter left at its default:
+ * those workflows keep None. From 1.1 a new trigger asks for a secret.
+ */
+function security(version: number, fallback: string): INodeProperties {
+	return {
+		displayName: 'Security',
+		name: 'authentication',
+		type: 'options',
+		options: securityOptions,
+		default: fallback,
+		description: 'How a delivery proves it comes from the service. A delivery that fails is answered 401 and starts nothing.',
+		displayOptions: { show: { '@version': version === 1 ? [1] : [{ _cnd: { gte: version } }] } },
+	};
+}
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -35,25 +70,15 @@ export const triggerProperties: INodeProperties[] = [
 		required: true,
 		description: 'Which notifications start the workflow; the others are answered 200 and ignored',
 	},
+	security(1, 'none'),
+	security(1.1, 'signature'),
 	{
-		displayName: 'Security',
-		name: 'authentication',
-		type: 'options',
-		options: [
-			{ name: 'None', value: 'none', description: 'Accept every delivery to the URL' },
-			{
-				name: 'Header Token',
-				value: 'headerToken',
-				description: 'A header must carry the secret of the credential',
-			},
-			{
-				name: 'Signature (HMAC-SHA256)',
-				value: 'signature',
-				description: 'A header must carry the HMAC-SHA256 of the raw body, keyed with the secret of the credential',
-			},
-		],
-		default: 'none',
-		description: 'How a delivery proves it comes from the service. A delivery that fails is answered 401 and starts nothing.',
+		displayName:
+			'Anyone who finds this URL can post to it. So each delivery is first checked with the Public Events API (one request, with the Public Events API credential): only a sale of an order the API shows paid, a refund it shows refunded, or an event it shows starts the workflow. Choose Signature when the service signs its deliveries.',
+		name: 'noSecurityNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { authentication: ['none'] } },
 	},
 	{
 		displayName: 'Header Name',
@@ -71,15 +96,26 @@ export const triggerProperties: INodeProperties[] = [
 		default: 'X-Signature',
 		required: true,
 		displayOptions: { show: { authentication: ['signature'] } },
-		description: 'Name of the header that carries the signature: "sha256=" and 64 hex digits, or the hex digits alone',
+		description:
+			'Name of the header that carries the signature: "sha256=" and the 64 hex digits of the HMAC of the body (or the digits alone); or, when the sender signs the time too, "t=" and the Unix time in seconds, a comma, and "sha256=" with the HMAC of the time, a dot and the body',
 	},
 	{
 		displayName: 'Fetch Full Order',
 		name: 'fetchFullOrder',
 		type: 'boolean',
 		default: false,
+		displayOptions: { hide: { authentication: ['none'] } },
 		description:
 			'Whether to read the order (tickets with barcodes) with GET /orders/{ID} before emitting a sale or refund. Needs the Public Events API credential. Widget sales are not readable there: their items say so in orderUnavailable.',
+	},
+	// Security None reads the order to check the delivery, so the order always comes with it. This
+	// twin keeps the Public Events API credential shown and required (its displayOptions name one parameter).
+	{
+		displayName: 'Fetch Full Order',
+		name: 'fetchFullOrder',
+		type: 'hidden',
+		default: true,
+		displayOptions: { show: { authentication: ['none'] } },
 	},
 	{
 		displayName: 'Options',
@@ -94,7 +130,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'string',
 				default: 'X-Delivery-ID',
 				description:
-					'Header naming the delivery, so a repeated delivery starts nothing. Without it the payload\'s deliveryId or ID is used.',
+					'Header naming the delivery, so a repeated delivery starts nothing. Without it the payload\'s deliveryId or ID is used. Under Security None the order or event the API confirmed names it instead: anyone can make up an ID.',
 			},
 			{
 				displayName: 'Max Body Size (KB)',
@@ -103,6 +139,16 @@ export const triggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 1, maxValue: 16384 },
 				default: DEFAULT_MAX_BODY_KB,
 				description: 'A larger delivery is answered 413 and starts nothing. Public Events notifications are well under 10 KB.',
+			},
+			{
+				displayName: 'Replay Window (Seconds)',
+				name: 'replayWindowS',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 86400 },
+				default: DEFAULT_REPLAY_WINDOW_S,
+				displayOptions: { show: { '/authentication': ['signature'] } },
+				description:
+					'When the sender signs the time with the body ("t=…,sha256=…"), a delivery signed more than this many seconds before or after this server\'s clock is refused (401) and starts nothing. Signatures without a time are not affected.',
 			},
 			{
 				displayName: 'Type Field',

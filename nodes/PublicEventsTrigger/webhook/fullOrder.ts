@@ -8,9 +8,24 @@ import type { Notification } from './normalize';
  * sender hears 200, and a crash cannot lose the sale): retries and each attempt are kept short,
  * so a hung read cannot hold the sender for n8n's default 5 minutes.
  */
-const FETCH_RETRY = { maxRetries: 2, maxWaitMs: 3_000, timeoutMs: 5_000 };
+export const FETCH_RETRY = { maxRetries: 2, maxWaitMs: 3_000, timeoutMs: 5_000 };
+
+export const WIDGET_NOTE =
+	'A widget sale: GET /orders/{id} does not serve widget orders. Its tickets and barcodes are in the Public Events node, Widget > Get Many Orders.';
 
 const unavailable = (reason: string): IDataObject => ({ order: null, orderUnavailable: reason });
+
+/** Widget orders are numbered apart from API orders (the sandbox: 800001… against 700001…). */
+export function isWidget(payload: IDataObject): boolean {
+	const data = (typeof payload.data === 'object' && payload.data !== null ? payload.data : {}) as IDataObject;
+	return (data.source ?? payload.source) === 'widget';
+}
+
+/** The order fields of an item whose order was read already (Security None confirms with it). */
+export function orderFields(notification: Notification, order: IDataObject | undefined): IDataObject {
+	if (notification.type !== 'sale' && notification.type !== 'refund') return {};
+	return order ? { order, orderUnavailable: null } : unavailable(WIDGET_NOTE);
+}
 
 /**
  * The order of a sale or refund, with its tickets and barcodes. The delivery was genuine and
@@ -20,14 +35,8 @@ const unavailable = (reason: string): IDataObject => ({ order: null, orderUnavai
 export async function fullOrder(this: IWebhookFunctions, notification: Notification): Promise<IDataObject> {
 	if (notification.type !== 'sale' && notification.type !== 'refund') return {};
 	const { payload, orderId } = notification;
-	const data = (typeof payload.data === 'object' && payload.data !== null ? payload.data : {}) as IDataObject;
-	// Widget orders are numbered apart from API orders (the sandbox: 800001… against 700001…):
-	// GET /orders/{id} answers 404, or, should the numbers meet, another order.
-	if ((data.source ?? payload.source) === 'widget') {
-		return unavailable(
-			'A widget sale: GET /orders/{id} does not serve widget orders. Its tickets and barcodes are in the Public Events node, Widget > Get Many Orders.',
-		);
-	}
+	// GET /orders/{id} answers 404 for a widget order, or, should the numbers meet, another order.
+	if (isWidget(payload)) return unavailable(WIDGET_NOTE);
 	if (orderId === null || !/^\d+$/.test(String(orderId))) {
 		return unavailable(`The notification carries no numeric order ID${orderId === null ? '' : ` (got "${orderId}")`}`);
 	}

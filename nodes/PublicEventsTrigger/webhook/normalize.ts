@@ -4,7 +4,7 @@ import { changeId, changeTime, type ChangeType } from '../../PublicEvents/shared
 import { OTHER_TYPE } from './description';
 
 /**
- * Payload shapes are not in the spec (section 6). The sandbox sends `{ id, type, occurredAt,
+ * The API does not publish its payload shapes. The sandbox sends `{ id, type, occurredAt,
  * data }`; other senders name the type `event`, `eventType` or `kind`, spell it `order.sale`,
  * `ORDER.REFUND`, `order_paid` or `new_event`, and put ids at the top level or inside `data`.
  * Everything here reads what is there and never fails: an unknown name becomes `other`.

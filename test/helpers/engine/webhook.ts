@@ -22,8 +22,9 @@ import { buildAdditionalData, buildWorkflow, describeNodeType, type NodeUnderTes
  * n8n 2.40 does it for a production webhook (read in packages/cli/src: abstract-server.ts,
  * middlewares/body-parser.ts, webhooks/live-webhooks.ts, webhooks/webhook-helpers.ts):
  * - the raw bytes are read into `req.rawBody`, `req.contentType` / `req.encoding` come from the
- *   Content-Type header; for a node at version 1 the body is then parsed by type (JSON only for
- *   application/json; malformed JSON is answered 422 by n8n and the node never runs);
+ *   Content-Type header; the body is then parsed by type (JSON only for application/json;
+ *   malformed JSON is answered 422 by n8n and the node never runs). Above version 1 a body whose
+ *   type n8n does not parse is not read at all: the node calls `req.readRawBody()` for it;
  * - the node runs in n8n-core's WebhookContext on a fresh Workflow built from the saved static
  *   data, which is saved again only when the node changed it and did not throw;
  * - a result with `noWebhookResponse` leaves the answer to the node; `workflowData` starts an
@@ -77,7 +78,11 @@ function contentTypeOf(req: IncomingMessage) {
 	req.encoding = (charset ?? 'utf-8').toLowerCase() as BufferEncoding;
 }
 
-/** n8n's parseBody for a version-1 node; throws what n8n would answer. */
+/** webhook-helpers.ts isParsableContentType: what n8n parses for a node above version 1. */
+const parsable = (contentType?: string) =>
+	!!contentType && ['application/json', 'text/plain', 'application/x-www-form-urlencoded'].some((type) => contentType.startsWith(type));
+
+/** n8n's parseBody; throws what n8n would answer. */
 function parseBody(req: IncomingMessage & { body?: unknown }) {
 	const { rawBody, contentType, encoding } = req;
 	if (contentType?.startsWith('multipart/') || contentType?.endsWith('/xml') || contentType?.endsWith('+xml')) {
@@ -229,14 +234,20 @@ export class WebhookTrigger {
 	private async run(req: IncomingMessage, res: ServerResponse, raw: Buffer): Promise<IWebhookResponseData> {
 		const request = req as IncomingMessage & { body?: unknown; params: object; query: object };
 		contentTypeOf(request);
-		request.rawBody = raw;
-		request.readRawBody = async () => {};
+		// middlewares/body-parser.ts rawBodyReader: the bytes are read on demand, once.
+		request.readRawBody = async () => {
+			request.rawBody ??= raw;
+		};
 		request.params = {};
 		request.query = Object.fromEntries(new URL(req.url ?? '/', 'http://localhost').searchParams);
-		parseBody(request);
 
 		const mode = this.options.mode ?? 'webhook';
 		const { workflow, node } = buildWorkflow(this.options, false);
+		// webhook-helpers.ts parseRequestBody: above version 1, a body of another type is left unread.
+		if (node.typeVersion === 1 || parsable(request.contentType)) {
+			await request.readRawBody();
+			parseBody(request);
+		}
 		workflow.id = this.workflowId;
 		workflow.staticData = ObservableObject.create(plain(this.staticData), undefined, { ignoreEmptyOnFirstChild: true });
 		// n8n reads the workflow from the database for each request, and records the execution
