@@ -110,10 +110,10 @@ describe('Public Events Trigger: header names and fields of any text', () => {
 
 	it('a Type Field that walks into the prototype reads nothing from it and changes nothing', async () => {
 		const fields = ['__proto__', 'constructor', 'constructor.prototype', '__proto__.toString', 'toString', 'data.__proto__', '....', 'x'.repeat(100 * 1024)];
-		const trigger = await triggers.start({ events: ['sale', 'other'], options: { typeField: 'type' } });
+		const trigger = await triggers.start({ events: ['sale', 'other'], authentication: 'headerToken', options: { typeField: 'type' } });
 		for (const [n, typeField] of fields.entries()) {
-			trigger.configure({ parameters: { events: ['sale', 'other'], options: { typeField, deliveryIdHeader: typeField } } });
-			expect((await post(trigger.url, DELIVERY.replace('ntf_1', `ntf_${n}`))).status).toBe(200);
+			trigger.configure({ parameters: { events: ['sale', 'other'], authentication: 'headerToken', options: { typeField, deliveryIdHeader: typeField } } });
+			expect((await post(trigger.url, DELIVERY.replace('ntf_1', `ntf_${n}`), { 'x-webhook-token': SECRET })).status).toBe(200);
 		}
 		expect(trigger.executions.map(([item]) => [item.json.type, item.json.sourceType])).toEqual(fields.map(() => ['other', null]));
 		expect(({} as Record<string, unknown>).type).toBeUndefined();
