@@ -9,10 +9,11 @@ import {
 import { pollCatalog, sampleCatalog } from './poll/catalog';
 import { pollProperties } from './poll/description';
 import { getWatchableEvents } from './poll/events';
-import { toItems } from './poll/items';
-import { pollSales, sampleSales } from './poll/sales';
+import { toItems, type Change } from './poll/items';
+import { pollSales } from './poll/sales';
+import { sampleSales } from './poll/sample';
 import { pollSettings } from './poll/settings';
-import { loadState, saveState } from './poll/state';
+import { loadState, saveState, type PollState } from './poll/state';
 
 /**
  * Polls under way in this process. n8n starts each poll on schedule even while the previous one
@@ -59,11 +60,13 @@ export class PublicEventsPollTrigger implements INodeType {
 		polling.add(key);
 		try {
 			const saved = loadState(this);
-			const { changes, state } =
+			const { changes, state, error }: { changes: Change[]; state?: PollState; error?: Error } =
 				settings.source === 'catalog'
 					? await pollCatalog.call(this, settings, saved, now)
 					: await pollSales.call(this, settings, saved, now);
-			saveState(this, saved, state);
+			if (state) saveState(this, saved, state);
+			// A feed that cannot be read: n8n records the failed poll (and runs the error workflow).
+			if (error) throw error;
 			return changes.length ? [toItems(changes)] : null;
 		} finally {
 			polling.delete(key);

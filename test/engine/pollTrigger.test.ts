@@ -90,7 +90,10 @@ describe('Poll Trigger: Sales and Refunds', () => {
 		expect(first.error).toBeUndefined();
 		const log = await since(sb, before);
 		expect(log.filter((e) => e.route === '/token')).toHaveLength(1);
-		expect(log.map((e) => e.route).sort()).toEqual(['/token', '/widget-orders', '/widget-orders-refunds']);
+		// Activation first asks for one event, for the service's time in the answer's Date header.
+		expect(log.slice(0, 2).map((e) => e.route)).toEqual(['/token', '/event-points']);
+		expect(log.slice(2).map((e) => e.route).sort()).toEqual(['/widget-orders', '/widget-orders-refunds']);
+		expect(new URLSearchParams(log[1].query).get('itemsPerPage')).toBe('1');
 		expect(store.preAuthenticationCount).toBe(1);
 	});
 

@@ -41,6 +41,7 @@ async function payApiOrder(eventId: number) {
 }
 
 const ordersOnly = { include: ['eventOrders'] };
+const described = (result: PollResult) => (result.error as { description?: string } | undefined)?.description;
 const orderRequests = async (seq: number) => (await since(sb, seq)).filter((e) => e.route === '/event-points/{id}/orders').map((e) => e.path);
 
 describe('Poll Trigger: Event Orders of All Visible Events', () => {
@@ -129,18 +130,68 @@ describe('Poll Trigger: robustness', () => {
 		expect((await node.poll()).returnedNull).toBe(true); // the same whole list again: nothing new
 	});
 
-	it('a poll that fails leaves the state as it was; the next one emits what the failed one missed', async () => {
+	it('a feed that cannot be read does not hold up the others: their items come, its records wait and come once it can be read', async () => {
+		const node = trigger({ include: ['widgetSales', 'widgetRefunds'], options: { maxRetries: 0 } });
+		await node.poll();
+		const [paid] = (await sb.getAll('/widget-orders')).filter((o) => o.status === 'paid');
+		const sale = (await sb.admin('POST', '/widget-orders', {})).body;
+		const refund = (await sb.admin('POST', `/widget-orders/${paid.id}/refund`)).body;
+		await sb.admin('POST', '/faults', { kind: 'status', status: 503, method: 'GET', path: '/widget-orders-refunds', count: 1 });
+
+		const partial = await node.poll();
+		expect(keys(partial)).toEqual([`sale:widgetSales:${sale.id}`]);
+		const state = node.nodeData()!.publicEventsPoll as { feeds: Record<string, { failures?: number }> };
+		expect(state.feeds.widgetRefunds.failures).toBe(1);
+
+		expect(keys(await node.poll())).toEqual([`refund:widgetRefunds:${refund.id}`]);
+		expect((node.nodeData()!.publicEventsPoll as typeof state).feeds.widgetRefunds.failures).toBeUndefined();
+	});
+
+	it('a state whose window went to 2099 (a future-dated record moved the cursor, before the fix) is brought back: later sales come', async () => {
+		const node = trigger({ include: ['widgetSales'] });
+		await node.poll();
+		const data = JSON.parse(node.staticData!);
+		const nodeKey = Object.keys(data).find((key) => data[key]?.publicEventsPoll)!;
+		const future = Date.parse('2099-01-01T00:00:00Z');
+		data[nodeKey].publicEventsPoll.feeds.widgetSales = { cursor: future, from: future - 5 * MINUTE, seen: { 999999: future } };
+		node.staticData = JSON.stringify(data);
+
+		// Read again from the service's time less the overlap window (5 minutes): what is older stays history.
+		await sb.advanceClock(10 * MINUTE);
+		const sale = (await sb.admin('POST', '/widget-orders', {})).body;
+		expect(keys(await node.poll())).toEqual([`sale:widgetSales:${sale.id}`]);
+		const feed = (node.nodeData()!.publicEventsPoll as { feeds: { widgetSales: { cursor: number; from: number } } }).feeds.widgetSales;
+		expect(feed.cursor).toBeLessThan(future);
+		expect(feed.from).toBeLessThanOrEqual(Date.parse(sale.payAt));
+	});
+
+	it('a failing feed is reported, naming it, on a poll with nothing else to emit, and every third failure in a row', async () => {
 		const node = trigger({ include: ['widgetSales', 'widgetRefunds'], options: { maxRetries: 0 } });
 		await node.poll();
 		const saved = node.staticData;
-		const sale = (await sb.admin('POST', '/widget-orders', {})).body;
-		await sb.admin('POST', '/faults', { kind: 'status', status: 503, method: 'GET', path: '/widget-orders-refunds', count: 1 });
+		await sb.admin('POST', '/faults', { kind: 'status', status: 503, method: 'GET', path: '/widget-orders-refunds', count: 0 });
 
-		const failed = await node.poll();
-		expect(failed.error?.message).toMatch(/503/);
-		expect(failed.changed).toBe(false);
-		expect(node.staticData).toBe(saved);
+		// Nothing else to emit: the poll fails as any failed poll does, its error naming the feed, and nothing moves.
+		const quiet = await node.poll();
+		expect(quiet.error).toMatchObject({ name: 'NodeApiError', httpCode: '503', message: expect.stringMatching(/^Widget Refunds could not be read: .*503/) });
+		expect([quiet.changed, node.staticData]).toEqual([false, saved]);
 
-		expect(keys(await node.poll())).toEqual([`sale:widgetSales:${sale.id}`]);
+		// Sales go out while the refunds fail; the third failure in a row fails the poll all the same.
+		const sales: string[] = [];
+		const results: PollResult[] = [];
+		for (let poll = 0; poll < 4; poll++) {
+			sales.push(`sale:widgetSales:${(await sb.admin('POST', '/widget-orders', {})).body.id}`);
+			results.push(await node.poll());
+		}
+		expect(results.map((result) => result.error?.message.replace(/:.*/s, '') ?? keys(result).join())).toEqual([
+			sales[0],
+			sales[1],
+			'Widget Refunds could not be read in 3 polls in a row',
+			[sales[2], sales[3]].join(),
+		]);
+		expect(described(results[2])).toMatch(/The other feeds went on/);
+
+		await sb.admin('DELETE', '/faults');
+		expect((await node.poll()).returnedNull).toBe(true);
 	});
 });

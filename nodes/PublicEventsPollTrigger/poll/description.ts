@@ -86,5 +86,15 @@ export const pollProperties: INodeProperties[] = [
 				'Each poll reads again this far back before the newest record it emitted, and skips what it emitted already: records that share a timestamp, arrive late or carry a skewed clock are not missed. Longer is safer; each poll then reads more.',
 			displayOptions: { show: { '/source': ['salesAndRefunds'] } },
 		},
+		{
+			displayName: 'Settlement Lag (Minutes)',
+			name: 'settlementLagMinutes',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 1440, numberPrecision: 0 },
+			default: 15,
+			description:
+				'How long after its payment or refund time a record may first appear in the service\'s lists (a payment still settling, a slow replica). Each poll looks this far back from the service\'s current time and skips what it emitted already. 15 is the service\'s default hold, within which a payment completes. Longer catches later records; each poll then reads more.',
+			displayOptions: { show: { '/source': ['salesAndRefunds'] } },
+		},
 	]),
 ];

@@ -13,21 +13,15 @@ export interface EventWatch {
 	ids: string[];
 	/** Events that left the list since the last reading: read one last time, then their feeds rest. */
 	left: string[];
-	events: WatchedEvents;
+	/** The list to save; `from` (where an event seen for the first time later starts) is the caller's on a first reading. */
+	events: Omit<WatchedEvents, 'from'> & { from?: number };
 }
 
 /**
- * The visible events, from static data while the list is younger than 15 minutes, else read again
- * (every page). `from` is where an event seen for the first time later starts: the start of the
- * watch, so no sale made before its discovery is missed.
+ * The visible events, from static data while the list is younger than 15 minutes (this machine's
+ * clock: only the list's age), else read again (every page).
  */
-export async function watchedEvents(
-	this: IPollFunctions,
-	saved: WatchedEvents | undefined,
-	now: number,
-	startOfWatch: number,
-	settings: RequestSettings,
-): Promise<EventWatch> {
+export async function watchedEvents(this: IPollFunctions, saved: WatchedEvents | undefined, now: number, settings: RequestSettings): Promise<EventWatch> {
 	const age = saved ? now - saved.listedAt : Infinity;
 	if (saved && age >= 0 && age < EVENT_LIST_MAX_AGE_MS) return { ids: saved.ids, left: [], events: saved };
 	const ids = (await apiRequestAllItems.call(this, '/event-points', {}, settings)).map(recordId);
@@ -35,7 +29,7 @@ export async function watchedEvents(
 	return {
 		ids,
 		left: (saved?.ids ?? []).filter((id) => !listed.has(id)),
-		events: { ids, listedAt: now, from: saved?.from ?? startOfWatch },
+		events: { ids, listedAt: now, from: saved?.from },
 	};
 }
 

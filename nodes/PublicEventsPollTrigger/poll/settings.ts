@@ -14,6 +14,8 @@ export interface PollSettings {
 	/** undefined: all visible events. */
 	eventIds?: string[];
 	overlapMs: number;
+	/** Settlement Lag: how long after its time a record may first be listed. */
+	lagMs: number;
 	startFrom?: number;
 	/** Start From as written (an expression stays its text), so a changed date is noticed, a moving `$now` is not. */
 	startFromKey: string;
@@ -22,6 +24,8 @@ export interface PollSettings {
 }
 
 const MINUTE = 60_000;
+/** The service's default hold: a payment completes within it, so a sale is usually listed within it. */
+export const DEFAULT_LAG_MINUTES = 15;
 
 /** Reads and checks the parameters before any request; a failure names the field. */
 export function pollSettings(this: IPollFunctions): PollSettings {
@@ -36,7 +40,8 @@ export function pollSettings(this: IPollFunctions): PollSettings {
 	const { retry, language } = checkedOptions(options, inputs);
 	const request: RequestSettings = { retry, language };
 	const overlap = inputs.number(options.overlapMinutes ?? 5, 'Overlap Window (Minutes)', { min: 0, max: 1440 });
-	const settings: PollSettings = { source, include: [], overlapMs: overlap * MINUTE, startFromKey: '', ignoreFields: [], request };
+	const lag = inputs.number(options.settlementLagMinutes ?? DEFAULT_LAG_MINUTES, 'Settlement Lag (Minutes)', { min: 0, max: 1440, whole: true });
+	const settings: PollSettings = { source, include: [], overlapMs: overlap * MINUTE, lagMs: lag * MINUTE, startFromKey: '', ignoreFields: [], request };
 
 	if (source === 'catalog') {
 		const ignore = this.getNodeParameter('fieldsToIgnore', 'countAvailableTickets');

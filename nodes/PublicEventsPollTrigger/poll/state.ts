@@ -7,14 +7,16 @@ import { z } from 'zod';
  * rather than half-read. Plain numbers and strings only: n8n saves static data as JSON.
  */
 const feedStateSchema = z.object({
-	/** The largest record time emitted so far (epoch ms). */
+	/** The largest record time emitted so far (epoch ms), never past the service's time plus the overlap. */
 	cursor: z.number(),
-	/** Records older than this count as done; from here on every emitted id is in `seen`. */
+	/** Where the next reading starts: older records count as done; from here on every emitted id is in `seen`. */
 	from: z.number(),
 	/** Ids emitted at or after `from`, with their record time. */
 	seen: z.record(z.number()),
 	/** When the feed stopped being read (its event left the list); it resumes if the event returns. */
 	idleSince: z.number().optional(),
+	/** Polls in a row this feed could not be read while other feeds emitted; its records wait in the service. */
+	failures: z.number().optional(),
 });
 
 /** The event list the Event Orders feed watches for "All Visible Events". */

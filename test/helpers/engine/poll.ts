@@ -75,12 +75,15 @@ export class PollSession {
 	staticData?: string;
 	/** The static data in n8n's database (JSON text). */
 	saved?: string;
+	/** Polls run so far (manual ones included). */
+	polls = 0;
 	private activating = true;
 	private restarted = false;
 
 	constructor(private readonly base: PollCall) {}
 
 	async poll(extra: Partial<PollCall> = {}): Promise<PollResult> {
+		this.polls++;
 		const call = { ...this.base, ...extra, staticData: this.staticData };
 		if (this.restarted) call.activation ??= 'init';
 		const result = await runPoll(call);

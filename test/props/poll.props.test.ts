@@ -1,0 +1,260 @@
+/**
+ * Invariant: whatever the service's clock (skewed either way from n8n's), order (sort ignored),
+ * timing (records listed late, dated in the future, sold between the pages of one reading) and
+ * n8n's restarts between polls, the Poll Trigger (Sales and Refunds: widget sales, widget refunds,
+ * paid event orders) emits every sale and refund the sandbox lists, made after activation,
+ * exactly once, and nothing else; and a poll with nothing new (no burst in the overlap window)
+ * costs one request per feed.
+ *
+ * Each case: a fresh sandbox (envelope, quirks), an activation, random steps, then the clock moved
+ * past every lag and polls until two in a row are quiet. The emitted keys are compared with the
+ * sandbox's own records (its store), not with what the test thinks it made.
+ */
+import fc from 'fast-check';
+import type { IDataObject } from 'n8n-workflow';
+
+import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
+import { recordWidgetSale } from '../../sandbox/seed';
+import { PollSession, type PollResult } from '../helpers/engine';
+import { credentialFor, mark, since } from '../helpers/publicEvents';
+import { SandboxClient } from '../helpers/sandboxClient';
+import { checkProperty, runsFor } from './property';
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+const FAR_FUTURE = Date.parse('2099-01-01T00:00:00Z');
+const EVENTS = 3;
+
+interface Setup {
+	envelope: 'array' | 'hydra';
+	/** The service's clock minus n8n's. */
+	skewMs: number;
+	ignoreSort: boolean;
+	totalDrift: boolean;
+	/** late-visible quirk: records reach the lists this long after their time. */
+	lateVisibleMinutes: number;
+	overlapMinutes: number;
+	lagMinutes: number;
+}
+
+type Step =
+	| { kind: 'sales'; count: number; ageMinutes: number }
+	| { kind: 'future'; count: number; far: boolean; aheadMinutes: number }
+	| { kind: 'refunds'; count: number; ageMinutes: number }
+	| { kind: 'apiOrder' }
+	| { kind: 'clock'; minutes: number }
+	| { kind: 'poll'; restart: boolean }
+	/** Sales spread over minutes, then a poll during whose reading records come between pages 3 and 2. */
+	| { kind: 'shiftPoll'; restart: boolean; burst: number; insert: number; ageMinutes: number };
+
+// Lateness stays within the Settlement Lag (less a minute for the Date header's whole seconds): the guarantee's bound.
+const setupArb: fc.Arbitrary<Setup> = fc
+	.record({
+		envelope: fc.constantFrom('array' as const, 'hydra' as const),
+		skewMs: fc.constantFrom(-3 * 60 * MINUTE, -10 * MINUTE, 0, 10 * MINUTE, 2 * 60 * MINUTE),
+		ignoreSort: fc.boolean(),
+		totalDrift: fc.boolean(),
+		lateVisibleMinutes: fc.constantFrom(0, 0, 4),
+		overlapMinutes: fc.constantFrom(0, 2, 5),
+		lagMinutes: fc.constantFrom(6, 10, 15),
+	})
+	.filter((s) => s.lateVisibleMinutes <= s.lagMinutes - 2);
+
+const stepArb = (lag: number): fc.Arbitrary<Step> =>
+	fc.oneof(
+		{ weight: 4, arbitrary: fc.record({ kind: fc.constant('sales' as const), count: fc.integer({ min: 1, max: 40 }), ageMinutes: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: lag - 2 })) }) },
+		{ weight: 1, arbitrary: fc.record({ kind: fc.constant('future' as const), count: fc.integer({ min: 1, max: 3 }), far: fc.boolean(), aheadMinutes: fc.integer({ min: 20, max: 180 }) }) },
+		{ weight: 2, arbitrary: fc.record({ kind: fc.constant('refunds' as const), count: fc.integer({ min: 1, max: 4 }), ageMinutes: fc.integer({ min: 0, max: lag - 2 }) }) },
+		{ weight: 1, arbitrary: fc.record({ kind: fc.constant('apiOrder' as const) }) },
+		{ weight: 3, arbitrary: fc.record({ kind: fc.constant('clock' as const), minutes: fc.integer({ min: 0, max: 20 }) }) },
+		{ weight: 3, arbitrary: fc.record({ kind: fc.constant('poll' as const), restart: fc.boolean() }) },
+		{
+			weight: 1,
+			arbitrary: fc.record({
+				kind: fc.constant('shiftPoll' as const),
+				restart: fc.boolean(),
+				burst: fc.integer({ min: 210, max: 330 }),
+				insert: fc.integer({ min: 1, max: 3 }),
+				ageMinutes: fc.integer({ min: 0, max: lag - 2 }),
+			}),
+		},
+	);
+
+const caseArb = setupArb.chain((setup) => fc.record({ setup: fc.constant(setup), steps: fc.array(stepArb(setup.lagMinutes), { minLength: 3, maxLength: 14 }) }));
+
+const keyOf = (json: IDataObject) => `${String(json.type)}:${String(json.source)}:${String(json.id)}`;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** One case, start to end; throws with a report when the invariant breaks. */
+async function runCase({ setup, steps }: { setup: Setup; steps: Step[] }): Promise<void> {
+	// Seeded a day back, then moved a day on: every seeded record is listed (late-visible) and well
+	// before the activation, and the service's clock is n8n's plus the skew.
+	const sb = await SandboxClient.start({
+		now: Date.now() - DAY,
+		events: EVENTS,
+		placesPerEvent: 700,
+		widgetOrders: 6,
+		envelope: setup.envelope,
+		rateLimit: { limit: 0 },
+		quirks: { clockSkewMs: setup.skewMs, ignoreSort: setup.ignoreSort, totalDrift: setup.totalDrift, lateVisibleMs: setup.lateVisibleMinutes * MINUTE },
+	});
+	try {
+		const { app } = sb;
+		const { store } = app;
+		await sb.advanceClock(DAY);
+		const partner = store.companies.find((c) => c.slug === 'partner')!.id;
+		const node = new PollSession({
+			nodeType: new PublicEventsPollTrigger(),
+			type: 'CUSTOM.publicEventsPollTrigger',
+			parameters: { options: { overlapMinutes: setup.overlapMinutes, settlementLagMinutes: setup.lagMinutes } },
+			credentials: credentialFor(sb).store,
+		});
+		const emitted: string[] = [];
+		let shifted = 0;
+		const record = (result: PollResult, label: string) => {
+			if (result.error) throw new Error(`${label}: ${result.error.message}`);
+			emitted.push(...result.items.map((item) => keyOf(item.json)));
+			return result;
+		};
+		record(await node.poll(), 'activation');
+		const watermark = { sale: Math.max(0, ...store.widgetOrders.map((o) => o.id)), refund: Math.max(0, ...store.widgetRefunds.map((r) => r.id)), order: Math.max(0, ...store.orders.keys()) };
+		// Past the overlap and the lag: records dated back by the steps stay after the activation.
+		await sb.advanceClock((setup.lagMinutes + setup.overlapMinutes + 1) * MINUTE);
+
+		const sell = (count: number, at?: number) => Promise.all(Array.from({ length: count }, () => sb.admin('POST', '/widget-orders', at === undefined ? {} : { at: iso(at) })));
+		/** A sale made inside the service while a page is being served (no HTTP: it must land between two pages). */
+		const sellNow = (at: number) => {
+			const event = store.events.find((e) => e.companyIds.has(partner) && e.dateEndOfSale > app.clock.now() && e.available > 0)!;
+			recordWidgetSale(store, app.random, event, event.places.filter((p) => p.state === 'free').slice(0, 1), partner, at);
+		};
+		const poll = async (restart: boolean, label: string) => {
+			if (restart) node.restart();
+			return record(await node.poll(), label);
+		};
+		for (const [i, step] of steps.entries()) {
+			const now = app.clock.now();
+			if (step.kind === 'sales') await sell(step.count, step.ageMinutes ? now - step.ageMinutes * MINUTE : undefined);
+			else if (step.kind === 'future') await sell(step.count, step.far ? FAR_FUTURE + i * 1000 : now + step.aheadMinutes * MINUTE);
+			else if (step.kind === 'refunds') {
+				const paid = store.widgetOrders.filter((o) => o.companyId === partner && o.status === 'paid' && o.payAt <= now).slice(-step.count);
+				for (const order of paid) await sb.admin('POST', `/widget-orders/${order.id}/refund`, step.ageMinutes ? { at: iso(Math.max(order.payAt, now - step.ageMinutes * MINUTE)) } : {});
+			} else if (step.kind === 'apiOrder') {
+				const event = store.events.find((e) => e.companyIds.has(partner) && e.dateEndOfSale > now && e.available > 0)!;
+				// The place from the store: the client's list reader knows plain arrays only.
+				const place = event.places.find((p) => p.state === 'free')!;
+				const order = { eventPoint: String(event.id), places: [String(place.id)], priceCategory: String(place.priceCategories[0].id) };
+				const hold = (await sb.send('POST', '/orders', order)).body;
+				await sb.send('PUT', `/orders/${hold.id}/status`, { toStatus: 'paid' });
+			} else if (step.kind === 'clock') await sb.advanceClock(step.minutes * MINUTE);
+			else if (step.kind === 'poll') await poll(step.restart, `step ${i} (poll)`);
+			else {
+				for (let part = 0; part < 3; part++) {
+					await sell(Math.ceil(step.burst / 3));
+					await sb.advanceClock(Math.max(1, Math.floor(setup.lagMinutes / 4)) * MINUTE);
+				}
+				// Page 2 waits; page 3, sent with it, is served first and the records come right after it.
+				await sb.admin('POST', '/faults', { kind: 'latency', method: 'GET', path: '/widget-orders', query: { page: '2' }, delayMs: 150, count: 1 });
+				const original = app.page;
+				app.page = function (this: typeof app, ...args: Parameters<typeof app.page>) {
+					const [, , , collection] = args;
+					if (collection.path === '/widget-orders' && collection.page === 3) {
+						app.page = original;
+						shifted++;
+						const at = app.clock.now() - step.ageMinutes * MINUTE;
+						for (let n = 0; n < step.insert; n++) sellNow(at);
+					}
+					return original.apply(this, args);
+				} as typeof app.page;
+				try {
+					await poll(step.restart, `step ${i} (poll with records arriving between pages)`);
+				} finally {
+					app.page = original;
+					await sb.admin('DELETE', '/faults');
+				}
+			}
+		}
+
+		// Every lag over, every near-future record listed: polls until two in a row bring nothing.
+		await sb.advanceClock((4 * 60 + setup.lagMinutes) * MINUTE);
+		let quiet = 0;
+		for (let n = 0; n < 8 && quiet < 2; n++) quiet = (await poll(n % 2 === 1, `final poll ${n}`)).items.length === 0 ? quiet + 1 : 0;
+		// The cost of nothing new: one sale alone in the window (all else older than the lag and the overlap), emitted, then a poll.
+		await sb.advanceClock((setup.lagMinutes + setup.overlapMinutes + 1) * MINUTE);
+		await sell(1);
+		await sb.advanceClock((setup.lateVisibleMinutes + 1) * MINUTE);
+		if ((await poll(false, 'the last sale')).items.length !== 1) throw new Error('the last sale was not emitted alone');
+		const before = await mark(sb);
+		const idle = await poll(false, 'a poll with nothing new');
+		const idleRequests = idle.items.length === 0 ? (await since(sb, before)).length : NaN;
+
+		const now = app.clock.now();
+		// As the sandbox lists them (late-visible: not before their time plus the lag, so never a 2099 record).
+		const listed = (at: number | null) => at !== null && (setup.lateVisibleMinutes === 0 || at + setup.lateVisibleMinutes * MINUTE <= now);
+		const expected = [
+			...store.widgetOrders.filter((o) => o.companyId === partner && o.id > watermark.sale && listed(o.payAt)).map((o) => `sale:widgetSales:${o.id}`),
+			...store.widgetRefunds.filter((r) => r.companyId === partner && r.id > watermark.refund && listed(r.refundedAt)).map((r) => `refund:widgetRefunds:${r.id}`),
+			...[...store.orders.values()].filter((o) => o.companyId === partner && o.id > watermark.order && listed(o.payAt)).map((o) => `sale:eventOrders:${o.id}`),
+		];
+		const counts = new Map<string, number>();
+		for (const key of emitted) counts.set(key, (counts.get(key) ?? 0) + 1);
+		const report = {
+			duplicates: [...counts].filter(([, n]) => n > 1).map(([key]) => key),
+			missing: expected.filter((key) => !counts.has(key)),
+			extra: [...counts.keys()].filter((key) => !expected.includes(key)),
+			idleRequests,
+		};
+		expect(report).toEqual({ duplicates: [], missing: [], extra: [], idleRequests: 2 + EVENTS });
+		runs.push({ records: expected.length, polls: node.polls, shifted });
+	} finally {
+		await sb.stop();
+	}
+}
+
+const runs: Array<{ records: number; polls: number; shifted: number }> = [];
+/** About a second a case on this machine: 12 stay well under a minute with shrinking room. */
+const CI_RUNS = 12;
+
+// What fast-check found against the trigger as it was before this suite (each search narrowed to one
+// kind of step and setup; its seed, then the shrunk case, which is replayed below on every run):
+// - seed 641829964: a sale listed a minute after its time, overlap 0: never emitted (no settlement lag).
+// - seed 1248247907: one record dated 2099: the cursor went there and every later sale was lost.
+// - seed 679029895: service clock 3 h behind n8n's: activation started at n8n's now, later sales lost.
+// - seed 718301584: sort ignored (newest first), 210 sales, one more sold while pages 2 and 3 were in
+//   flight: 1 of 211 lost for good (pages read at once, the boundary shifted).
+const found: Array<{ setup: Setup; steps: Step[] }> = [
+	{
+		setup: { envelope: 'array', skewMs: 0, ignoreSort: false, totalDrift: false, lateVisibleMinutes: 0, overlapMinutes: 0, lagMinutes: 6 },
+		steps: [{ kind: 'sales', count: 1, ageMinutes: 0 }, { kind: 'poll', restart: false }, { kind: 'sales', count: 1, ageMinutes: 1 }, { kind: 'sales', count: 1, ageMinutes: 0 }],
+	},
+	{
+		setup: { envelope: 'array', skewMs: 0, ignoreSort: false, totalDrift: false, lateVisibleMinutes: 0, overlapMinutes: 5, lagMinutes: 6 },
+		steps: [{ kind: 'future', count: 1, far: true, aheadMinutes: 20 }, { kind: 'poll', restart: false }, { kind: 'clock', minutes: 0 }],
+	},
+	{
+		setup: { envelope: 'array', skewMs: -3 * 60 * MINUTE, ignoreSort: false, totalDrift: false, lateVisibleMinutes: 0, overlapMinutes: 5, lagMinutes: 6 },
+		steps: [{ kind: 'sales', count: 1, ageMinutes: 1 }, { kind: 'sales', count: 1, ageMinutes: 1 }, { kind: 'poll', restart: false }],
+	},
+	{
+		setup: { envelope: 'array', skewMs: 0, ignoreSort: true, totalDrift: false, lateVisibleMinutes: 0, overlapMinutes: 0, lagMinutes: 6 },
+		steps: [{ kind: 'shiftPoll', restart: false, burst: 210, insert: 1, ageMinutes: 0 }, { kind: 'poll', restart: false }],
+	},
+	// The same shift in an oldest-first list: a record listed late lands between the pages in flight.
+	{
+		setup: { envelope: 'hydra', skewMs: 0, ignoreSort: false, totalDrift: false, lateVisibleMinutes: 0, overlapMinutes: 0, lagMinutes: 6 },
+		steps: [{ kind: 'shiftPoll', restart: true, burst: 300, insert: 2, ageMinutes: 3 }, { kind: 'poll', restart: true }],
+	},
+];
+
+describe('Poll Trigger property: every sale and refund exactly once', () => {
+	it('the counterexamples found before the fix', async () => {
+		for (const example of found) await runCase(example);
+		expect(runs.slice(-2).map((run) => run.shifted)).toEqual([1, 1]); // the records did come between the pages
+		runs.length = 0;
+	}, 120_000);
+
+	it('under skewed clocks, ignored sort, late and future-dated records, pages shifting mid-read and restarts', async () => {
+		await checkProperty('poll trigger: exactly once', caseArb, runCase, CI_RUNS);
+		const sum = (pick: (run: (typeof runs)[number]) => number) => runs.reduce((n, run) => n + pick(run), 0);
+		process.stdout.write(`  ${sum((r) => r.records)} sales and refunds over ${sum((r) => r.polls)} polls in ${runs.length} runs (shrinking included), ${sum((r) => r.shifted)} readings with records arriving between pages\n`);
+	}, 60_000 + runsFor(CI_RUNS) * 20_000);
+});
