@@ -26,8 +26,6 @@ export interface RequestSettings {
 	/** Overrides the credential's default language (X-API-Language). */
 	language?: string;
 	itemIndex?: number;
-	/** False: a read answered with a redirect fails instead of following it (a write's read-back reads only where it asked). */
-	followRedirects?: boolean;
 	/** Told when the service answers 429 to an attempt sent at `sentAt` (epoch ms): the pager narrows its window. */
 	onThrottle?: (sentAt: number) => void;
 }
@@ -233,9 +231,6 @@ export async function apiRequest<T = unknown>(
 			if (method !== 'GET') {
 				const reason = `The service answered ${method} ${path} with a redirect (${got.status} to ${where}) instead of the result. A change is never sent on to another address; the service may have applied it`;
 				throw uncertainIf(mayHaveApplied, failed({ ...redirect, reason }), { ...failure, status: got.status, ...redirect });
-			}
-			if (settings.followRedirects === false) {
-				throw failed({ ...redirect, reason: `The service redirected GET ${path} (${got.status} to ${where}): not followed, this read takes only the address it asked` });
 			}
 			if (!next || next.origin !== target.origin) {
 				throw failed({ ...redirect, reason: `The service redirected GET ${path} (${got.status}) to ${where}, away from the Base URL's address ${target.origin}: not followed, so your token stays with the API. Check the Base URL in the credential.` });

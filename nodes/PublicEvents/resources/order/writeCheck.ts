@@ -39,15 +39,6 @@ export interface OrderWrite {
 
 export const LATE = 'The service may still be working on it and apply it late, so it was not sent again.';
 
-/**
- * Read-backs follow no redirect: the state must come from the address the write went to, and a
- * redirected write is judged by what that address holds.
- */
-function readBackSettings(settings: RequestSettings): RequestSettings {
-	const noRedirects: RequestSettings & { followRedirects?: boolean } = { ...settings, followRedirects: false };
-	return noRedirects;
-}
-
 const DROPPED = /^(?:ECONNRESET|EPIPE|ECONNABORTED|UND_ERR_SOCKET|ERR_STREAM_PREMATURE_CLOSE)$/;
 
 /** Why the outcome is not known, in words, from what the failure holds. */
@@ -103,7 +94,7 @@ function refused(this: IExecuteFunctions, error: unknown, check: WriteCheck): un
  */
 export async function checkedWrite(this: IExecuteFunctions, write: OrderWrite, settings: RequestSettings): Promise<IDataObject> {
 	const { check, method } = write;
-	const reading = readBackSettings(settings);
+	const reading = settings;
 	let before: IDataObject | undefined;
 	try {
 		before = check.before ? await check.before.call(this, reading) : undefined;
