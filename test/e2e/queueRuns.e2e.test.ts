@@ -83,7 +83,9 @@ describe('real n8n in queue mode: poll across a restart of main, an example on a
 		[polled, pushed] = await Promise.all([Receiver.start(), Receiver.start()]);
 		const receivers = await Promise.all(BASELINES.map(() => Receiver.start()));
 		cluster = await QueueCluster.start({
-			sandbox: { placesPerEvent: 200 },
+			// The sender waits 30 s for an answer, as real senders do: the load measures throughput, and
+			// a 5 s timeout on a 2-core machine turned slow answers into retries at the other processor.
+			sandbox: { placesPerEvent: 200, push: { timeoutMs: 30_000 } },
 			credentials: (sb) => [
 				apiCredential(API_CREDENTIAL, sb.sandbox.baseUrl, sb.keys.partner),
 				{ ...HOOK_CREDENTIAL, type: 'publicEventsWebhookApi', data: { secret: WEBHOOK_SECRET } },
