@@ -9,7 +9,7 @@ import {
 import { pollCatalog, sampleCatalog } from './poll/catalog';
 import { pollProperties } from './poll/description';
 import { getWatchableEvents } from './poll/events';
-import { toItems, type Change } from './poll/items';
+import { toItems, toRowItems, type Change } from './poll/items';
 import { pollSales } from './poll/sales';
 import { sampleSales } from './poll/sample';
 import { pollSettings } from './poll/settings';
@@ -33,6 +33,17 @@ export class PublicEventsPollTrigger implements INodeType {
 		description: 'Polls Public Events for sales, refunds and catalog changes when push notifications are not enabled',
 		defaults: { name: 'Public Events Poll Trigger' },
 		polling: true,
+		// Read by n8n's AI workflow builder (n8n 2.x); older n8n ignores it.
+		builderHint: {
+			searchHint:
+				'Starts a workflow on new Public Events sales and refunds (widget sales, widget refunds, paid orders of events) or catalog changes, by polling on a schedule; each sale or refund comes once. Prefer Public Events Trigger when the service pushes notifications to n8n; use this one when push is not enabled. Options > Output set to Rows for a Table gives one flat row per sale or refund (orderId, type, status, eventName, amounts): upsert them into a Data Table or Google Sheets by orderId. Follow with the Public Events node to read the order or its event.',
+			relatedNodes: [
+				{ nodeType: 'n8n-nodes-public-events.publicEventsTrigger', relationHint: 'The push alternative: the same sale and refund items, without polling' },
+				{ nodeType: 'n8n-nodes-public-events.publicEvents', relationHint: 'Reads the order, its tickets or its event after a sale' },
+				{ nodeType: 'n8n-nodes-base.dataTable', relationHint: 'Keeps the Rows for a Table output, upserted by orderId' },
+				{ nodeType: 'n8n-nodes-base.googleSheets', relationHint: 'Keeps the Rows for a Table output in a sheet, appended or updated by orderId' },
+			],
+		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'publicEventsApi', required: true }],
@@ -52,7 +63,8 @@ export class PublicEventsPollTrigger implements INodeType {
 				settings.source === 'catalog'
 					? await sampleCatalog.call(this, settings, now)
 					: await sampleSales.call(this, settings, loadState(this));
-			return sample.length ? [toItems(sample)] : null;
+			const items = settings.rows ? await toRowItems.call(this, sample, settings.request) : toItems(sample);
+			return items.length ? [items] : null;
 		}
 		const node = this.getNode();
 		const key = `${this.getWorkflow().id ?? ''}/${node.id ?? node.name}`;
@@ -64,10 +76,12 @@ export class PublicEventsPollTrigger implements INodeType {
 				settings.source === 'catalog'
 					? await pollCatalog.call(this, settings, saved, now)
 					: await pollSales.call(this, settings, saved, now);
+			// Rows before the state is saved: a failed event name lookup fails the poll, and the next one emits them.
+			const items = settings.rows && changes.length ? await toRowItems.call(this, changes, settings.request) : toItems(changes);
 			if (state) saveState(this, saved, state);
 			// A feed that cannot be read: n8n records the failed poll (and runs the error workflow).
 			if (error) throw error;
-			return changes.length ? [toItems(changes)] : null;
+			return items.length ? [items] : null;
 		} finally {
 			polling.delete(key);
 		}

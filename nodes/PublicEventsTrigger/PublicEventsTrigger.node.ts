@@ -25,6 +25,17 @@ export class PublicEventsTrigger implements INodeType {
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description: 'Starts a workflow when the Public Events service pushes a new event, an event update, a sale or a refund',
 		defaults: { name: 'Public Events Trigger' },
+		// Read by n8n's AI workflow builder (n8n 2.x); older n8n ignores it.
+		builderHint: {
+			searchHint:
+				'Starts a workflow when the Public Events service pushes a notification to this node\'s URL: a sale, a refund (API orders\' refunds too), a new event or an event update. The service\'s staff enable push for the URL; use Public Events Poll Trigger when push is not enabled. Fetch Full Order adds an API order with its tickets (a widget order\'s are in Widget > Get Many Orders). Follow with the Public Events node to read or change the order; for a spreadsheet of sales, the Poll Trigger\'s Rows for a Table output or the Public Events node\'s Widget > Get Many Orders rows go into a Data Table or Google Sheets.',
+			relatedNodes: [
+				{ nodeType: 'n8n-nodes-public-events.publicEventsPollTrigger', relationHint: 'The polling alternative when the service does not push to n8n' },
+				{ nodeType: 'n8n-nodes-public-events.publicEvents', relationHint: 'Reads the order or its event, changes an order after a notification' },
+				{ nodeType: 'n8n-nodes-base.dataTable', relationHint: 'Keeps sales and refunds as rows, upserted by orderId' },
+				{ nodeType: 'n8n-nodes-base.googleSheets', relationHint: 'Keeps sales and refunds in a sheet' },
+			],
+		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [

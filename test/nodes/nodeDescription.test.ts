@@ -2,6 +2,9 @@ import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } f
 
 import { PublicEvents } from '../../nodes/PublicEvents/PublicEvents.node';
 import { operations } from '../../nodes/PublicEvents/resources';
+import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
+import { PublicEventsTrigger } from '../../nodes/PublicEventsTrigger/PublicEventsTrigger.node';
+import pkg from '../../package.json';
 
 /**
  * n8n's conventions for what the editor shows, checked on the assembled description: the lint
@@ -95,5 +98,56 @@ describe('the Public Events node description', () => {
 				['id', false],
 			]);
 		}
+	});
+});
+
+describe('Output: Rows for a Table', () => {
+	const outputOf = (list: INodeProperties[]) => (list.find((p) => p.name === 'options')?.options as INodeProperties[] | undefined)?.find((o) => o.name === 'output');
+
+	it('is an option of the sales and refund lists only, defaulting to Full Records', () => {
+		const offering = everyOperation.filter(([r, op]) => outputOf(shownFor(r, op))).map(([r, op]) => `${r}:${op}`);
+		expect(offering.sort()).toEqual(['order:getManyForEvent', 'widget:getManyOrders', 'widget:getManyRefunds']);
+		const output = outputOf(shownFor('widget', 'getManyOrders'))!;
+		expect([output.displayName, output.type, output.default]).toEqual(['Output', 'options', 'records']);
+		expect((output.options as INodePropertyOptions[]).map((o) => [o.name, o.value])).toEqual([
+			['Full Records', 'records'],
+			['Rows for a Table', 'rows'],
+		]);
+	});
+
+	it('is an option of the poll trigger, shown for Sales and Refunds', () => {
+		const output = outputOf(new PublicEventsPollTrigger().description.properties)!;
+		expect([output.default, output.displayOptions?.show?.['/source']]).toEqual(['records', ['salesAndRefunds']]);
+	});
+});
+
+describe('builderHint (read by n8n\'s AI workflow builder)', () => {
+	const own = (node: string) => `${pkg.name}.${node}`;
+	const nodes = [
+		['Public Events', new PublicEvents().description, [own('publicEventsTrigger'), own('publicEventsPollTrigger'), 'n8n-nodes-base.dataTable', 'n8n-nodes-base.googleSheets']],
+		['Public Events Poll Trigger', new PublicEventsPollTrigger().description, [own('publicEventsTrigger'), own('publicEvents'), 'n8n-nodes-base.dataTable', 'n8n-nodes-base.googleSheets']],
+		['Public Events Trigger', new PublicEventsTrigger().description, [own('publicEventsPollTrigger'), own('publicEvents'), 'n8n-nodes-base.dataTable', 'n8n-nodes-base.googleSheets']],
+	] as const;
+
+	it.each(nodes)('%s says what it is for and names its related nodes, each with a reason', (_, description, related) => {
+		const hint = description.builderHint!;
+		expect(hint.relatedNodes?.map((r) => r.nodeType)).toEqual(related);
+		for (const node of hint.relatedNodes ?? []) expect(node.relationHint.length).toBeGreaterThan(20);
+		expect(hint.searchHint?.length).toBeGreaterThan(200);
+	});
+
+	it('the hints pair the nodes: hold then pay, barcodes for organisers, poll or push, rows into a Data Table or Google Sheets', () => {
+		const [action, poll, push] = nodes.map(([, description]) => description.builderHint!.searchHint!);
+		expect(action).toMatch(/Order > Create holds.*Order > Change Status to Paid/);
+		expect(action).toContain('Barcode > Export for Event gives an organiser');
+		for (const text of [action, poll]) expect(text).toMatch(/Rows for a Table.*Data Table or Google Sheets by orderId/);
+		expect(poll).toContain('Prefer Public Events Trigger');
+		expect(push).toContain('use Public Events Poll Trigger when push is not enabled');
+	});
+
+	it('the related nodes of this package are nodes it ships', () => {
+		const shipped = pkg.n8n.nodes.map((file) => own(file.replace(/^.*\/(\w+)\.node\.js$/, '$1').replace(/^./, (c) => c.toLowerCase())));
+		const named = nodes.flatMap(([, description]) => description.builderHint!.relatedNodes!.map((r) => r.nodeType)).filter((type) => type.startsWith(`${pkg.name}.`));
+		for (const type of named) expect(shipped).toContain(type);
 	});
 });

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection } from '../../PublicEvents/shared/descriptions';
+import { outputOption } from '../../PublicEvents/shared/rows';
 
 const sales = { source: ['salesAndRefunds'] };
 
@@ -67,6 +68,7 @@ export const pollProperties: INodeProperties[] = [
 		displayOptions: { show: { source: ['catalog'] } },
 	},
 	optionsCollection([
+		{ ...outputOption, displayOptions: { show: { '/source': ['salesAndRefunds'] } } },
 		{
 			displayName: 'Start From',
 			name: 'startFrom',

@@ -1,6 +1,9 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { changeId, type ChangeType } from '../../PublicEvents/shared/changes';
+import { EventNames } from '../../PublicEvents/shared/eventNames';
+import { toRow, type RowSource } from '../../PublicEvents/shared/rows';
+import type { RequestSettings } from '../../PublicEvents/transport';
 
 /** Where an item came from: the Include option's value, or the catalog. */
 export type ItemSource = 'widgetSales' | 'widgetRefunds' | 'eventOrders' | 'catalog';
@@ -35,7 +38,16 @@ export function toItem(change: Change): INodeExecutionData {
 	return { json: { ...header, ...json, ...header } };
 }
 
+const oldestFirst = (changes: Change[]) => [...changes].sort((a, b) => a.time - b.time);
+
 /** Oldest first across all feeds, so a sale comes before its refund. */
 export function toItems(changes: Change[]): INodeExecutionData[] {
-	return [...changes].sort((a, b) => a.time - b.time).map(toItem);
+	return oldestFirst(changes).map(toItem);
+}
+
+/** Output Rows for a Table: one flat row per sale or refund, oldest first; event names read once for the poll. */
+export async function toRowItems(this: IPollFunctions, changes: Change[], settings: RequestSettings): Promise<INodeExecutionData[]> {
+	const sales = oldestFirst(changes).filter((change): change is Change & { source: RowSource } => change.source !== 'catalog');
+	const rows = await new EventNames(this, settings).fill(sales.map((change) => toRow(change.json, change.source)));
+	return rows.map((json) => ({ json }));
 }

@@ -2,6 +2,7 @@ import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-w
 
 import { checkedOptions } from '../../PublicEvents/shared/descriptions';
 import { Inputs, IRI_COLLECTIONS, isoMoment, numericId, show } from '../../PublicEvents/shared/inputs';
+import { wantsRows } from '../../PublicEvents/shared/rows';
 import type { RequestSettings } from '../../PublicEvents/transport';
 
 export type Source = 'salesAndRefunds' | 'catalog';
@@ -20,6 +21,8 @@ export interface PollSettings {
 	/** Start From as written (an expression stays its text), so a changed date is noticed, a moving `$now` is not. */
 	startFromKey: string;
 	ignoreFields: string[];
+	/** Output: Rows for a Table (Sales and Refunds only). */
+	rows: boolean;
 	request: RequestSettings;
 }
 
@@ -41,7 +44,7 @@ export function pollSettings(this: IPollFunctions): PollSettings {
 	const request: RequestSettings = { retry, language };
 	const overlap = inputs.number(options.overlapMinutes ?? 5, 'Overlap Window (Minutes)', { min: 0, max: 1440 });
 	const lag = inputs.number(options.settlementLagMinutes ?? DEFAULT_LAG_MINUTES, 'Settlement Lag (Minutes)', { min: 0, max: 1440, whole: true });
-	const settings: PollSettings = { source, include: [], overlapMs: overlap * MINUTE, lagMs: lag * MINUTE, startFromKey: '', ignoreFields: [], request };
+	const settings: PollSettings = { source, include: [], overlapMs: overlap * MINUTE, lagMs: lag * MINUTE, startFromKey: '', ignoreFields: [], rows: false, request };
 
 	if (source === 'catalog') {
 		const ignore = this.getNodeParameter('fieldsToIgnore', 'countAvailableTickets');
@@ -51,6 +54,7 @@ export function pollSettings(this: IPollFunctions): PollSettings {
 		return settings;
 	}
 
+	settings.rows = wantsRows(options, inputs);
 	const include = this.getNodeParameter('include', FEEDS) as unknown;
 	settings.include = (Array.isArray(include) ? include : [include]).filter((feed): feed is Feed => FEEDS.includes(feed as Feed));
 	if (settings.include.length === 0) fail('Include', 'choose at least one of Widget Sales, Widget Refunds, Event Orders');

@@ -2,7 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { eventLocator, filtersCollection, optionsCollection, pageSettings, returnAllAndLimit, pagesInFlightOption } from '../../shared/descriptions';
+import { asRows } from '../../shared/eventNames';
 import { Inputs } from '../../shared/inputs';
+import { outputOption, wantsRows } from '../../shared/rows';
 import { path } from '../../shared/path';
 import { apiRequestAllItems } from '../../transport';
 
@@ -33,15 +35,16 @@ const properties: INodeProperties[] = [
 			description: 'Only orders in any of these statuses: one is sent as status, several as status[]',
 		},
 	]),
-	optionsCollection([pagesInFlightOption]),
+	optionsCollection([outputOption, pagesInFlightOption]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['getManyForEvent'] } }, properties);
 
-/** The company's orders for one event, without tickets. */
+/** The company's orders for one event, without tickets; as rows, each is a sale row whatever its status. */
 export async function execute(this: IExecuteFunctions, i: number) {
 	const settings = pageSettings.call(this, i);
 	const inputs = new Inputs(this.getNode(), i);
+	const rows = wantsRows(settings.options, inputs);
 	const eventId = inputs.id(this.getNodeParameter('eventId', i, '', { extractValue: true }), 'Event');
 	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 	const qs: IDataObject = {};
@@ -53,5 +56,6 @@ export async function execute(this: IExecuteFunctions, i: number) {
 	if (statuses.length === 1) qs.status = statuses[0];
 	if (statuses.length > 1) qs['status[]'] = statuses;
 	if (filters.payAtAfter !== undefined && filters.payAtAfter !== '') qs['payAt[after]'] = inputs.time(filters.payAtAfter, 'Paid After');
-	return await apiRequestAllItems.call(this, path`/event-points/${eventId}/orders`, qs, settings);
+	const orders = await apiRequestAllItems.call(this, path`/event-points/${eventId}/orders`, qs, settings);
+	return rows ? await asRows(this, settings, orders, 'eventOrders') : orders;
 }
