@@ -5,7 +5,7 @@ import { HALL_PLACES, hallPlanBench, hallPlanWorkflows } from './n8n/hallPlan';
 import { tokenCostBench, tokenCredentials, tokenWorkflows } from './n8n/tokenCost';
 
 /**
- * Benchmarks in real n8n 2.40.7 (the packed package loaded as a custom extension) against the
+ * Benchmarks in real n8n 2.40.7 (the packed package installed as a community package) against the
  * sandbox in its own process, rate limit off:
  *   1. hall plan of 20,000 places: this package vs the HTTP Request build vs a bare undici loop
  *   2. /token requests over 100 executions (one running n8n, webhook-triggered)

@@ -222,7 +222,7 @@ async function main() {
 	let n8n: N8nInstance | undefined;
 	try {
 		link = await startWan({ upstreamPort: Number(new URL(sandbox.baseUrl).port), rttMs: 0, tls: true });
-		n8n = await N8nInstance.create({ install, extensionsDir: packed.extensionsDir, env: { NODE_EXTRA_CA_CERTS: link.caFile! } });
+		n8n = await N8nInstance.create({ install, packed, env: { NODE_EXTRA_CA_CERTS: link.caFile! } });
 		const apiUrl = `${link.url}/api/v2`;
 		const token = await sandbox.token();
 		const get = async (path: string) =>

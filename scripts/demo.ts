@@ -104,7 +104,7 @@ async function main() {
 	undo.push(() => packed.cleanup());
 	say(`sandbox on ${sandbox.baseUrl}/api/v2 (seeded: ${sandbox.app.store.events.length} event points); package built`);
 
-	const n8n = await N8nInstance.create({ install, extensionsDir: packed.extensionsDir });
+	const n8n = await N8nInstance.create({ install, packed });
 	undo.push(() => n8n.cleanup());
 	say('starting n8n with a fresh data folder (about 30 s)');
 	const server = await n8n.start({ port: n8nPort || undefined, timeoutMs: 180_000 });

@@ -3,7 +3,7 @@ import { sampleChild } from './procStats';
 import { countersDelta, SandboxProcess } from './sandboxProcess';
 import { CREDENTIAL } from './workflows';
 
-/** Real n8n (the packed package as a custom extension) and the sandbox in its own process. */
+/** Real n8n (the packed package installed as a community package) and the sandbox in its own process. */
 export interface N8nBench {
 	sandbox: SandboxProcess;
 	n8n: N8nInstance;
@@ -12,7 +12,7 @@ export interface N8nBench {
 
 export async function setUpN8nBench(sandboxArgs: string[]): Promise<N8nBench> {
 	const [install, sandbox, packed] = await Promise.all([ensureN8n(), SandboxProcess.start(sandboxArgs), packPackage()]);
-	const n8n = await N8nInstance.create({ install, extensionsDir: packed.extensionsDir });
+	const n8n = await N8nInstance.create({ install, packed });
 	return { sandbox, n8n, packed };
 }
 

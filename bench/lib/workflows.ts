@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 
-import { TYPE_PREFIX } from '../../scripts/n8n/instance';
-
 /** The credential the package's workflows use (imported with the sandbox's URL and key). */
 export const CREDENTIAL = { id: 'PeBenchApiCred01', name: 'Public Events sandbox (bench)' };
 
@@ -49,7 +47,7 @@ export function webhookTrigger(path: string): NodeJson {
 export function packageGetPlaces(eventId: number | string, limit?: number): NodeJson {
 	return {
 		name: 'Get Places',
-		type: `${TYPE_PREFIX}publicEvents`,
+		type: 'n8n-nodes-public-events.publicEvents',
 		typeVersion: 1,
 		parameters: {
 			resource: 'hallPlan',

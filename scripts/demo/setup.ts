@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 import type { Sandbox } from '../../sandbox';
-import { apiCredential, REPO_ROOT, toCustomTypes, type N8nServer } from '../n8n/instance';
+import { apiCredential, REPO_ROOT, type N8nServer } from '../n8n/instance';
 
 /** Demo-only login of the throwaway n8n (its data folder is deleted on exit). */
 export const OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User', password: 'Demo-passw0rd' };
@@ -56,7 +56,7 @@ export interface Example {
 const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
 
 /**
- * examples/*.json by file name, node types renamed for a package loaded as a custom extension.
+ * examples/*.json by file name, as shipped (the package is installed as a community package).
  * Each MCP trigger gets a fresh random path: the shipped one is public, so a demo that kept it
  * would serve its tools at an address anyone reading the repository knows.
  */
@@ -65,7 +65,7 @@ export function loadExamples(dir = join(REPO_ROOT, 'examples')): Example[] {
 	return readdirSync(dir)
 		.filter((file) => file.endsWith('.json'))
 		.sort()
-		.map((file) => toCustomTypes(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Example))
+		.map((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as Example)
 		.map((example) => ({ ...example, nodes: example.nodes.map((n) => (n.type === MCP_TRIGGER ? freshPath(n) : n)) }));
 }
 

@@ -1,8 +1,8 @@
 /**
  * Runs a REAL n8n (env N8N_VERSION, default 2.40.7 on Node 24; 1.123.81 runs on Node 22;
- * each installed once outside the repo by scripts/n8n/install.ts) with this package loaded
- * as a custom extension, through n8n's CLI: import credentials and workflows, execute,
- * export. DESIGN.md section 5 has the facts, docs/compatibility.md the versions.
+ * each installed once outside the repo by scripts/n8n/install.ts) with this package installed
+ * as a community package (see pack.ts), through n8n's CLI: import credentials and workflows,
+ * execute, export. docs/compatibility.md has the versions.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,11 +11,12 @@ import { join } from 'node:path';
 
 import { installN8n, N8N_VERSION, type N8nInstall } from './install';
 import { finishedWork, logLines, parseRawOutput } from './output';
+import { installCommunityPackage, type PackedPackage } from './pack';
 import { freePort, killGroup, runToFiles, type RunResult } from './process';
 import { N8nServer } from './server';
 
 export { finishedWork, logLines, nodeOutput, parseRawOutput, type LogLine } from './output';
-export { packPackage, REPO_ROOT, toCustomTypes, TYPE_PREFIX, type PackedPackage } from './pack';
+export { installCommunityPackage, PACKAGE_NAME, packPackage, REPO_ROOT, type PackedPackage } from './pack';
 export { runToFiles, type RunResult } from './process';
 export { DEFAULT_N8N_VERSION, N8N_VERSION, type N8nInstall } from './install';
 export { N8nServer } from './server';
@@ -40,7 +41,8 @@ export function n8nMajor(install: N8nInstall): number {
 }
 
 export interface N8nInstanceOptions {
-	extensionsDir: string;
+	/** installed into this instance's own nodes folder; without it n8n runs without the package */
+	packed?: PackedPackage;
 	install?: N8nInstall;
 	env?: Record<string, string>;
 }
@@ -48,9 +50,15 @@ export interface N8nInstanceOptions {
 /** What each n8n process prints once it is ready. */
 const READY = { start: 'Editor is now accessible', worker: 'n8n worker is now ready', webhook: 'Webhook listener waiting for requests' };
 
-/** One n8n user folder (its own SQLite database, unless `env` names another), driven through n8n's CLI. */
+/**
+ * One n8n user folder (its own SQLite database, unless `env` names another, and its own nodes
+ * folder), driven through n8n's CLI. In queue mode each process gets its own instance, as
+ * separate machines would.
+ */
 export class N8nInstance {
 	readonly userFolder: string;
+	/** where n8n keeps its files (`<N8N_USER_FOLDER>/.n8n`): config, nodes/, the SQLite database */
+	readonly n8nFolder: string;
 	private readonly env: NodeJS.ProcessEnv;
 	private readonly pids = new Set<number>();
 	private files = 0;
@@ -59,16 +67,15 @@ export class N8nInstance {
 
 	private constructor(
 		readonly install: N8nInstall,
-		extensionsDir: string,
 		extraEnv: Record<string, string>,
 	) {
 		this.userFolder = mkdtempSync(join(tmpdir(), 'pe-e2e-n8n-'));
+		this.n8nFolder = join(this.userFolder, '.n8n');
 		this.env = {
 			PATH: process.env.PATH,
 			HOME: this.userFolder,
 			TZ: 'UTC',
 			N8N_USER_FOLDER: this.userFolder,
-			N8N_CUSTOM_EXTENSIONS: extensionsDir,
 			N8N_ENCRYPTION_KEY: 'e2e-encryption-key-not-secret',
 			N8N_DIAGNOSTICS_ENABLED: 'false',
 			// (No N8N_RUNNERS_ENABLED: 2.40.7 always starts its task runners and warns that the
@@ -89,8 +96,15 @@ export class N8nInstance {
 		};
 	}
 
-	static async create(options: N8nInstanceOptions): Promise<N8nInstance> {
-		return new N8nInstance(options.install ?? (await ensureN8n()), options.extensionsDir, options.env ?? {});
+	static async create(options: N8nInstanceOptions = {}): Promise<N8nInstance> {
+		const n8n = new N8nInstance(options.install ?? (await ensureN8n()), options.env ?? {});
+		try {
+			if (options.packed) await installCommunityPackage(options.packed, n8n.n8nFolder);
+		} catch (error) {
+			n8n.cleanup();
+			throw error;
+		}
+		return n8n;
 	}
 
 	/** `n8n <args>` on the install's Node; throws with n8n's log when it exits non-zero (unless `check: false`). */

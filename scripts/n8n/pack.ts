@@ -1,74 +1,90 @@
-/** Builds and packs this package as a user installs it, for n8n to load as a custom extension. */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+/**
+ * Builds and packs this package, and installs the tarball into an n8n folder as n8n's
+ * community-package installer does (Settings > Community nodes), so every real-n8n test loads
+ * it the way partners do: node types `n8n-nodes-public-events.<name>`, examples unchanged.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 import { runToFiles, type RunResult } from './process';
 
 export const REPO_ROOT = resolve(__dirname, '..', '..');
-/** Node types of a package loaded through N8N_CUSTOM_EXTENSIONS are named `CUSTOM.<name>`. */
-export const TYPE_PREFIX = 'CUSTOM.';
+/** The package's npm name: its node types are `<PACKAGE_NAME>.<node name>`. */
+export const PACKAGE_NAME = 'n8n-nodes-public-events';
 
 function npm(args: string[], cwd: string): Promise<RunResult> {
 	return runToFiles('npm', args, { cwd, env: process.env, timeoutMs: 300_000 });
 }
 
 export interface PackedPackage {
-	/** the folder to give N8N_CUSTOM_EXTENSIONS; holds `package/` as `npm pack` lays it out */
-	extensionsDir: string;
-	packageDir: string;
+	/** the `npm pack` tarball */
+	tarball: string;
+	name: string;
+	version: string;
 	cleanup(): void;
 }
 
 /**
- * Builds the package (unless `build: false`), packs it and unpacks the tarball into a temp
- * folder, so n8n loads exactly the files that ship. Checks that the node and credential files
- * in the tarball are the ones package.json's `n8n` section lists.
+ * Builds the package (unless `build: false`) and packs it into a temp folder. Checks that the
+ * node and credential files in the tarball are the ones package.json's `n8n` section lists:
+ * n8n loads an installed package by that list.
  */
 export async function packPackage(root = REPO_ROOT, { build = true } = {}): Promise<PackedPackage> {
 	if (build) {
 		const built = await npm(['run', 'build'], root);
 		if (built.code !== 0) throw new Error(`npm run build failed:\n${built.stdout}\n${built.stderr}`);
 	}
-	const extensionsDir = mkdtempSync(join(tmpdir(), 'pe-e2e-ext-'));
-	const cleanup = () => rmSync(extensionsDir, { recursive: true, force: true });
+	const dir = mkdtempSync(join(tmpdir(), 'pe-e2e-pack-'));
+	const cleanup = () => rmSync(dir, { recursive: true, force: true });
 	try {
-		const packed = await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', extensionsDir], root);
+		const packed = await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', dir], root);
 		if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.stderr}`);
-		const [{ filename, files }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{
+		const [{ filename, files, name, version }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{
 			filename: string;
+			name: string;
+			version: string;
 			files: Array<{ path: string }>;
 		}>;
-		const tarball = join(extensionsDir, filename);
-		const untar = await runToFiles('tar', ['-xzf', tarball], { cwd: extensionsDir });
-		if (untar.code !== 0) throw new Error(`tar failed: ${untar.stderr}`);
-		rmSync(tarball);
-		const packageDir = join(extensionsDir, 'package');
-		const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
-			n8n?: { nodes?: string[]; credentials?: string[] };
-		};
-		// n8n loads a custom extension by globbing *.node.js / *.credentials.js, but a user's
-		// install loads what package.json lists: both sets must be the same.
+		const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { n8n?: { nodes?: string[]; credentials?: string[] } };
 		const listed = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])].map((f) => f.replace(/^\.\//, ''));
-		const shipped = files.map((f) => f.path).filter((f) => /\.(node|credentials)\.js$/.test(f));
-		const missing = listed.filter((file) => !existsSync(join(packageDir, file)));
-		const unlisted = shipped.filter((file) => !listed.includes(file));
+		const shipped = files.map((f) => f.path);
+		const missing = listed.filter((file) => !shipped.includes(file));
+		const unlisted = shipped.filter((f) => /\.(node|credentials)\.js$/.test(f)).filter((file) => !listed.includes(file));
 		if (listed.length === 0 || missing.length > 0 || unlisted.length > 0) {
 			throw new Error(
 				`package.json's n8n section lists ${listed.length} files; missing from the tarball: [${missing.join(', ')}]; shipped but not listed: [${unlisted.join(', ')}]`,
 			);
 		}
-		return { extensionsDir, packageDir, cleanup };
+		return { tarball: join(dir, filename), name, version, cleanup };
 	} catch (error) {
 		cleanup();
 		throw error;
 	}
 }
 
-/** Rewrites community-package node types (`n8n-nodes-public-events.x`) to `CUSTOM.x`. */
-export function toCustomTypes<T extends { nodes: Array<{ type: string }> }>(workflow: T): T {
-	return {
-		...workflow,
-		nodes: workflow.nodes.map((n) => ({ ...n, type: n.type.replace(/^n8n-nodes-public-events\./, TYPE_PREFIX) })),
-	};
+/** The npm install n8n's installer runs in the unpacked package (2.40.7 and 1.123.81 alike). */
+const INSTALL_ARGS = ['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'];
+
+/**
+ * Lays the package out in `<n8nFolder>/nodes` as n8n's installer does: the tarball unpacked
+ * into `node_modules/<name>`, its dev, peer and optional dependencies dropped, npm install
+ * without scripts run inside it, and the version noted in `nodes/package.json` (n8n's ledger of
+ * installed packages). Every n8n process loads `nodes/node_modules/n8n-nodes-*` at start,
+ * whether or not its database lists the package. Returns the package folder.
+ */
+export async function installCommunityPackage(packed: PackedPackage, n8nFolder: string): Promise<string> {
+	const nodesDir = join(n8nFolder, 'nodes');
+	const packageDir = join(nodesDir, 'node_modules', packed.name);
+	mkdirSync(packageDir, { recursive: true });
+	const untar = await runToFiles('tar', ['-xzf', packed.tarball, '-C', packageDir, '--strip-components=1'], { cwd: nodesDir });
+	if (untar.code !== 0) throw new Error(`tar failed: ${untar.stderr}`);
+	const manifest = join(packageDir, 'package.json');
+	const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, unknown>;
+	for (const section of ['devDependencies', 'peerDependencies', 'optionalDependencies']) delete pkg[section];
+	writeFileSync(manifest, JSON.stringify(pkg, null, 2));
+	const installed = await npm(INSTALL_ARGS, packageDir);
+	if (installed.code !== 0) throw new Error(`npm install in ${packageDir} failed:\n${installed.stderr}`);
+	writeFileSync(join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [packed.name]: packed.version } }, null, 2));
+	return packageDir;
 }

@@ -2,7 +2,7 @@
  * n8n's queue mode on loopback for the e2e suite: Redis (no persistence) and a throwaway
  * Postgres cluster, both on free ports in temp folders, stopped and removed by `stop()`.
  * Debian's postgresql keeps initdb and pg_ctl in its library folder, and Postgres refuses to run
- * as root: under root the cluster belongs to the `postgres` user. DESIGN.md, queue mode.
+ * as root: under root the cluster belongs to the `postgres` user. docs/queue-mode.md.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';

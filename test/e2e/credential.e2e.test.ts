@@ -35,7 +35,7 @@ describe('real n8n: the credential test', () => {
 		const [install, started, pkg] = await Promise.all([ensureN8n(), SandboxClient.start({}), packPackage()]);
 		sandbox = started;
 		packed = pkg;
-		n8n = await N8nInstance.create({ install, extensionsDir: packed.extensionsDir });
+		n8n = await N8nInstance.create({ install, packed });
 		const { baseUrl } = sandbox.sandbox;
 		await n8n.importCredentials([apiCredential(GOOD, baseUrl, sandbox.keys.partner), apiCredential(WRONG, baseUrl, WRONG_KEY)]);
 		server = await n8n.start();

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { ensureN8n, N8nInstance, packPackage, REPO_ROOT, toCustomTypes, TYPE_PREFIX, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
+import { ensureN8n, N8nInstance, PACKAGE_NAME, packPackage, REPO_ROOT, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
 import { eventLabel } from '../../nodes/PublicEvents/methods/loadOptions';
 import { PUSH_TRIGGER_SCHEMA, readSchema } from '../helpers/outputSchema';
 import { SandboxClient } from '../helpers/sandboxClient';
@@ -32,7 +32,7 @@ import {
 const WEBHOOK_ID = randomUUID();
 const OWNER = { email: 'owner@e2e.invalid', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-passw0rd' };
 /** The AI example as the demo has it, its tools on this suite's credential. */
-const AI_DESK = toCustomTypes(JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'ai-ticket-desk.json'), 'utf8')) as { id: string; nodes: Array<{ name: string; type: string; credentials?: object }> });
+const AI_DESK = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'ai-ticket-desk.json'), 'utf8')) as { id: string; nodes: Array<{ name: string; type: string; credentials?: object }> };
 for (const node of AI_DESK.nodes) if ((node.credentials as { publicEventsApi?: object } | undefined)?.publicEventsApi) node.credentials = { publicEventsApi: API_CREDENTIAL };
 /** The MCP trigger's Bearer credential, as the demo creates it: the trigger shows no credential issue. */
 const MCP_TOKEN = { id: 'PeDemoMcpToken01', name: 'Public Events MCP token', type: 'httpBearerAuth', data: { token: randomUUID() } };
@@ -79,7 +79,7 @@ describe('real n8n editor in a browser: the package\'s nodes and credential', ()
 		const [install, started, pkg] = await Promise.all([ensureN8n(), SandboxClient.start({}), packPackage()]);
 		sandbox = started;
 		packed = pkg;
-		n8n = await N8nInstance.create({ install, extensionsDir: packed.extensionsDir });
+		n8n = await N8nInstance.create({ install, packed });
 		order = await chooseOrder(sandbox);
 		await n8n.importCredentials([...credentials(sandbox.sandbox.baseUrl, sandbox.keys.partner), MCP_TOKEN]);
 		await n8n.importWorkflows([editorWorkflow(order, WEBHOOK_ID), AI_DESK]);
@@ -103,10 +103,10 @@ describe('real n8n editor in a browser: the package\'s nodes and credential', ()
 
 		for (const [name, type] of Object.entries(NODE_TYPES)) {
 			const node = editor.canvasNode(name);
-			await expect(node.getAttribute('data-node-type')).resolves.toBe(`${TYPE_PREFIX}${type}`);
+			await expect(node.getAttribute('data-node-type')).resolves.toBe(`${PACKAGE_NAME}.${type}`);
 			const icon = node.locator('img').first();
 			const src = (await icon.getAttribute('src')) ?? '';
-			expect(src).toMatch(/^\/icons\/CUSTOM\/.*\/publicEvents\.svg$/);
+			expect(src).toMatch(/^\/icons\/n8n-nodes-public-events\/.*\/publicEvents\.svg$/);
 			// the dark theme's icon is served too
 			const dark = await editor.page.request.get(`${server.url}${src.replace(/\.svg$/, '.dark.svg')}`);
 			expect([dark.status(), (await dark.text()).trimStart().slice(0, 4)]).toEqual([200, '<svg']);
@@ -139,7 +139,7 @@ describe('real n8n editor in a browser: the package\'s nodes and credential', ()
 
 	it('before any run, the next node\'s input shows Create\'s output fields from the shipped schema', async () => {
 		for (const [resource, operation] of [['order', 'create'], ['event', 'getMany'], ['widget', 'getManyOrders']]) {
-			const answer = await editor.page.request.get(`${server.url}/schemas/${TYPE_PREFIX}publicEvents/1.0.0/${resource}/${operation}.json`);
+			const answer = await editor.page.request.get(`${server.url}/schemas/n8n-nodes-public-events.publicEvents/1.0.0/${resource}/${operation}.json`);
 			expect([resource, operation, answer.status()]).toEqual([resource, operation, 200]);
 			expect(await answer.json()).toEqual(readSchema(resource, operation));
 		}
@@ -156,10 +156,10 @@ describe('real n8n editor in a browser: the package\'s nodes and credential', ()
 	it('n8n serves the push trigger\'s output schema; the poll trigger ships none (its sources differ in shape)', async () => {
 		// n8n 2.40.7's editor does not preview trigger schemas before a run ("Trigger nodes do not
 		// have schema previews"); the schema endpoint and its AI builder's lookup read them.
-		const push = await editor.page.request.get(`${server.url}/schemas/${TYPE_PREFIX}publicEventsTrigger/1.0.0.json`);
+		const push = await editor.page.request.get(`${server.url}/schemas/n8n-nodes-public-events.publicEventsTrigger/1.0.0.json`);
 		expect(push.status()).toBe(200);
 		expect(await push.json()).toEqual(JSON.parse(readFileSync(PUSH_TRIGGER_SCHEMA, 'utf8')));
-		const poll = await editor.page.request.get(`${server.url}/schemas/${TYPE_PREFIX}publicEventsPollTrigger/1.0.0.json`);
+		const poll = await editor.page.request.get(`${server.url}/schemas/n8n-nodes-public-events.publicEventsPollTrigger/1.0.0.json`);
 		expect(poll.status()).toBe(404);
 	});
 

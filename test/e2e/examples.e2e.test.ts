@@ -1,7 +1,7 @@
 /**
  * The shipped example workflows (examples/*.json) in real n8n (2.40.7, or N8N_VERSION such as
- * 1.123.81), imported as users import
- * them (type names mapped to the custom-extension names) and run with `n8n execute` against the
+ * 1.123.81), with the package installed as a community package and the files imported unchanged,
+ * as users import them, and run with `n8n execute` against the
  * sandbox: what they print and the files they write are checked against the sandbox's own data.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { expectNoSecrets, secretsOf } from '../helpers/secrets';
 import { Receiver } from '../helpers/receiver';
 import { SandboxClient } from '../helpers/sandboxClient';
-import { apiCredential, ensureN8n, N8nInstance, n8nMajor, nodeOutput, packPackage, REPO_ROOT, toCustomTypes, type PackedPackage } from '../../scripts/n8n/instance';
+import { apiCredential, ensureN8n, N8nInstance, n8nMajor, nodeOutput, packPackage, REPO_ROOT, type PackedPackage } from '../../scripts/n8n/instance';
 import type { N8nInstall } from '../../scripts/n8n/install';
 
 const DEMO_API = { id: 'PeDemoApiCred001', name: 'Public Events (sandbox)' };
@@ -80,7 +80,7 @@ describe('real n8n: the example workflows', () => {
 
 	beforeAll(async () => {
 		[install, sandbox, packed, receiver] = await Promise.all([ensureN8n(), SandboxClient.start({ placesPerEvent: 40 }), packPackage(), Receiver.start()]);
-		n8n = await N8nInstance.create({ install, extensionsDir: packed.extensionsDir });
+		n8n = await N8nInstance.create({ install, packed });
 		files = join(n8n.userFolder, '.n8n-files');
 		mkdirSync(join(files, 'public-events'), { recursive: true });
 		const { baseUrl } = sandbox.sandbox;
@@ -102,7 +102,7 @@ describe('real n8n: the example workflows', () => {
 			example('catalog-sync.json'),
 			example('push-sale-to-crm.json'),
 			crmProbe(pushed),
-		].map((wf) => JSON.parse(JSON.stringify(toCustomTypes(wf)).replaceAll(EXAMPLE_FILES, files)) as Workflow);
+		].map((wf) => JSON.parse(JSON.stringify(wf).replaceAll(EXAMPLE_FILES, files)) as Workflow);
 		await n8n.importWorkflows(workflows);
 	});
 

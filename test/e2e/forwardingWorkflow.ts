@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 
-import { TYPE_PREFIX } from '../../scripts/n8n/instance';
-
 /**
  * n8n (1.x and 2.x) refuses a poll cron firing more than once a minute ("The polling interval
  * is too short"), checking each Poll Times entry alone. Six entries, each once a minute at its
@@ -14,7 +12,7 @@ export const pollTimes = { item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode
 export function signedPushTrigger(webhookId: string, credential: { id: string; name: string }, events: string[]) {
 	return {
 		name: 'Push',
-		type: `${TYPE_PREFIX}publicEventsTrigger`,
+		type: 'n8n-nodes-public-events.publicEventsTrigger',
 		webhookId,
 		parameters: { events, authentication: 'signature' },
 		credentials: { publicEventsWebhookApi: credential },

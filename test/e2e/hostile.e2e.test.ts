@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { apiCredential, ensureN8n, N8nInstance, nodeOutput, packPackage, TYPE_PREFIX, type PackedPackage } from '../../scripts/n8n/instance';
+import { apiCredential, ensureN8n, N8nInstance, nodeOutput, packPackage, type PackedPackage } from '../../scripts/n8n/instance';
 import { expectNoSecrets } from '../helpers/secrets';
 
 const KEY = 'key_live_hostile_e2e_4d1c9a7b20';
@@ -115,7 +115,7 @@ describe('real n8n against a hostile service (a stub, not the sandbox)', () => {
 		[apiUrl, otherUrl] = await Promise.all([listen(api), listen(other)]);
 		const [install, pkg] = await Promise.all([ensureN8n(), packPackage()]);
 		packed = pkg;
-		n8n = await N8nInstance.create({ install, extensionsDir: packed.extensionsDir });
+		n8n = await N8nInstance.create({ install, packed });
 		await n8n.importCredentials(
 			CASES.map((c, i) =>
 				c.prefix === 'production'
@@ -128,7 +128,7 @@ describe('real n8n against a hostile service (a stub, not the sandbox)', () => {
 			...CASES.map((c, i) => ({
 				id: randomUUID(),
 				name: c.name,
-				type: `${TYPE_PREFIX}publicEvents`,
+				type: 'n8n-nodes-public-events.publicEvents',
 				typeVersion: 1,
 				position: [240 * (i + 1), 0],
 				// No retries: each fault is met once, and the run stays short.

@@ -15,7 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index';
 // The SDK's subpaths without .js: the lint's import resolver does not map its exports wildcard with one (Jest adds it).
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp';
 
-import { apiCredential, ensureN8n, N8nInstance, packPackage, REPO_ROOT, toCustomTypes, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
+import { apiCredential, ensureN8n, N8nInstance, packPackage, REPO_ROOT, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
 import { until } from '../helpers/push';
 import { expectNoSecrets, secretsOf } from '../helpers/secrets';
 import { SandboxClient } from '../helpers/sandboxClient';
@@ -82,12 +82,12 @@ describe('real n8n: the AI ticket desk example served by the MCP Server Trigger 
 		const [install, started, pkg] = await Promise.all([ensureN8n(), SandboxClient.start({ placesPerEvent: 40 }), packPackage()]);
 		sandbox = started;
 		packed = pkg;
-		n8n = await N8nInstance.create({ install, extensionsDir: packed.extensionsDir });
+		n8n = await N8nInstance.create({ install, packed });
 		await n8n.importCredentials([
 			apiCredential(DEMO_API, sandbox.sandbox.baseUrl, sandbox.keys.partner),
 			{ ...BEARER, type: 'httpBearerAuth', data: { token: TOKEN } },
 		]);
-		await n8n.importWorkflow(toCustomTypes(example));
+		await n8n.importWorkflow(example);
 		server = await n8n.start();
 		cookie = await server.setupOwner(OWNER);
 		await server.activateWorkflow(cookie, example.id);

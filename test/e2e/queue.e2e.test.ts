@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { apiCredential, TYPE_PREFIX, type N8nServer } from '../../scripts/n8n/instance';
+import { apiCredential, type N8nServer } from '../../scripts/n8n/instance';
 import { Balancer, send } from '../helpers/balancer';
 import { deliveriesOf, subscribe, until } from '../helpers/push';
 import { Receiver } from '../helpers/receiver';
@@ -23,6 +23,8 @@ const WEBHOOK_SECRET = 'whsec_e2e_queue_7c1d0a55';
 const PUSH_WORKFLOW = 'PeE2eWfQueuePsh1';
 const PUSH_WEBHOOK_ID = randomUUID();
 const SALES = 6;
+/** What n8n (2.40.7 and 1.123.81) says when the process running a workflow lacks the package. */
+const MISSING_PACKAGE = 'Unrecognized node type: n8n-nodes-public-events.publicEvents';
 const REFUNDS = 2;
 
 /**
@@ -48,7 +50,7 @@ function tokenWorkflow() {
 			{
 				id: randomUUID(),
 				name: 'Public Events',
-				type: `${TYPE_PREFIX}publicEvents`,
+				type: 'n8n-nodes-public-events.publicEvents',
 				typeVersion: 1,
 				position: [240, 0],
 				parameters: { resource: 'event', operation: 'getMany', returnAll: false, limit: 1 },
@@ -252,6 +254,39 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 		console.log(`[queue] ${copies} deliveries each sent to both webhook processors at once: executions per delivery ${counts.join(' ')}`);
 		expect(counts.every((count) => count >= 1 && count <= 2)).toBe(true);
 		await sandbox().admin('DELETE', '/webhooks');
+	});
+
+	it('the database lists no installed package: each process ran the nodes from its own nodes folder', async () => {
+		// Settings > Community nodes lists the database's records; the folders were laid out as
+		// n8n's installer does, without one.
+		await expect(cluster.main.rest(cluster.cookie, 'GET', '/community-packages')).resolves.toEqual([]);
+	});
+
+	// Each process loads nodes from its own n8n folder, whatever the database lists: a worker
+	// whose folder lacks the package takes the job all the same. docs/troubleshooting.md.
+	it('a worker without the package takes a job: the execution fails, naming the node type', async () => {
+		await cluster.stopWorkers();
+		const bare = await cluster.startWorker({ withPackage: false });
+		const filter = encodeURIComponent(JSON.stringify({ workflowId: TOKEN_WORKFLOW }));
+		const runs = async () => ((await cluster.main.rest(cluster.cookie, 'GET', `/executions?filter=${filter}&limit=200`)) as { results: Array<{ id: string; status: string }> }).results;
+		const before = new Set((await runs()).map((r) => r.id));
+		const seq = sandbox().app.log.lastSeq;
+		const res = await fetch(`${webhooks[0].url}/webhook/${TOKEN_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		expect(res.status).toBe(200);
+		const failed = await until(async () => {
+			await new Promise((r) => setTimeout(r, 500));
+			const all = await runs();
+			return all.find((r) => !before.has(r.id) && !['new', 'running', 'waiting'].includes(r.status));
+		}, 'the execution on the worker without the package to end', 60_000);
+		const execution = (await cluster.main.rest(cluster.cookie, 'GET', `/executions/${failed.id}`)) as { status: string; data: string };
+		// n8n stores the run flattened (flatted): every string is one element of the array
+		const strings = (JSON.parse(execution.data) as unknown[]).filter((v): v is string => typeof v === 'string');
+		console.log(`[queue] a worker without the package took a job: execution ${execution.status}, "${strings.find((s) => s.startsWith('Unrecognized'))}"`);
+		// what the execution list shows (Error) and the execution's error message
+		expect(execution.status).toBe('error');
+		expect(strings).toContain(MISSING_PACKAGE);
+		expect(bare.log()).toContain(MISSING_PACKAGE);
+		expect(requestsSince(seq)).toEqual([]);
 	});
 
 	it('nothing n8n printed holds the API key or a token', () => {

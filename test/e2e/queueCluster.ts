@@ -1,8 +1,10 @@
 /**
  * n8n's queue mode as partners who outgrow one process run it, for the queue suites: Redis,
  * Postgres, a main process, two workers (`n8n worker --concurrency=5`) and two webhook
- * processors (`n8n webhook`), all on loopback with the packed package, one encryption key and
- * the sandbox. docs/queue-mode.md has the settings and the figures.
+ * processors (`n8n webhook`), all on loopback, one database, one encryption key and the
+ * sandbox. Each process has its own n8n folder with the package installed in its own nodes
+ * folder, as separate machines or containers would. docs/queue-mode.md has the settings and
+ * the figures.
  */
 import { ensureN8n, N8nInstance, packPackage, type N8nInstall, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
 import { startPostgres, startRedis, type Service } from '../../scripts/n8n/queue';
@@ -31,13 +33,40 @@ export class QueueCluster {
 	workers: N8nServer[] = [];
 	webhooks: N8nServer[] = [];
 	cookie = '';
+	/** One n8n folder per process (main's first): what each process loads its nodes from. */
+	private readonly folders: N8nInstance[] = [];
 
 	private constructor(
 		readonly sandbox: SandboxClient,
+		/** main's n8n folder: the CLI imports run there */
 		readonly n8n: N8nInstance,
 		private readonly packed: PackedPackage,
 		private readonly services: Service[],
-	) {}
+		private readonly env: Record<string, string>,
+	) {
+		this.folders.push(n8n);
+	}
+
+	/** A new n8n folder on the cluster's database and Redis, with the package unless `withPackage: false`. */
+	private async folder(withPackage = true): Promise<N8nInstance> {
+		const n8n = await N8nInstance.create({ install: this.n8n.install, packed: withPackage ? this.packed : undefined, env: this.env });
+		this.folders.push(n8n);
+		return n8n;
+	}
+
+	/** Starts one more worker in its own n8n folder; `withPackage: false` leaves its nodes folder empty. */
+	async startWorker({ withPackage = true } = {}): Promise<N8nServer> {
+		const worker = await (await this.folder(withPackage)).start({ command: 'worker', args: ['--concurrency=5'] });
+		this.processes.push(worker);
+		this.workers.push(worker);
+		return worker;
+	}
+
+	/** Stops the workers running now (the processes stay listed, for `printed`). */
+	async stopWorkers(): Promise<void> {
+		await Promise.all(this.workers.map((w) => w.stop()));
+		this.workers = [];
+	}
 
 	get main(): N8nServer {
 		return this.processes[0];
@@ -52,19 +81,23 @@ export class QueueCluster {
 			await Promise.all([sandbox?.stop(), redis?.stop(), postgres?.stop()]);
 			throw (parts.find((part) => part.status === 'rejected') as PromiseRejectedResult).reason;
 		}
-		const n8n = await N8nInstance.create({
-			install,
-			extensionsDir: packed.extensionsDir,
-			env: {
-				...postgres.env,
-				EXECUTIONS_MODE: 'queue',
-				QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-				QUEUE_BULL_REDIS_PORT: String(redis.port),
-				// n8n warns at start about Postgres 15 (17 is current); it works.
-				N8N_LOG_LEVEL: 'info',
-			},
-		});
-		const cluster = new QueueCluster(sandbox, n8n, packed, [redis, postgres]);
+		const env = {
+			...postgres.env,
+			EXECUTIONS_MODE: 'queue',
+			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+			QUEUE_BULL_REDIS_PORT: String(redis.port),
+			// n8n warns at start about Postgres 15 (17 is current); it works.
+			N8N_LOG_LEVEL: 'info',
+		};
+		let n8n: N8nInstance;
+		try {
+			n8n = await N8nInstance.create({ install, packed, env });
+		} catch (error) {
+			packed.cleanup();
+			await Promise.all([sandbox.stop(), redis.stop(), postgres.stop()]);
+			throw error;
+		}
+		const cluster = new QueueCluster(sandbox, n8n, packed, [redis, postgres], env);
 		try {
 			await n8n.importCredentials(options.credentials(sandbox));
 			await n8n.importWorkflows(options.workflows);
@@ -72,11 +105,8 @@ export class QueueCluster {
 			cluster.processes.push(main);
 			cluster.cookie = await main.setupOwner(OWNER);
 			for (const id of options.activate) await main.activateWorkflow(cluster.cookie, id);
-			const started = await Promise.all([
-				...Array.from({ length: WORKERS }, () => n8n.start({ command: 'worker', args: ['--concurrency=5'] })),
-				n8n.start({ command: 'webhook' }),
-				n8n.start({ command: 'webhook' }),
-			]);
+			const folders = await Promise.all(Array.from({ length: WORKERS + 2 }, () => cluster.folder()));
+			const started = await Promise.all(folders.map((f, i) => (i < WORKERS ? f.start({ command: 'worker', args: ['--concurrency=5'] }) : f.start({ command: 'webhook' }))));
 			cluster.processes.push(...started);
 			cluster.workers = started.slice(0, WORKERS);
 			cluster.webhooks = started.slice(WORKERS);
@@ -103,12 +133,12 @@ export class QueueCluster {
 
 	/** Everything that n8n printed, also of stopped processes (for the secrets scan). */
 	printed(): string {
-		return this.n8n.printedText() + this.processes.map((p) => p.log()).join('\n');
+		return this.folders.map((f) => f.printedText()).join('\n') + this.processes.map((p) => p.log()).join('\n');
 	}
 
 	async stop(): Promise<void> {
 		await Promise.all(this.processes.map((p) => p.stop()));
-		this.n8n.cleanup();
+		this.folders.forEach((f) => f.cleanup());
 		this.packed.cleanup();
 		await Promise.all([this.sandbox.stop(), ...this.services.map((s) => s.stop())]);
 	}

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { apiCredential, REPO_ROOT, toCustomTypes, TYPE_PREFIX } from '../../scripts/n8n/instance';
+import { apiCredential, REPO_ROOT } from '../../scripts/n8n/instance';
 import { Balancer } from '../helpers/balancer';
 import { deliveriesOf, subscribe, until } from '../helpers/push';
 import { Receiver } from '../helpers/receiver';
@@ -40,7 +40,7 @@ const LOAD_SALES = 200;
 
 /** The sell-a-ticket example as shipped, its manual start swapped for a webhook answering with the last node's items. */
 function sellOverWebhook() {
-	const example = toCustomTypes(JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'sell-a-ticket.json'), 'utf8'))) as { id: string; nodes: Array<Record<string, unknown>> };
+	const example = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'sell-a-ticket.json'), 'utf8')) as { id: string; nodes: Array<Record<string, unknown>> };
 	return {
 		...example,
 		id: SELL_WORKFLOW,
@@ -95,7 +95,7 @@ describe('real n8n in queue mode: poll across a restart of main, an example on a
 				sellOverWebhook(),
 				forwardingWorkflow(
 					POLL_WORKFLOW,
-					{ name: 'Poll', type: `${TYPE_PREFIX}publicEventsPollTrigger`, parameters: { pollTimes, source: 'salesAndRefunds', include: ['widgetSales'] }, credentials: { publicEventsApi: API_CREDENTIAL } },
+					{ name: 'Poll', type: 'n8n-nodes-public-events.publicEventsPollTrigger', parameters: { pollTimes, source: 'salesAndRefunds', include: ['widgetSales'] }, credentials: { publicEventsApi: API_CREDENTIAL } },
 					polled.url,
 				),
 				forwardingWorkflow(

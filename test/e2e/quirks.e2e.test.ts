@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { apiCredential, ensureN8n, N8nInstance, nodeOutput, packPackage, REPO_ROOT, toCustomTypes, TYPE_PREFIX, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
+import { apiCredential, ensureN8n, N8nInstance, nodeOutput, packPackage, REPO_ROOT, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
 import { until } from '../helpers/push';
 import { Receiver } from '../helpers/receiver';
 import { SandboxClient } from '../helpers/sandboxClient';
@@ -65,7 +65,7 @@ describe('real n8n against the sandbox in quirks mode', () => {
 		sandbox = started;
 		packed = pkg;
 		polled = receiver;
-		n8n = await N8nInstance.create({ install, extensionsDir: packed.extensionsDir });
+		n8n = await N8nInstance.create({ install, packed });
 		await n8n.importCredentials([apiCredential(DEMO_API, sandbox.sandbox.baseUrl, sandbox.keys.partner)]);
 		const sell = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'sell-a-ticket.json'), 'utf8'));
 		await n8n.importWorkflows([
@@ -73,13 +73,13 @@ describe('real n8n against the sandbox in quirks mode', () => {
 				POLL_WORKFLOW,
 				{
 					name: 'Poll',
-					type: `${TYPE_PREFIX}publicEventsPollTrigger`,
+					type: 'n8n-nodes-public-events.publicEventsPollTrigger',
 					parameters: { pollTimes, source: 'salesAndRefunds', include: ['widgetSales', 'widgetRefunds'] },
 					credentials: { publicEventsApi: DEMO_API },
 				},
 				polled.url,
 			),
-			toCustomTypes(sell),
+			sell,
 		]);
 		server = await n8n.start();
 		const cookie = await server.setupOwner(OWNER);

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 
 import { expectNoSecrets, secretsOf } from '../helpers/secrets';
 import { SandboxClient } from '../helpers/sandboxClient';
-import { apiCredential, ensureN8n, N8nInstance, nodeOutput, packPackage, TYPE_PREFIX, type PackedPackage } from '../../scripts/n8n/instance';
+import { apiCredential, ensureN8n, N8nInstance, nodeOutput, packPackage, type PackedPackage } from '../../scripts/n8n/instance';
 
 const HOUR = 3600_000;
 const CREDENTIAL = { id: 'PeE2eCredToken01', name: 'Public Events sandbox (e2e)' };
@@ -33,7 +33,7 @@ function workflow() {
 			{
 				id: randomUUID(),
 				name: NODE,
-				type: `${TYPE_PREFIX}publicEvents`,
+				type: 'n8n-nodes-public-events.publicEvents',
 				typeVersion: 1,
 				position: [240, 0],
 				parameters: { resource: 'event', operation: 'getMany', returnAll: true },
@@ -82,7 +82,7 @@ describe('real n8n: token stored across executions and renewed on expiry', () =>
 		const [install, started, pkg] = await Promise.all([ensureN8n(), SandboxClient.start({}), packPackage()]);
 		sandbox = started;
 		packed = pkg;
-		n8n = await N8nInstance.create({ install, extensionsDir: packed.extensionsDir });
+		n8n = await N8nInstance.create({ install, packed });
 		await n8n.importCredentials([apiCredential(CREDENTIAL, sandbox.sandbox.baseUrl, sandbox.keys.partner)]);
 		await n8n.importWorkflow(workflow());
 	});

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { apiCredential, ensureN8n, N8nInstance, packPackage, TYPE_PREFIX, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
+import { apiCredential, ensureN8n, N8nInstance, packPackage, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
 import { deliveriesOf, subscribe, until } from '../helpers/push';
 import { forwardingWorkflow, POLL_EVERY_MS, pollTimes, signedPushTrigger } from './forwardingWorkflow';
 import { Receiver } from '../helpers/receiver';
@@ -65,7 +65,7 @@ describe('real n8n: push and poll triggers, activated in a running n8n', () => {
 		packed = pkg;
 		pushed = pushReceiver;
 		polled = pollReceiver;
-		n8n = await N8nInstance.create({ install, extensionsDir: packed.extensionsDir });
+		n8n = await N8nInstance.create({ install, packed });
 		await n8n.importCredentials([
 			apiCredential(API_CREDENTIAL, sandbox.sandbox.baseUrl, sandbox.keys.partner),
 			{ ...HOOK_CREDENTIAL, type: 'publicEventsWebhookApi', data: { secret: WEBHOOK_SECRET } },
@@ -80,7 +80,7 @@ describe('real n8n: push and poll triggers, activated in a running n8n', () => {
 				POLL_WORKFLOW,
 				{
 					name: 'Poll',
-					type: `${TYPE_PREFIX}publicEventsPollTrigger`,
+					type: 'n8n-nodes-public-events.publicEventsPollTrigger',
 					parameters: { pollTimes, source: 'salesAndRefunds', include: ['widgetSales', 'widgetRefunds'] },
 					credentials: { publicEventsApi: API_CREDENTIAL },
 				},

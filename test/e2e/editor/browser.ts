@@ -1,5 +1,5 @@
 /**
- * Headless Chromium on n8n's editor, signed in with the owner's cookie (DESIGN.md section 5):
+ * Headless Chromium on n8n's editor, signed in with the owner's cookie:
  * collects what the page reports (console errors, page errors, failed requests), saves
  * screenshots, and keeps the HTML of each step for the secrets scan.
  */
@@ -28,7 +28,7 @@ export const VIEWPORT = { width: 1440, height: 900 };
  * What the editor prints on a machine without internet: n8n's look-ups of its own online
  * services, and the output-schema previews it asks the triggers for (the action node ships one
  * per operation; the triggers' output depends on their settings, so they ship none and
- * /schemas/CUSTOM.<trigger>/1.0.0.json answers 404).
+ * /schemas/n8n-nodes-public-events.<trigger>/1.0.0.json answers 404).
  */
 const EXPECTED_CONSOLE = [/ERR_NAME_NOT_RESOLVED/, /Can't connect to n8n/];
 /**
@@ -37,7 +37,7 @@ const EXPECTED_CONSOLE = [/ERR_NAME_NOT_RESOLVED/, /Can't connect to n8n/];
  * store is gone). Seen once in this project's CI runs; it names no node of this package.
  */
 const EXPECTED_PAGE_ERRORS = [/^injectNDVStore\(\) was accessed without an active workflow document store/];
-const isSchemaPreview = (url: string) => /\/schemas\/CUSTOM\.publicEvents(?:Trigger|PollTrigger)\/[\d.]+\.json$/.test(url);
+const isSchemaPreview = (url: string) => /\/schemas\/n8n-nodes-public-events\.publicEvents(?:Trigger|PollTrigger)\/[\d.]+\.json$/.test(url);
 
 /** n8n's texts for a node type it does not know (i18n nodeSettings.*Unknown*, communityNodeItem). */
 export const UNKNOWN_NODE_TEXTS = ['Install this node', 'not currently installed'];

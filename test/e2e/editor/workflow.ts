@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { apiCredential, TYPE_PREFIX } from '../../../scripts/n8n/instance';
+import { apiCredential, PACKAGE_NAME } from '../../../scripts/n8n/instance';
 import { eventLabel } from '../../../nodes/PublicEvents/methods/loadOptions';
 import type { SandboxClient } from '../../helpers/sandboxClient';
 
@@ -56,7 +56,7 @@ export function editorWorkflow(order: OrderChoice, webhookId: string) {
 	const node = (name: string, type: string, position: [number, number], rest: object) => ({
 		id: randomUUID(),
 		name,
-		type: `${TYPE_PREFIX}${type}`,
+		type: `${PACKAGE_NAME}.${type}`,
 		typeVersion: 1,
 		position,
 		...rest,
