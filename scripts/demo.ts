@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { startSandbox, type Sandbox } from '../sandbox';
 import { cacheDir, findInstall, N8N_VERSION, recipeFor } from './n8n/install';
 import { ensureN8n, N8nInstance, n8nMajor, packPackage, type N8nServer } from './n8n/instance';
+import { startTableSync, usesDataTable } from './demo/dataTable';
 import { build, demoSecrets, importDemo, loadExamples, MCP_CREDENTIAL, OWNER, portIsFree, publishMcp, subscribePush, type Example } from './demo/setup';
 
 const USAGE = `npm run demo -- [options]
@@ -111,12 +112,14 @@ async function main() {
 	undo.push(() => server.stop());
 	const cookie = await server.setupOwner(OWNER);
 	const secrets = demoSecrets();
-	const examples = loadExamples();
+	const v2 = n8nMajor(install) >= 2;
+	const examples = loadExamples().filter((e) => v2 || !usesDataTable(e));
 	await importDemo(server, cookie, sandbox, secrets, examples);
+	const tableSync = v2 ? await startTableSync(server, cookie, examples) : undefined;
 	const pushedTo = subscribePush(sandbox, server, examples, secrets.webhookSecret);
-	const published = n8nMajor(install) >= 2 ? await publishMcp(server, cookie, examples) : undefined;
+	const published = v2 ? await publishMcp(server, cookie, examples) : undefined;
 	const mcp = published && { ...published, token: published.bearer ? secrets.mcpToken : undefined };
-	printReady(server, sandbox, examples, pushedTo, mcp, n8n.userFolder, install.n8nVersion);
+	printReady(server, sandbox, examples, pushedTo, tableSync, mcp, n8n.userFolder, install.n8nVersion);
 }
 
 function printReady(
@@ -124,6 +127,7 @@ function printReady(
 	sandbox: Sandbox,
 	examples: Example[],
 	pushedTo: string | undefined,
+	tableSync: string | undefined,
 	mcp: { name: string; url: string; token?: string } | undefined,
 	dataFolder: string,
 	n8nVersion: string,
@@ -136,6 +140,9 @@ function printReady(
 		'Overview > Credentials > "Public Events (sandbox)": the Test button lists an event through the sandbox.',
 		...(pushedTo
 			? [`Open "${pushedTo}", click "Execute workflow" (it waits for a push), then sell a ticket again: the sandbox pushes the sale there, signed.`]
+			: []),
+		...(tableSync
+			? [`"${tableSync}" is published: it polls the sandbox every minute. Make a sale (the curl line below), wait a minute, then Overview > Data tables > "Public Events sales" shows its row.`]
 			: []),
 		...(mcp
 			? [`Point an MCP client (Streamable HTTP) at ${mcp.url}${mcp.token ? ' with the header "Authorization: Bearer <the MCP token>"' : ''}: "${mcp.name}" is published; docs/ai-agents.md shows how.`]

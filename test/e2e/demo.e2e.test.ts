@@ -177,6 +177,25 @@ describe('npm run demo', () => {
 		expect(await connect({ Authorization: 'Bearer not-the-printed-token' })).toBe(403);
 	});
 
+	it('the printed Data Table step works: the table is there, the sync published, and a sale made with the printed curl line becomes its row', async () => {
+		const sync = ((await rest('GET', '/workflows')) as Array<{ id: string; name: string; active: boolean }>).find((w) => /data table/i.test(w.name))!;
+		expect([output.includes(`"${sync.name}" is published`), sync.active]).toEqual([true, true]);
+		const project = ((await rest('GET', '/projects/personal')) as { id: string }).id;
+		const table = ((await rest('GET', `/projects/${project}/data-tables`)) as { data: Array<{ id: string; name: string }> }).data.find((t) => t.name === 'Public Events sales')!;
+		const curl = /curl -X POST (\S+)/.exec(output)![1];
+		const sale = (await (await fetch(curl, { method: 'POST' })).json()) as { id: number };
+		// It polls every minute; publishing again polls at once, as n8n does on activation.
+		await rest('POST', `/workflows/${sync.id}/deactivate`, {});
+		const { versionId } = (await rest('GET', `/workflows/${sync.id}`)) as { versionId: string };
+		await rest('POST', `/workflows/${sync.id}/activate`, { versionId });
+		const filter = encodeURIComponent(JSON.stringify({ type: 'and', filters: [{ columnName: 'orderId', condition: 'eq', value: String(sale.id) }] }));
+		const rows = await until(async () => {
+			const found = ((await rest('GET', `/projects/${project}/data-tables/${table.id}/rows?take=5&filter=${filter}`)) as { data: Array<Record<string, unknown>> }).data;
+			return found.length > 0 && found;
+		}, 'the sale to reach the table', 60_000);
+		expect(rows.map((r) => [r.orderId, r.type, r.status])).toEqual([[String(sale.id), 'sale', 'paid']]);
+	});
+
 	it('Ctrl+C stops n8n and the sandbox and removes the data folder', async () => {
 		const n8nPids = processesUsing(printed.dataFolder);
 		expect(n8nPids.length).toBeGreaterThanOrEqual(1);
