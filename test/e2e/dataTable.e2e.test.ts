@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 
+import { until as waitFor } from '../helpers/push';
 import { SandboxClient } from '../helpers/sandboxClient';
 import { expectNoSecrets, secretsOf } from '../helpers/secrets';
 import { apiCredential, ensureN8n, N8N_VERSION, N8nInstance, packPackage, REPO_ROOT, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
@@ -33,15 +34,7 @@ type Workflow = { id: string; nodes: Array<{ name: string; type: string; typeVer
 type Row = Record<string, string | number | null>;
 
 /** `probe` until it gives a value, 100 ms between tries: n8n answers each try, on a 2-core machine that also runs the poll's upserts. */
-async function until<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs: number): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value) return value;
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-}
+const until = <T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs: number) => waitFor(probe, what, timeoutMs, 100);
 
 const example = (file: string) => JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as Workflow;
 const cents = (n: number) => Math.round(n * 100);

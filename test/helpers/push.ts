@@ -15,14 +15,14 @@ export const signAt = (secret: string, raw: string, atMs = Date.now()) => signAt
 /** The unix seconds of a timestamped signature. */
 export const signedTime = (header: unknown) => Number(/^t=(\d+),/.exec(String(header))?.[1]);
 
-/** Polls `probe` (a few ms apart, at most `timeoutMs`) until it returns something truthy. */
-export async function until<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 5000): Promise<T> {
+/** Polls `probe` (`intervalMs` apart, at most `timeoutMs`) until it returns something truthy. */
+export async function until<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 5000, intervalMs = 5): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await probe();
 		if (value) return value;
 		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 5));
+		await new Promise((resolve) => setTimeout(resolve, intervalMs));
 	}
 }
 
