@@ -48,8 +48,12 @@ export class PublicEventsApi implements ICredentialType {
 
 	documentationUrl = 'https://github.com/public-events/n8n-nodes-public-events#credentials';
 
+	// Not offered as its own "Public Events — HTTP request" entry in the node creator, where it
+	// came before the Public Events node and was empty. The HTTP Request node still lists this
+	// credential under Predefined Credential Type: it has `authenticate`.
 	httpRequestNode = {
 		name: 'Public Events',
+		hidden: true,
 		docsUrl: 'https://github.com/public-events/n8n-nodes-public-events#credentials',
 		apiBaseUrlPlaceholder: 'https://tickets.example.com/api/v2/event-points',
 	};
@@ -65,7 +69,8 @@ export class PublicEventsApi implements ICredentialType {
 			],
 			default: 'production',
 			description:
-				'Which environment the key belongs to. Each environment has its own key: a staging key is refused in production.',
+				'Which environment the key was issued for. It does not change where requests go (the Base URL does): Production requires an https:// Base URL, Staging also accepts http://, and errors about a refused key name the environment. Each environment has its own key and address: a staging key is refused in production.',
+			hint: 'Sets no address: the Base URL below decides which service is called',
 		},
 		{
 			displayName: 'Base URL',
@@ -74,6 +79,7 @@ export class PublicEventsApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'https://tickets.example.com',
+			hint: 'The address the Public Events service gave your company with the API key (staging and production have different ones)',
 			description:
 				'Address of the service for this environment. "/api/v2" is added unless the address already ends with it.',
 		},

@@ -8,6 +8,7 @@ import {
 
 import { pollCatalog, sampleCatalog } from './poll/catalog';
 import { pollProperties } from './poll/description';
+import { pollPanel } from './poll/panel';
 import { getWatchableEvents } from './poll/events';
 import { toItems, toRowItems, type Change } from './poll/items';
 import { pollSales } from './poll/sales';
@@ -47,6 +48,7 @@ export class PublicEventsPollTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'publicEventsApi', required: true }],
+		triggerPanel: pollPanel,
 		properties: pollProperties,
 	};
 

@@ -11,6 +11,7 @@ import {
 } from 'n8n-workflow';
 
 import { triggerProperties } from './webhook/description';
+import { triggerPanel } from './webhook/panel';
 import { receive } from './webhook/receive';
 
 export class PublicEventsTrigger implements INodeType {
@@ -23,7 +24,11 @@ export class PublicEventsTrigger implements INodeType {
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts a workflow when the Public Events service pushes a new event, an event update, a sale or a refund',
+		// n8n's node creator shows the Public Events node and this trigger as one entry, with this
+		// text (a trigger named like an action node plus "Trigger" lends it its description): so it
+		// speaks for both.
+		description:
+			'Sell tickets through the Public Events API (events, hall plans, orders, barcodes) and start a workflow on each sale, refund or event change the service pushes',
 		defaults: { name: 'Public Events Trigger' },
 		// Read by n8n's AI workflow builder (n8n 2.x); older n8n ignores it.
 		builderHint: {
@@ -53,6 +58,7 @@ export class PublicEventsTrigger implements INodeType {
 		],
 		// noData: n8n answers a started execution with an empty 200; without it, with the text "firstEntryJson".
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: 'noData', path: 'webhook' }],
+		triggerPanel,
 		properties: triggerProperties,
 	};
 

@@ -30,7 +30,7 @@ describe('which item a bad value stops', () => {
 			{ ...barcode, eventId: byId('={{ $json.ref }}'), returnAll: false, limit: 1 },
 			{ inputItems: [{ ref: '1001' }, { ref: '1002' }, { ref: 'x1' }] },
 		);
-		expect(error?.message).toBe('Event: expected a numeric ID (or an IRI such as /api/v2/event-points/123), got "x1"');
+		expect(error?.message).toBe('Event: expected a numeric ID (or its API address, such as /api/v2/event-points/123), got "x1"');
 		expect(error?.description).toBe('Fix the "Event" parameter of item 2.');
 		expect((await sent(before)).map((e) => e.path)).toEqual(['/event-points/1001/barcodes', '/event-points/1002/barcodes']);
 	});
@@ -54,7 +54,7 @@ describe('which item a bad value stops', () => {
 
 	it('a value is quoted short, control characters escaped: an error never carries 100 kB or a raw line break', async () => {
 		const { error } = await runPublicEvents(store, { ...barcode, eventId: byId(`={{ "\\r\\nX-Injected: 1" + "x".repeat(102400) }}`) });
-		expect(error?.message).toBe('Event: expected a numeric ID (or an IRI such as /api/v2/event-points/123), got "\\u000d\\u000aX-Injected: 1xxxxxxxxxxxxxxxxxxxxxxxxx…"');
+		expect(error?.message).toBe('Event: expected a numeric ID (or its API address, such as /api/v2/event-points/123), got "\\u000d\\u000aX-Injected: 1xxxxxxxxxxxxxxxxxxxxxxxxx…"');
 	});
 });
 

@@ -171,7 +171,9 @@ describe('lists in the editor: sector, place, price category, promo code', () =>
 		const sectorId = byId(chosen.sectorId);
 		expect(await callLoadOptions({ ...editor({ eventId: byId(EVENT), sectorId, places }), method: 'getPriceCategories' })).toEqual(expected);
 		expect((await since(sb, before)).filter((e) => e.route !== '/token').map((e) => e.path)).toEqual([`/event-points/${EVENT}/sectors/${chosen.sectorId}/places`]);
-		await expect(callLoadOptions({ ...editor({ eventId: byId(EVENT) }), method: 'getPriceCategories' })).rejects.toThrow(/Choose a place first/);
+		expect(await callLoadOptions({ ...editor({ eventId: byId(EVENT) }), method: 'getPriceCategories' })).toEqual([
+			{ name: 'Choose a place above first: its price categories are listed here', value: '' },
+		]);
 	});
 
 	it('a price category set by an expression (a tool\'s $fromAI) lists nothing and asks nothing', async () => {
@@ -191,10 +193,18 @@ describe('lists in the editor: sector, place, price category, promo code', () =>
 		expect(options.find((o) => o.value === 'PARTNER10')?.description).toMatch(/^10% off, valid until \d{4}-\d{2}-\d{2}$/);
 	});
 
-	it('without an event the lists say what to choose first, and ask nothing', async () => {
+	it('without an event the lists wait: one entry says to choose the event first, nothing is asked', async () => {
 		const before = await mark(sb);
-		await expect(callListSearch({ ...editor({}), method: 'searchPlaces' })).rejects.toThrow(/Choose the event first/);
-		await expect(callListSearch({ ...editor({}), method: 'searchSectors' })).rejects.toThrow(/Choose the event first/);
+		const none = { __rl: true, mode: 'list', value: '' };
+		expect(await callListSearch({ ...editor({}), method: 'searchPlaces' })).toEqual({
+			results: [{ name: 'Choose the event above first: its places are listed here', value: '' }],
+		});
+		expect(await callListSearch({ ...editor({ eventId: none }), method: 'searchSectors' })).toEqual({
+			results: [{ name: 'Choose the event above first: its sectors are listed here', value: '' }],
+		});
+		expect(await callLoadOptions({ ...editor({ eventId: none, places: none }), method: 'getPriceCategories' })).toEqual([
+			{ name: 'Choose the event above first, then a place: its price categories are listed here', value: '' },
+		]);
 		expect(await since(sb, before)).toEqual([]);
 	});
 });

@@ -28,7 +28,7 @@ async function probe(parameters: IDataObject) {
 
 const page = (e: LogEntry) => Number(new URLSearchParams(e.query).get('page'));
 
-it('Max Pages in Flight 4: never more than 4 pages out, every item once, in order', async () => {
+it('Pages Read at Once (maxPagesInFlight) 4: never more than 4 pages out, every item once, in order', async () => {
 	const DELAY = 250;
 	await sb.admin('POST', '/faults', { kind: 'latency', delayMs: DELAY, path: '/event-points', count: 0 });
 	const { items, error, log } = await probe({ path: '/event-points', allPages: true, maxPagesInFlight: 4 });

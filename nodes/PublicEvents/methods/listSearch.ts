@@ -2,7 +2,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 
 import { apiRequest, MAX_PAGE_SIZE } from '../transport';
 import { readListPage } from '../transport/listEnvelope';
-import { chosenEvent, currentId, eventLabel } from './loadOptions';
+import { CHOOSE_EVENT, currentId, eventLabel, waitingFor } from './loadOptions';
 
 /** One page of a list as locator results, filtered by text on this side (the API has no text search). */
 async function searchPage(
@@ -40,7 +40,8 @@ const availability = (record: IDataObject) => (Number(record.availableCount) > 0
 
 /** Sectors of the chosen event, with how many places are free when the service says. */
 export async function searchSectors(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	const eventId = chosenEvent(this);
+	const eventId = currentId(this, 'eventId');
+	if (!eventId) return { results: waitingFor(`${CHOOSE_EVENT}: its sectors are listed here`) };
 	return await searchPage(
 		this,
 		`/event-points/${eventId}/sectors`,
@@ -55,7 +56,8 @@ export async function searchSectors(this: ILoadOptionsFunctions, filter?: string
 
 /** Places of the chosen event, or of the chosen sector when the operation has one: sector · row · place · availability. */
 export async function searchPlaces(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	const eventId = chosenEvent(this);
+	const eventId = currentId(this, 'eventId');
+	if (!eventId) return { results: waitingFor(`${CHOOSE_EVENT}: its places are listed here`) };
 	const sectorId = currentId(this, 'sectorId');
 	const path = sectorId ? `/event-points/${eventId}/sectors/${sectorId}/places` : `/event-points/${eventId}/places`;
 	return await searchPage(

@@ -31,13 +31,16 @@ export function currentId(context: ILoadOptionsFunctions, name: string): string 
 	return numericId(raw !== null && typeof raw === 'object' ? raw.value : raw);
 }
 
-/** The chosen event, or an error the list shows: every hall-plan list hangs off an event. */
-export function chosenEvent(context: ILoadOptionsFunctions): string {
-	const eventId = currentId(context, 'eventId');
-	if (!eventId) throw new NodeOperationError(context.getNode(), 'Choose the event first (from the list or by ID)');
-	return eventId;
+/**
+ * What a list shows until the field it hangs off is chosen: one entry that says so, its value
+ * empty (nothing chosen). n8n shows a thrown error as "Error fetching options" with the reason
+ * only on hover, and an empty list as an unsupported value.
+ */
+export function waitingFor(text: string): INodePropertyOptions[] {
+	return [{ name: text, value: '' }];
 }
 
+export const CHOOSE_EVENT = 'Choose the event above first';
 /** Price categories of the first chosen place (name · price): the id an order names (spec section 2). */
 async function getPriceCategories(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	// Set by expressions (an AI tool's $fromAI): chosen when the node runs, nothing to list now.
@@ -45,10 +48,11 @@ async function getPriceCategories(this: ILoadOptionsFunctions): Promise<INodePro
 	const current = this.getCurrentNodeParameters() ?? {};
 	const byExpression = (value: unknown) => value === null || (typeof value === 'string' && value.startsWith('='));
 	if (byExpression(current.priceCategory) || byExpression((current.eventId as { value?: unknown } | undefined)?.value)) return [];
-	const eventId = chosenEvent(this);
+	const eventId = currentId(this, 'eventId');
+	if (!eventId) return waitingFor(`${CHOOSE_EVENT}, then a place: its price categories are listed here`);
 	const raw = this.getCurrentNodeParameter('places') as { value?: unknown } | undefined;
 	const placeId = numericId(String(raw?.value ?? '').split(',')[0]);
-	if (!placeId) throw new NodeOperationError(this.getNode(), 'Choose a place first: its price categories are listed here');
+	if (!placeId) return waitingFor('Choose a place above first: its price categories are listed here');
 	const sectorId = currentId(this, 'sectorId');
 	const path = sectorId ? `/event-points/${eventId}/sectors/${sectorId}/places` : `/event-points/${eventId}/places`;
 	// No endpoint reads one place: page through the hall plan until it turns up.

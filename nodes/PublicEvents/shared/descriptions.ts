@@ -136,13 +136,14 @@ export const requestOptions: INodeProperties[] = [
 
 /** Options entry of the operations that read a list page by page. */
 export const pagesInFlightOption: INodeProperties = {
-	displayName: 'Max Pages in Flight',
+	// The name stays: saved workflows keep their value under it.
+	displayName: 'Pages Read at Once',
 	name: 'maxPagesInFlight',
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: 32 },
 	default: MAX_PAGES_IN_FLIGHT,
 	description:
-		'Most pages of the list requested at once. The node starts with 2, adds more while pages answer and halves on 429 Too Many Requests; over a slow network more pages at once finish sooner. 1 reads one page after the other.',
+		'At most how many pages of a long list are requested at the same time. The node starts with 2, adds more while pages answer, and halves when the service says it gets too many requests (429); over a slow network more at once finish sooner. 1 reads one page after the other.',
 };
 
 export function optionsCollection(extra: INodeProperties[] = []): INodeProperties {

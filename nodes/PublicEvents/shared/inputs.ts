@@ -72,7 +72,7 @@ export class Inputs {
 		const collections = IRI_COLLECTIONS[field] ?? [];
 		const id = numericId(value, collections);
 		if (id === undefined) {
-			const example = collections.length ? ` (or an IRI such as /api/v2/${collections[0]}/123)` : '';
+			const example = collections.length ? ` (or its API address, such as /api/v2/${collections[0]}/123)` : '';
 			this.fail(field, `expected a numeric ID${example}, got ${show(value)}`);
 		}
 		return id;

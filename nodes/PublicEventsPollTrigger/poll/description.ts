@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection } from '../../PublicEvents/shared/descriptions';
 import { outputOption } from '../../PublicEvents/shared/rows';
+import { startNotices } from './panel';
 
 const sales = { source: ['salesAndRefunds'] };
 
@@ -17,9 +18,10 @@ export const pollProperties: INodeProperties[] = [
 		],
 		default: 'salesAndRefunds',
 	},
+	...startNotices,
 	{
 		displayName:
-			'Refunds of orders made through the API carry no refund time in the API, so no poll finds them: the workflow that refunds knows, and the Public Events Trigger (push) reports them',
+			'Not included: refunds of orders made through the API. The API gives them no refund time, so no poll can find them. The Public Events Trigger (push) reports them, and so can the workflow that makes the refund.',
 		name: 'apiRefundsNotice',
 		type: 'notice',
 		default: '',

@@ -12,7 +12,8 @@ export const OTHER_TYPE = 'other';
 const eventOptions: INodePropertyOptions[] = [
 	...changeTypeOptions,
 	{
-		name: 'Other (Unrecognised Type)',
+		// In the node creator: "On any other notification". The value stays.
+		name: 'Any Other Notification',
 		value: OTHER_TYPE,
 		description:
 			'A notification whose type name this node cannot map to the four above; the item keeps the name in sourceType. Never under Security None: the API has nothing to check it against.',
@@ -56,7 +57,7 @@ function security(version: number, fallback: string): INodeProperties {
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Give this node\'s Production URL to the Public Events service: push delivery is enabled on request, and there is no API to register a URL. Until it is enabled, or if deliveries stop, use the Public Events Poll Trigger: polling is the fallback.',
+			'Give this node\'s Production URL to the Public Events service: push delivery is enabled on request, and there is no API to register a URL. Until it is enabled, or if deliveries stop, use the Public Events Poll Trigger: polling is the fallback. To test in the editor, click Listen for test event, then have the service send one test notification to the Test URL (it never sends there by itself).',
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',

@@ -5,6 +5,7 @@ import { eventLocator, optionsCollection, requestSettings, sectorLocator } from 
 import { Inputs } from '../../shared/inputs';
 import { splitTicketsOption, orderOutput } from '../../shared/tickets';
 import { apiRequest } from '../../transport';
+import { noteHeld, ownHoldConflict } from './runHolds';
 import { checkedWrite, type OrderWrite } from './writeCheck';
 
 // What the order operations share: their fields, the Order ID check, and orderCall (one call, one order out).
@@ -16,7 +17,7 @@ export const orderIdField: INodeProperties = {
 	default: '',
 	required: true,
 	placeholder: 'e.g. 700001',
-	description: 'The ID from Create (or an IRI such as /api/v2/orders/700001)',
+	description: 'The ID from Create (or its API address, such as /api/v2/orders/700001)',
 };
 
 export const ticketIdField: INodeProperties = {
@@ -40,8 +41,17 @@ export const holdMinutesField: INodeProperties = {
 
 export const holdNotice: INodeProperties = {
 	displayName:
-		'Held places count against your account\'s limit of reserved tickets until the order is paid or the hold ends. Release holds you no longer need: Order > Change Status > Release Hold.',
+		'The order comes back with status reserved_to_time: its places are held for you, waiting for payment until reservedToDate. Held places count against your account\'s limit of reserved tickets until the order is paid or the hold ends. Release holds you no longer need: Order > Change Status > Release Hold.',
 	name: 'holdNotice',
+	type: 'notice',
+	default: '',
+};
+
+/** The statuses in an order's `status`, said where an order is read. */
+export const statusNotice: INodeProperties = {
+	displayName:
+		'An order\'s status: reserved_to_time = its places are held, waiting for payment until reservedToDate; paid = sold, the tickets carry barcodes; refund = refunded; expired = the hold ended unpaid or was released.',
+	name: 'statusNotice',
 	type: 'notice',
 	default: '',
 };
@@ -67,6 +77,7 @@ export const priceCategoryField: INodeProperties = {
 	typeOptions: { loadOptionsMethod: 'getPriceCategories', loadOptionsDependsOn: ['eventId.value', 'sectorId.value', 'places.value'] },
 	default: '',
 	required: true,
+	hint: 'Listed from the first place chosen above, once the event and a place are chosen',
 	description:
 		'One of the chosen place\'s price categories (its priceCategories); every place must offer it. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
@@ -97,10 +108,18 @@ export async function orderCall(
 	const settings = requestSettings.call(this, i);
 	const inputs = new Inputs(this.getNode(), i);
 	const call = request(inputs);
-	const order =
-		'check' in call
-			? await checkedWrite.call(this, { ...call, body: withAdditionalBody(settings.options, call.body, inputs) }, settings)
-			: ((await apiRequest.call(this, call.method, call.path, {}, settings)) as IDataObject);
+	// Create and Add Place book places: a later item's 409 on them may be this run's own hold.
+	const places = 'check' in call && Array.isArray(call.body?.places) ? (call.body.places as string[]) : undefined;
+	let order: IDataObject;
+	try {
+		order =
+			'check' in call
+				? await checkedWrite.call(this, { ...call, body: withAdditionalBody(settings.options, call.body, inputs) }, settings)
+				: ((await apiRequest.call(this, call.method, call.path, {}, settings)) as IDataObject);
+	} catch (error) {
+		throw places ? ownHoldConflict(this, i, error, places) : error;
+	}
+	if (places) noteHeld(this, i, String(order.id), places, call.method === 'POST' ? 'created' : 'added them to');
 	const output = orderOutput(order, settings.options.splitTickets === true);
 	// Split, each ticket row says how its order's change was confirmed.
 	return Array.isArray(output) && order.writeCheck ? output.map((item) => ({ ...item, writeCheck: order.writeCheck })) : output;

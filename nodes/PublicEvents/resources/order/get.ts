@@ -2,9 +2,9 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { path } from '../../shared/path';
-import { orderCall, orderId, orderIdField, orderOptions } from './fields';
+import { orderCall, orderId, orderIdField, orderOptions, statusNotice } from './fields';
 
-const properties: INodeProperties[] = [orderIdField, orderOptions(false)];
+const properties: INodeProperties[] = [orderIdField, statusNotice, orderOptions(false)];
 
 export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['get'] } }, properties);
 

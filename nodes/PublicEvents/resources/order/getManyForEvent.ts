@@ -25,11 +25,11 @@ const properties: INodeProperties[] = [
 			type: 'multiOptions',
 			// Named by the API description; other values by expression.
 			options: [
-				{ name: 'Created', value: 'created' },
-				{ name: 'Expired', value: 'expired' },
-				{ name: 'Held (Reserved to Time)', value: 'reserved_to_time' },
-				{ name: 'Paid', value: 'paid' },
-				{ name: 'Refund', value: 'refund' },
+				{ name: 'Created', value: 'created', description: 'Status created: being set up, no places held yet' },
+				{ name: 'Expired', value: 'expired', description: 'Status expired: the hold ended unpaid or was released; the places are free again' },
+				{ name: 'Held (Reserved to Time)', value: 'reserved_to_time', description: 'Status reserved_to_time: the places are held, waiting for payment until reservedToDate' },
+				{ name: 'Paid', value: 'paid', description: 'Status paid: sold, the tickets carry barcodes' },
+				{ name: 'Refund', value: 'refund', description: 'Status refund: paid, then refunded' },
 			],
 			default: [],
 			description: 'Only orders in any of these statuses: one is sent as status, several as status[]',

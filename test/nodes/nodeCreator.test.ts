@@ -1,0 +1,38 @@
+import { PublicEventsApi } from '../../credentials/PublicEventsApi.credentials';
+import { PublicEvents } from '../../nodes/PublicEvents/PublicEvents.node';
+import { PublicEventsTrigger } from '../../nodes/PublicEventsTrigger/PublicEventsTrigger.node';
+import actionCodex from '../../nodes/PublicEvents/PublicEvents.node.json';
+import pollCodex from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node.json';
+import pushCodex from '../../nodes/PublicEventsTrigger/PublicEventsTrigger.node.json';
+
+/**
+ * What n8n's node creator shows: it searches displayName and codex.alias, shows a trigger named
+ * like an action node plus "Trigger" as one entry with the trigger's description, and makes an
+ * "HTTP request" entry of a credential's httpRequestNode unless that says hidden.
+ */
+describe('the nodes in the node creator', () => {
+	it.each(['ticket', 'barcode', 'refund', 'payment', 'seat', 'hold', 'order', 'sale', 'event'])(
+		'the Public Events node is found by "%s"',
+		(word) => {
+			expect(actionCodex.alias).toContain(word);
+		},
+	);
+
+	it('both triggers are found by sale, refund and ticket', () => {
+		for (const codex of [pushCodex, pollCodex]) expect(codex.alias).toEqual(expect.arrayContaining(['sale', 'refund', 'ticket']));
+	});
+
+	it('the shared entry of the node and its push trigger describes both', () => {
+		const shown = new PublicEventsTrigger().description.description;
+		expect(shown).toMatch(/^Sell tickets/);
+		expect(shown).toMatch(/sale, refund or event change/);
+		expect(new PublicEvents().description.description).toMatch(/^Sell tickets/);
+	});
+
+	it('the credential makes no HTTP request entry, yet the HTTP Request node can use it (it has authenticate)', () => {
+		const credential = new PublicEventsApi();
+		expect(credential.httpRequestNode.hidden).toBe(true);
+		expect(credential.authenticate).toBeDefined();
+		expect((credential as { genericAuth?: boolean }).genericAuth).toBeUndefined();
+	});
+});
