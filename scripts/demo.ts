@@ -7,6 +7,8 @@
  *
  *   npm run demo -- [--sandbox-port 4010] [--n8n-port 5678] [--n8n-version 1.123.81]
  */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { startSandbox, type Sandbox } from '../sandbox';
@@ -107,6 +109,10 @@ async function main() {
 
 	const n8n = await N8nInstance.create({ install, packed });
 	undo.push(() => n8n.cleanup());
+	// Where the file examples write (relative to n8n's working folder, its HOME here): n8n 2.x
+	// writes only inside ~/.n8n-files and creates no folder.
+	const filesDir = join(n8n.userFolder, '.n8n-files', 'public-events');
+	mkdirSync(filesDir, { recursive: true });
 	say('starting n8n with a fresh data folder (about 30 s)');
 	const server = await n8n.start({ port: n8nPort || undefined, timeoutMs: 180_000 });
 	undo.push(() => server.stop());
@@ -119,7 +125,7 @@ async function main() {
 	const pushedTo = subscribePush(sandbox, server, examples, secrets.webhookSecret);
 	const published = v2 ? await publishMcp(server, cookie, examples) : undefined;
 	const mcp = published && { ...published, token: published.bearer ? secrets.mcpToken : undefined };
-	printReady(server, sandbox, examples, pushedTo, tableSync, mcp, n8n.userFolder, install.n8nVersion);
+	printReady(server, sandbox, examples, pushedTo, tableSync, mcp, n8n.userFolder, filesDir, install.n8nVersion);
 }
 
 function printReady(
@@ -130,6 +136,7 @@ function printReady(
 	tableSync: string | undefined,
 	mcp: { name: string; url: string; token?: string } | undefined,
 	dataFolder: string,
+	filesDir: string,
 	n8nVersion: string,
 ) {
 	const sell = examples.find((e) => /sell a ticket/i.test(e.name));
@@ -154,6 +161,7 @@ Ready in ${Math.round((Date.now() - startedAt) / 1000)} s.
   n8n editor   ${server.url}   (n8n ${n8nVersion})
   login        ${OWNER.email}  /  ${OWNER.password}   (demo only; everything is deleted on exit)
   sandbox      ${sandbox.baseUrl}/api/v2   control: ${sandbox.baseUrl}/__sandbox/state
+  files        ${filesDir}/   (what the file examples write; removed on exit)
 ${mcp ? mcpLines(mcp) : ''}  workflows    ${examples.length ? examples.map((e) => e.name).join('\n               ') : '(none: examples/ is empty)'}
 
 First steps

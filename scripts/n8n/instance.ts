@@ -5,7 +5,7 @@
  * execute, export. docs/compatibility.md has the versions.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -69,7 +69,9 @@ export class N8nInstance {
 		readonly install: N8nInstall,
 		extraEnv: Record<string, string>,
 	) {
-		this.userFolder = mkdtempSync(join(tmpdir(), 'pe-e2e-n8n-'));
+		// Its real path: n8n 2.x checks files against ~/.n8n-files without resolving links (macOS's
+		// temp folder is one), and would refuse every write.
+		this.userFolder = realpathSync(mkdtempSync(join(tmpdir(), 'pe-e2e-n8n-')));
 		this.n8nFolder = join(this.userFolder, '.n8n');
 		this.env = {
 			PATH: process.env.PATH,

@@ -196,6 +196,26 @@ describe('npm run demo', () => {
 		expect(rows.map((r) => [r.orderId, r.type, r.status])).toEqual([[String(sale.id), 'sale', 'paid']]);
 	});
 
+	it('the file examples run green from the editor and write into the printed files folder', async () => {
+		const folder = /files\s+(\S+?)\/?\s/.exec(output)![1];
+		const workflows = (await rest('GET', '/workflows')) as Array<{ id: string; name: string }>;
+		for (const [pattern, file] of [
+			[/barcode export/i, /^barcodes-\d+\.csv$/],
+			[/spreadsheet file/i, /^sales-and-refunds\.xlsx$/],
+			[/catalog every/i, /^countries\.json$/],
+		] as const) {
+			const workflow = workflows.find((w) => pattern.test(w.name))!;
+			await rest('POST', `/workflows/${workflow.id}/run`, { triggerToStartFrom: { name: 'Run Now' } });
+			const filter = encodeURIComponent(JSON.stringify({ workflowId: workflow.id }));
+			const run = await until(async () => {
+				const [last] = ((await rest('GET', `/executions?filter=${filter}`)) as { results: Array<{ status: string }> }).results;
+				return last && !['new', 'running'].includes(last.status) && last;
+			}, `"${workflow.name}" to finish`, 120_000);
+			expect([workflow.name, run.status]).toEqual([workflow.name, 'success']);
+			expect([workflow.name, readdirSync(folder).some((f) => file.test(f))]).toEqual([workflow.name, true]);
+		}
+	});
+
 	it('Ctrl+C stops n8n and the sandbox and removes the data folder', async () => {
 		const n8nPids = processesUsing(printed.dataFolder);
 		expect(n8nPids.length).toBeGreaterThanOrEqual(1);
