@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 
+import { registerCrmAdmin } from './adminCrm';
 import { registerQuirksAdmin } from './adminQuirks';
 import type { SandboxApp } from './app';
 import { DAY, HOUR, isoTime } from './clock';
@@ -189,6 +190,7 @@ router
 	.add('GET', '/deliveries', ({ app }) => ({ body: app.push.deliveries.map(({ body, ...rest }) => ({ ...rest, payload: JSON.parse(body) })) }));
 
 registerQuirksAdmin(router);
+registerCrmAdmin(router);
 
 export async function handleAdmin(app: SandboxApp, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
 	const path = url.pathname.slice('/__sandbox'.length) || '/';

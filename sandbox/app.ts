@@ -41,6 +41,8 @@ export class SandboxApp {
 	readonly random: Random;
 	/** Where the redirect quirks send clients; records what arrives there. */
 	readonly otherOrigin: OtherOrigin;
+	/** What the example's CRM step posted to the stand-in CRM (`/__sandbox/crm/deals`). */
+	readonly crmDeals: Array<{ receivedAt: string; body: unknown }> = [];
 	private readonly router = new Router<Ctx>();
 	private readonly windows = new Map<number, { start: number; count: number }>();
 	private readonly pageCache = new Map<string, Reply>();

@@ -15,7 +15,7 @@ import { startSandbox, type Sandbox } from '../sandbox';
 import { cacheDir, findInstall, N8N_VERSION, recipeFor } from './n8n/install';
 import { ensureN8n, N8nInstance, n8nMajor, packPackage, type N8nServer } from './n8n/instance';
 import { startTableSync, usesDataTable } from './demo/dataTable';
-import { build, demoSecrets, importDemo, loadExamples, MCP_CREDENTIAL, OWNER, portIsFree, publishMcp, subscribePush, type Example } from './demo/setup';
+import { build, demoSecrets, importDemo, loadExamples, MCP_CREDENTIAL, needsOwnAccount, OWNER, portIsFree, publishMcp, subscribePush, wireCrm, type Example } from './demo/setup';
 
 const USAGE = `npm run demo -- [options]
 
@@ -120,25 +120,29 @@ async function main() {
 	const secrets = demoSecrets();
 	const v2 = n8nMajor(install) >= 2;
 	const examples = loadExamples().filter((e) => v2 || !usesDataTable(e));
+	const crm = wireCrm(sandbox, examples);
 	await importDemo(server, cookie, sandbox, secrets, examples);
 	const tableSync = v2 ? await startTableSync(server, cookie, examples) : undefined;
 	const pushedTo = subscribePush(sandbox, server, examples, secrets.webhookSecret);
 	const published = v2 ? await publishMcp(server, cookie, examples) : undefined;
 	const mcp = published && { ...published, token: published.bearer ? secrets.mcpToken : undefined };
-	printReady(server, sandbox, examples, pushedTo, tableSync, mcp, n8n.userFolder, filesDir, install.n8nVersion);
+	printReady({ server, sandbox, examples, pushedTo, tableSync, mcp, crm, dataFolder: n8n.userFolder, filesDir, n8nVersion: install.n8nVersion });
 }
 
-function printReady(
-	server: N8nServer,
-	sandbox: Sandbox,
-	examples: Example[],
-	pushedTo: string | undefined,
-	tableSync: string | undefined,
-	mcp: { name: string; url: string; token?: string } | undefined,
-	dataFolder: string,
-	filesDir: string,
-	n8nVersion: string,
-) {
+interface Ready {
+	server: N8nServer;
+	sandbox: Sandbox;
+	examples: Example[];
+	pushedTo?: string;
+	tableSync?: string;
+	mcp?: { name: string; url: string; token?: string };
+	crm?: string;
+	dataFolder: string;
+	filesDir: string;
+	n8nVersion: string;
+}
+
+function printReady({ server, sandbox, examples, pushedTo, tableSync, mcp, crm, dataFolder, filesDir, n8nVersion }: Ready) {
 	const sell = examples.find((e) => /sell a ticket/i.test(e.name));
 	const steps = [
 		sell
@@ -146,7 +150,9 @@ function printReady(
 			: 'Add a Public Events node to a new workflow, pick the credential "Public Events (sandbox)" and click "Execute step".',
 		'Overview > Credentials > "Public Events (sandbox)": the Test button lists an event through the sandbox.',
 		...(pushedTo
-			? [`Open "${pushedTo}", click "Execute workflow" (it waits for a push), then sell a ticket again: the sandbox pushes the sale there, signed.`]
+			? [
+					`Open "${pushedTo}", click "Execute workflow" (it waits for a push), then sell a ticket again (or run the curl line below): the sandbox pushes the sale there, signed${crm ? ', and Send to CRM posts it to the stand-in CRM' : ''}.`,
+				]
 			: []),
 		...(tableSync
 			? [`"${tableSync}" is published: it polls the sandbox every minute. Make a sale (the curl line below), wait a minute, then Overview > Data tables > "Public Events sales" shows its row.`]
@@ -162,7 +168,7 @@ Ready in ${Math.round((Date.now() - startedAt) / 1000)} s.
   login        ${OWNER.email}  /  ${OWNER.password}   (demo only; everything is deleted on exit)
   sandbox      ${sandbox.baseUrl}/api/v2   control: ${sandbox.baseUrl}/__sandbox/state
   files        ${filesDir}/   (what the file examples write; removed on exit)
-${mcp ? mcpLines(mcp) : ''}  workflows    ${examples.length ? examples.map((e) => e.name).join('\n               ') : '(none: examples/ is empty)'}
+${crm ? `  crm          ${crm}   (stand-in for "Send to CRM": GET lists what it received)\n` : ''}${mcp ? mcpLines(mcp) : ''}  workflows    ${examples.length ? examples.map(workflowLine).join('\n               ') : '(none: examples/ is empty)'}
 
 First steps
 ${steps.map((s, i) => `  ${i + 1}. ${s}`).join('\n')}
@@ -171,6 +177,10 @@ A sale from the sandbox's sales widget: curl -X POST ${sandbox.baseUrl}/__sandbo
 n8n's log: ${dataFolder}/ (removed on exit)
 Ctrl+C stops n8n and the sandbox.`);
 }
+
+/** An example's name, and why it cannot run here when it needs an outside account. */
+const workflowLine = (example: Example) =>
+	needsOwnAccount(example) ? `${example.name}   (needs your Google account: it cannot run in this offline demo)` : example.name;
 
 /**
  * The MCP URL and its token. Printing the token is fine here: n8n listens on 127.0.0.1 only, the

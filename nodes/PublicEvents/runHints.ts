@@ -12,10 +12,13 @@ const WRITES: Record<string, string> = {
 	changeTicketStatus: 'each item changed a ticket\'s status',
 };
 
-/** The parameters as item `i` resolves them; undefined when one cannot be read (no hint then). */
-function resolvedFor(context: IExecuteFunctions, i: number): string | undefined {
+/** Whether a parameter value holds an expression anywhere (a static one is the same for every item). */
+const hasExpression = (value: unknown): boolean =>
+	typeof value === 'string' ? value.startsWith('=') : typeof value === 'object' && value !== null && Object.values(value).some(hasExpression);
+
+/** The parameters with expressions, as item `i` resolves them; undefined when one cannot be read (no hint then). */
+function resolvedFor(context: IExecuteFunctions, names: string[], i: number): string | undefined {
 	try {
-		const names = Object.keys(context.getNode().parameters).sort();
 		return JSON.stringify(names.map((name) => context.getNodeParameter(name, i, null)));
 	} catch {
 		return undefined;
@@ -41,9 +44,13 @@ export function addRunHints(context: IExecuteFunctions, operation: string, read:
 	}
 	// Nothing out, no copies.
 	if (outputCount === 0) return;
+	const { parameters } = context.getNode();
+	const names = Object.keys(parameters)
+		.filter((name) => hasExpression(parameters[name]))
+		.sort();
 	const keys = new Set<string>();
 	for (let i = 0; i < count; i++) {
-		const key = resolvedFor(context, i);
+		const key = names.length === 0 ? '' : resolvedFor(context, names, i);
 		if (key === undefined) return;
 		keys.add(key);
 	}

@@ -29,7 +29,9 @@ export class PublicEventsPollTrigger implements INodeType {
 		name: 'publicEventsPollTrigger',
 		icon: { light: 'file:publicEvents.svg', dark: 'file:publicEvents.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1: one field per id in the items (see poll/items.ts)
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["source"] === "catalog" ? "Catalog Changes" : "Sales and Refunds"}}',
 		description: 'Polls Public Events for sales, refunds and catalog changes when push notifications are not enabled',
 		defaults: { name: 'Public Events Poll Trigger' },
@@ -65,7 +67,7 @@ export class PublicEventsPollTrigger implements INodeType {
 				settings.source === 'catalog'
 					? await sampleCatalog.call(this, settings, now)
 					: await sampleSales.call(this, settings, loadState(this));
-			const items = settings.rows ? await toRowItems.call(this, sample, settings.request) : toItems(sample);
+			const items = settings.rows ? await toRowItems.call(this, sample, settings.request) : toItems(sample, this.getNode().typeVersion);
 			return items.length ? [items] : null;
 		}
 		const node = this.getNode();
@@ -79,7 +81,7 @@ export class PublicEventsPollTrigger implements INodeType {
 					? await pollCatalog.call(this, settings, saved, now)
 					: await pollSales.call(this, settings, saved, now);
 			// Rows before the state is saved: a failed event name lookup fails the poll, and the next one emits them.
-			const items = settings.rows && changes.length ? await toRowItems.call(this, changes, settings.request) : toItems(changes);
+			const items = settings.rows && changes.length ? await toRowItems.call(this, changes, settings.request) : toItems(changes, this.getNode().typeVersion);
 			if (state) saveState(this, saved, state);
 			// A feed that cannot be read: n8n records the failed poll (and runs the error workflow).
 			if (error) throw error;

@@ -44,7 +44,7 @@ interface ExampleNode {
 	name: string;
 	type: string;
 	webhookId?: string;
-	parameters?: { path?: string; authentication?: string };
+	parameters?: { path?: string; authentication?: string; url?: string };
 	credentials?: Record<string, { id: string; name: string }>;
 }
 export interface Example {
@@ -123,6 +123,30 @@ export function subscribePush(sandbox: Sandbox, server: N8nServer, examples: Exa
 	}
 	return undefined;
 }
+
+/** The address the CRM example ships with, for the user to replace with their CRM's. */
+const SHIPPED_CRM_URL = /^https:\/\/crm\.example\.com\//;
+
+/**
+ * Points the CRM example's HTTP Request at the sandbox's stand-in CRM, as a user points it at
+ * theirs: the example then runs green with no outside service, and GET on the same address
+ * lists what it posted. Returns that address, or undefined when no example posts to a CRM.
+ */
+export function wireCrm(sandbox: Sandbox, examples: Example[]): string | undefined {
+	const url = `${sandbox.baseUrl}/__sandbox/crm/deals`;
+	let wired = false;
+	for (const example of examples) {
+		example.nodes = example.nodes.map((node) => {
+			if (node.type !== 'n8n-nodes-base.httpRequest' || !SHIPPED_CRM_URL.test(node.parameters?.url ?? '')) return node;
+			wired = true;
+			return { ...node, parameters: { ...node.parameters, url } };
+		});
+	}
+	return wired ? url : undefined;
+}
+
+/** Examples that call a service only reachable with the user's own account (Google Sheets). */
+export const needsOwnAccount = (example: Example) => example.nodes.some((n) => n.type === 'n8n-nodes-base.googleSheets');
 
 /** Whether 127.0.0.1:`port` can be listened on now. */
 export function portIsFree(port: number): Promise<boolean> {

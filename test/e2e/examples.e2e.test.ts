@@ -4,7 +4,7 @@
  * as users import them, and run with `n8n execute` against the
  * sandbox: what they print and the files they write are checked against the sandbox's own data.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -17,10 +17,10 @@ import type { N8nInstall } from '../../scripts/n8n/install';
 const DEMO_API = { id: 'PeDemoApiCred001', name: 'Public Events (sandbox)' };
 // The demo's organiser credential, which the barcode export example names.
 const ORGANISER = { id: 'PeDemoOrgCred001', name: 'Public Events (sandbox, organiser)' };
-const IDS = { sale: 'PeExSellTicket01', sheet: 'PeExSalesSheet01', barcodes: 'PeExBarcodeCsv01', catalog: 'PeExCatalogSync1', crm: 'PeE2eCrmProbe001' };
+const IDS = { sale: 'PeExSellTicket01', sheet: 'PeExSalesSheet01', barcodes: 'PeExBarcodeCsv01', catalog: 'PeExCatalogSync1', crm: 'PeE2eCrmProbe001', barcodesPartner: 'PeE2eBarcodePrt1' };
 const BARCODE = /^\d{13}$/;
 
-type Workflow = { id: string; nodes: Array<{ name: string; type: string; [key: string]: any }>; connections: Record<string, any> };
+type Workflow = { id: string; name?: string; nodes: Array<{ name: string; type: string; [key: string]: any }>; connections: Record<string, any> };
 
 function example(file: string): Workflow {
 	return JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as Workflow;
@@ -92,7 +92,10 @@ describe('real n8n: the example workflows', () => {
 		const pushed = { type: 'sale', orderId: String(paid.id), eventPointId: '1002', occurredAt: paid.payAt, order: paid };
 
 		const barcodes = example('nightly-barcode-export.json');
+		// What a partner who imports it with their own (partner) key runs.
+		const withPartnerKey = JSON.parse(JSON.stringify(barcodes).replaceAll(JSON.stringify(ORGANISER), JSON.stringify(DEMO_API))) as Workflow;
 		const workflows = [
+			{ ...withPartnerKey, id: IDS.barcodesPartner, name: `${barcodes.name ?? ''} (partner key)` },
 			example('sell-a-ticket.json'),
 			example('sales-and-refunds-to-spreadsheet.json'),
 			barcodes,
@@ -171,6 +174,20 @@ describe('real n8n: the example workflows', () => {
 			expect([event.id, rows.map((r) => `${r.barcode} ${r.placeId} ${r.sectorName}`).sort()]).toEqual([event.id, expected.sort()]);
 			for (const r of rows) expect(r.barcode).toMatch(BARCODE);
 		}
+	});
+
+	it('nightly barcode export with a partner key: the run fails at Nothing Exported, saying an organiser key is needed; no file', async () => {
+		const before = new Set(readdirSync(join(files, 'public-events')));
+		const run = await n8n.executeAllowingFailure(IDS.barcodesPartner);
+
+		expect(run.status).toBe('error');
+		expect(run.data.resultData.lastNodeExecuted).toBe('Nothing Exported');
+		const message = String(run.data.resultData.error.message);
+		expect(message).toMatch(/^No barcode file was written: Export Barcodes answered an error for each of the \d+ events ahead/);
+		expect(message).toMatch(/403/);
+		expect(message).toMatch(/organiser key/);
+		expect(errorOutput(run, 'Export Barcodes').length).toBeGreaterThan(0);
+		expect(readdirSync(join(files, 'public-events')).filter((f) => !before.has(f))).toEqual([]);
 	});
 
 	it('catalog sync, Run Now: each reference list in its own file, equal to the sandbox\'s list', async () => {

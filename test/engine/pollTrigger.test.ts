@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
 import { callLoadOptions, PollSession } from '../helpers/engine';
-import { credentialFor, mark, since } from '../helpers/publicEvents';
+import { credentialFor, mark, pollItemId, since } from '../helpers/publicEvents';
 import { SandboxClient } from '../helpers/sandboxClient';
 
 const MINUTE = 60_000;
@@ -20,7 +20,7 @@ function trigger(parameters: IDataObject = {}, store = credentialFor(sb).store) 
 
 const sell = async (tickets = 1) => (await sb.admin('POST', '/widget-orders', { tickets })).body;
 const refund = async (id: number) => (await sb.admin('POST', `/widget-orders/${id}/refund`)).body;
-const keys = (items: Array<{ json: IDataObject }>) => items.map((item) => `${String(item.json.type)}:${String(item.json.source)}:${String(item.json.id)}`);
+const keys = (items: Array<{ json: IDataObject }>) => items.map((item) => `${String(item.json.type)}:${String(item.json.source)}:${pollItemId(item.json)}`);
 
 /** Visible events with free places, most free first. */
 const eventsOnSale = async () =>
@@ -59,14 +59,16 @@ describe('Poll Trigger: Sales and Refunds', () => {
 			occurredAt: new Date(Date.parse(sale.payAt)).toISOString(),
 			orderId: String(sale.id),
 			eventPointId: String(sale.eventPoint),
-			id: sale.id,
 			payAt: sale.payAt,
 			email: sale.email,
 			totalPrice: sale.totalPrice,
 		});
 		expect((saleItem.tickets as IDataObject[]).length).toBe(2);
 		expect(orderItem).toMatchObject({ type: 'sale', source: 'eventOrders', orderId: String(apiOrder.id), eventPointId: String(events[1]), status: 'paid', totalPrice: apiOrder.totalPrice });
-		expect(refundItem).toMatchObject({ type: 'refund', source: 'widgetRefunds', orderId: String(existing.id), amount: refunded.amount, refundedAt: refunded.refundedAt });
+		expect(refundItem).toMatchObject({ type: 'refund', source: 'widgetRefunds', orderId: String(existing.id), refundId: String(refunded.id), amount: refunded.amount, refundedAt: refunded.refundedAt });
+		// One field per id (version 1.1): no `id`, `order` or `eventPoint` copies beside the header's.
+		for (const item of [saleItem, orderItem, refundItem]) expect(Object.keys(item)).not.toEqual(expect.arrayContaining(['id']));
+		expect([saleItem, orderItem, refundItem].flatMap((item) => ['id', 'order', 'eventPoint'].filter((key) => key in item))).toEqual([]);
 
 		const third = await node.poll();
 		expect(third.returnedNull).toBe(true);
@@ -245,5 +247,16 @@ describe('Poll Trigger: Sales and Refunds', () => {
 			expect(result.error?.message).toMatch(message);
 			expect(await since(sb, before)).toEqual([]);
 		}
+	});
+	it('version 1 (workflows saved before 1.1) keeps the record\'s own id fields beside the header\'s', async () => {
+		const node = new PollSession({ nodeType: new PublicEventsPollTrigger(), type: 'CUSTOM.publicEventsPollTrigger', typeVersion: 1, parameters: { include: ['widgetSales', 'widgetRefunds'] }, credentials: credentialFor(sb).store });
+		await node.poll();
+		await sb.advanceClock(MINUTE);
+		const sale = await sell();
+		const refunded = await refund(sale.id);
+		const [saleItem, refundItem] = (await node.poll()).items.map((item) => item.json);
+		expect(saleItem).toMatchObject({ orderId: String(sale.id), id: sale.id, eventPoint: sale.eventPoint });
+		expect(refundItem).toMatchObject({ orderId: String(sale.id), id: refunded.id, order: sale.id });
+		expect(refundItem).not.toHaveProperty('refundId');
 	});
 });

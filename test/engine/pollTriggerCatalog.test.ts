@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
 import { PollSession, type PollResult } from '../helpers/engine';
-import { credentialFor, mark, since } from '../helpers/publicEvents';
+import { credentialFor, mark, pollItemId, since } from '../helpers/publicEvents';
 import { SandboxClient } from '../helpers/sandboxClient';
 
 const DAY = 24 * 3_600_000;
@@ -22,7 +22,7 @@ function catalogTrigger(parameters: IDataObject = {}, store = credentialFor(sb).
 const changes = (result: PollResult) => {
 	expect(result.error).toBeUndefined();
 	return result.items
-		.map((item) => `${String(item.json.type)}:${String(item.json.id)}${item.json.changedFields ? `[${(item.json.changedFields as string[]).join(',')}]` : ''}`)
+		.map((item) => `${String(item.json.type)}:${pollItemId(item.json)}${item.json.changedFields ? `[${(item.json.changedFields as string[]).join(',')}]` : ''}`)
 		.sort();
 };
 const createEvent = async (name: string) => (await sb.admin('POST', '/events', { name, places: 10 })).body;
@@ -48,7 +48,7 @@ describe('Poll Trigger: Catalog Changes', () => {
 		expect(changes(second)).toEqual([`eventUpdated:${target.id}[eventName]`, `eventUpdated:${other.id}[dateStarted,description]`, `newEvent:${created.id}`].sort());
 		const newItem = second.items.find((item) => item.json.type === 'newEvent')!.json;
 		expect(newItem).toMatchObject({ source: 'catalog', eventPointId: String(created.id), eventName: 'Spring Gala', minPrice: created.minPrice });
-		const renamed = second.items.find((item) => item.json.id === target.id)!.json;
+		const renamed = second.items.find((item) => item.json.eventPointId === String(target.id))!.json;
 		expect(renamed).toMatchObject({ type: 'eventUpdated', eventName: 'Renamed Night', changedFields: ['eventName'] });
 
 		expect((await node.poll()).returnedNull).toBe(true); // each change once

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
 import { PollSession, type PollResult } from '../helpers/engine';
-import { credentialFor, mark, since } from '../helpers/publicEvents';
+import { credentialFor, mark, pollItemId, since } from '../helpers/publicEvents';
 import { SandboxClient } from '../helpers/sandboxClient';
 
 const MINUTE = 60_000;
@@ -31,7 +31,7 @@ function trigger(parameters: IDataObject = {}) {
 
 const keys = (result: PollResult) => {
 	expect(result.error).toBeUndefined();
-	return result.items.map((item) => `${String(item.json.type)}:${String(item.json.source)}:${String(item.json.id)}`);
+	return result.items.map((item) => `${String(item.json.type)}:${String(item.json.source)}:${pollItemId(item.json)}`);
 };
 
 async function payApiOrder(eventId: number) {

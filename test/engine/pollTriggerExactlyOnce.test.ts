@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
 import { PollSession, type PollResult } from '../helpers/engine';
-import { credentialFor } from '../helpers/publicEvents';
+import { credentialFor, pollItemId } from '../helpers/publicEvents';
 import { SandboxClient } from '../helpers/sandboxClient';
 
 /** Seeded PRNG (mulberry32): a failure replays with the same SEED. */
@@ -42,7 +42,7 @@ describe(`Poll Trigger: every sale and refund exactly once (seed ${SEED})`, () =
 		const refundable: number[] = [];
 		const emitted: string[] = [];
 		const polls: PollResult[] = [];
-		const keyOf = (json: IDataObject) => `${String(json.type)}:${String(json.source)}:${String(json.id)}`;
+		const keyOf = (json: IDataObject) => `${String(json.type)}:${String(json.source)}:${pollItemId(json)}`;
 		// n8n restarts before every poll: each starts from what n8n saved to its database, nothing else.
 		const pollAfterRestart = () => {
 			node.restart();

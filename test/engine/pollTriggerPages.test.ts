@@ -4,7 +4,7 @@ import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/Pub
 import { POLL_BUDGET } from '../../nodes/PublicEventsPollTrigger/poll/sales';
 import { recordWidgetSale } from '../../sandbox/seed';
 import { PollSession, type PollResult } from '../helpers/engine';
-import { credentialFor, mark, since } from '../helpers/publicEvents';
+import { credentialFor, mark, pollItemId, since } from '../helpers/publicEvents';
 import { SandboxClient } from '../helpers/sandboxClient';
 
 // How the poll trigger reads a window of several pages: oldest-first lists with pages in flight,
@@ -56,7 +56,7 @@ function widgetTrigger(options: IDataObject = {}) {
 
 const idsOf = (result: PollResult) => {
 	expect(result.error).toBeUndefined();
-	return result.items.map((item) => item.json.id as number);
+	return result.items.map((item) => Number(pollItemId(item.json)));
 };
 
 async function pagesAsked(seq: number) {

@@ -91,7 +91,7 @@ describe('Poll Trigger: Output Rows for a Table', () => {
 		const sale = await sell(live[0].id);
 		const before = await mark(sb);
 		const { items } = await node.poll();
-		expect(items.map((item) => item.json)).toEqual([expect.objectContaining({ type: 'sale', id: sale.id, totalPrice: sale.totalPrice })]);
+		expect(items.map((item) => item.json)).toEqual([expect.objectContaining({ type: 'sale', orderId: String(sale.id), totalPrice: sale.totalPrice })]);
 		expect(await nameReads(before)).toEqual([]);
 
 		const manual = await trigger({ include: ['widgetSales'], options: { output: 'rows' } }).poll({ mode: 'manual' });

@@ -106,7 +106,7 @@ async function pollCell(sb: SandboxClient, fault: Fault): Promise<Observation> {
 	await sb.admin('DELETE', '/faults');
 	const second = await session.poll();
 	if (second.error) throw new Error(`the poll after the fault failed: ${second.error.message}`);
-	return { emitted: [...first.items, ...second.items].map((item) => String(item.json.id)), truth, error: errorOf(first.error), attempts, refreshed, stateHeld };
+	return { emitted: [...first.items, ...second.items].map((item) => String(item.json.orderId)), truth, error: errorOf(first.error), attempts, refreshed, stateHeld };
 }
 
 export const triggerRows: Row[] = [

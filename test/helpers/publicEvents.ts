@@ -49,3 +49,7 @@ export async function since(sb: SandboxClient, seq: number): Promise<LogEntry[]>
 }
 
 export const ids = (items: Array<{ json: IDataObject }>) => items.map((item) => String(item.json.id));
+
+/** The record id of a poll trigger item: a sale's order, a refund's own id, a catalog event's id. */
+export const pollItemId = (json: IDataObject) =>
+	String(json.type === 'refund' ? json.refundId : json.source === 'catalog' ? json.eventPointId : json.orderId);

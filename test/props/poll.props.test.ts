@@ -16,7 +16,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
 import { recordWidgetSale } from '../../sandbox/seed';
 import { PollSession, type PollResult } from '../helpers/engine';
-import { credentialFor, mark, since } from '../helpers/publicEvents';
+import { credentialFor, mark, pollItemId, since } from '../helpers/publicEvents';
 import { SandboxClient } from '../helpers/sandboxClient';
 import { checkProperty, runsFor } from './property';
 
@@ -82,7 +82,7 @@ const stepArb = (lag: number): fc.Arbitrary<Step> =>
 
 const caseArb = setupArb.chain((setup) => fc.record({ setup: fc.constant(setup), steps: fc.array(stepArb(setup.lagMinutes), { minLength: 3, maxLength: 14 }) }));
 
-const keyOf = (json: IDataObject) => `${String(json.type)}:${String(json.source)}:${String(json.id)}`;
+const keyOf = (json: IDataObject) => `${String(json.type)}:${String(json.source)}:${pollItemId(json)}`;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** One case, start to end; throws with a report when the invariant breaks. */

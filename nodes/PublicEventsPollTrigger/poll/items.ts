@@ -17,14 +17,23 @@ export interface Change {
 	changedFields?: string[];
 }
 
+/** The newest item shape; the node passes its own version. */
+const LATEST = 1.1;
+/** Record fields whose id the header holds (from version 1.1). */
+const HEADER_HOLDS = new Set(['id', 'order', 'eventPoint']);
+
 /**
  * One flat item per change: a header that is the same for every source (type, source,
  * occurredAt, orderId, eventPointId, changedFields) and agrees with the push trigger's items
  * (ids as numeric strings, null when absent; occurredAt as ISO text), then the record's own
- * fields unchanged (money stays { amount, currency }). The header wins over a record field of
- * the same name.
+ * fields (money stays { amount, currency }). The header wins over a record field of the same name.
+ *
+ * From version 1.1 each id is one field: the record's own id fields the header already holds
+ * (a sale's `id`, a refund's `order`, `eventPoint`, a catalog event's `id`) are left out, and a
+ * refund's own `id` is `refundId`, so a spreadsheet gets no text and number copies of one id.
+ * Version 1 keeps them, for saved workflows that read `$json.id`.
  */
-export function toItem(change: Change): INodeExecutionData {
+export function toItem(change: Change, typeVersion = LATEST): INodeExecutionData {
 	const { json } = change;
 	const orderId = change.type === 'sale' ? json.id : change.type === 'refund' ? (json.order ?? json.orderId) : null;
 	const header: IDataObject = {
@@ -34,15 +43,17 @@ export function toItem(change: Change): INodeExecutionData {
 		orderId: changeId(orderId),
 		eventPointId: changeId(change.source === 'catalog' ? json.id : (json.eventPoint ?? json.eventPointId)),
 	};
+	if (change.type === 'refund' && typeVersion >= 1.1) header.refundId = changeId(json.id);
 	if (change.changedFields) header.changedFields = change.changedFields;
-	return { json: { ...header, ...json, ...header } };
+	if (typeVersion < 1.1) return { json: { ...header, ...json, ...header } };
+	const own = Object.fromEntries(Object.entries(json).filter(([key]) => !HEADER_HOLDS.has(key)));
+	return { json: { ...header, ...own, ...header } };
 }
-
 const oldestFirst = (changes: Change[]) => [...changes].sort((a, b) => a.time - b.time);
 
 /** Oldest first across all feeds, so a sale comes before its refund. */
-export function toItems(changes: Change[]): INodeExecutionData[] {
-	return oldestFirst(changes).map(toItem);
+export function toItems(changes: Change[], typeVersion = LATEST): INodeExecutionData[] {
+	return oldestFirst(changes).map((change) => toItem(change, typeVersion));
 }
 
 /** Output Rows for a Table: one flat row per sale or refund, oldest first; event names read once for the poll. */
