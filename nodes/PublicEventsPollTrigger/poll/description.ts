@@ -21,7 +21,7 @@ export const pollProperties: INodeProperties[] = [
 	...startNotices,
 	{
 		displayName:
-			'Not included: refunds of orders made through the API. The API gives them no refund time, so no poll can find them. The Public Events Trigger (push) reports them, and so can the workflow that makes the refund.',
+			'Widget refunds come, but not refunds of orders sold through the API (for example by the Public Events node, Order > Create): the service lists those with no refund time, so polling cannot tell when they happened. For them use the Public Events Trigger (push), or act in the workflow that makes the refund.',
 		name: 'apiRefundsNotice',
 		type: 'notice',
 		default: '',
