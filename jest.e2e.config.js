@@ -11,13 +11,14 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.e2e.test.ts'],
-	// On n8n 1.x the editor and demo suites do not run: they drive 2.x's editor (its page
+	// On n8n 1.x the editor, demo and journeys suites do not run: they drive 2.x's editor (its page
 	// structure and test ids, the output-schema preview 1.x does not have) and 2.x's REST API
-	// (workflows keeping their ids, the manual-run request). The node itself is covered on 1.x
-	// by the examples, token, triggers and credential suites. The MCP suite serves the AI example,
-	// whose MCP Server Trigger is typeVersion 2.1 (1.x has up to 2, without Instructions). The
-	// queue-mode suites run on both lines.
-	testPathIgnorePatterns: ['/node_modules/', ...(major < 2 ? ['/editor\\.e2e\\.test\\.ts$', '/demo\\.e2e\\.test\\.ts$', '/mcp\\.e2e\\.test\\.ts$'] : [])],
+	// (workflows keeping their ids, the manual-run request); the journeys also walk 2.x's node
+	// creator, its "Execute workflow" button per trigger and the demo's Data Table example. The
+	// node itself is covered on 1.x by the examples, token, triggers and credential suites. The MCP
+	// suite serves the AI example, whose MCP Server Trigger is typeVersion 2.1 (1.x has up to 2,
+	// without Instructions). The queue-mode suites run on both lines.
+	testPathIgnorePatterns: ['/node_modules/', ...(major < 2 ? ['/editor\\.e2e\\.test\\.ts$', '/demo\\.e2e\\.test\\.ts$', '/journeys\\.e2e\\.test\\.ts$', '/mcp\\.e2e\\.test\\.ts$'] : [])],
 	transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
 	// The first run installs n8n (about 4 minutes); each n8n CLI call takes seconds.
 	testTimeout: 15 * 60 * 1000,

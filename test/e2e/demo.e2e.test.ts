@@ -4,7 +4,6 @@
  * printed push step (a sale reaches the push workflow's test URL), then Ctrl+C (SIGINT to its
  * process group, as a terminal sends it) and check that nothing it started is left.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -14,22 +13,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 
 import { REPO_ROOT } from '../../scripts/n8n/instance';
 import { until } from '../helpers/push';
+import { DemoProcess, processesUsing, restClient, type DemoPrinted } from './demoProcess';
 
 const EXAMPLES = readdirSync(join(REPO_ROOT, 'examples')).filter((f) => f.endsWith('.json'));
-
-/** Pids whose environment names `folder` (n8n runs with N8N_USER_FOLDER=<its data folder>). Linux /proc. */
-function processesUsing(folder: string): number[] {
-	return readdirSync('/proc')
-		.filter((entry) => /^\d+$/.test(entry))
-		.filter((pid) => {
-			try {
-				return readFileSync(`/proc/${pid}/environ`, 'utf8').includes(`=${folder}\0`);
-			} catch {
-				return false;
-			}
-		})
-		.map(Number);
-}
 
 const listening = (url: string) =>
 	new Promise<boolean>((done) => {
@@ -39,67 +25,21 @@ const listening = (url: string) =>
 	});
 
 describe('npm run demo', () => {
-	let demo: ChildProcess;
+	let demo: DemoProcess;
 	let output = '';
-	/** The exit code, or the signal: npm re-raises SIGINT on itself once the demo has exited. */
-	let exited: Promise<number | string | null>;
-	let printed: { editor: string; email: string; password: string; sandbox: string; dataFolder: string };
-	let cookie = '';
-
-	async function rest(method: string, path: string, body?: unknown): Promise<any> {
-		const res = await fetch(`${printed.editor}/rest${path}`, {
-			method,
-			headers: { cookie: `n8n-auth=${cookie}`, 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await res.text();
-		if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
-		return (JSON.parse(text) as { data: unknown }).data;
-	}
+	let printed: DemoPrinted;
+	let rest: ReturnType<typeof restClient>;
 
 	beforeAll(async () => {
-		// Any free ports: a developer's own sandbox or n8n may hold 4010 and 5678.
-		demo = spawn('npx', ['tsx', 'scripts/demo.ts', '--sandbox-port', '0', '--n8n-port', '0'], { cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-		demo.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-		demo.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-		exited = new Promise((done) => demo.on('exit', (code, signal) => done(code ?? signal)));
-		let gone = false;
-		void exited.then(() => (gone = true));
-		await until(async () => gone || output.includes('Ctrl+C stops'), 'the demo to be ready', 10 * 60_000);
-		const field = (pattern: RegExp) => {
-			const match = pattern.exec(output);
-			if (!match) throw new Error(`the demo did not print ${pattern}:\n${output}`);
-			return match[1];
-		};
-		printed = {
-			editor: field(/n8n editor\s+(http:\S+)/),
-			email: field(/login\s+(\S+@\S+)/),
-			password: field(/login\s+\S+\s+\/\s+(\S+)/),
-			sandbox: field(/sandbox\s+(http:\S+)\/api\/v2/),
-			dataFolder: field(/n8n's log: (\S+?)\/? /),
-		};
+		demo = await DemoProcess.start();
+		printed = demo.printed!;
+		output = demo.output;
 	});
 
-	afterAll(async () => {
-		if (demo?.pid && demo.exitCode === null && demo.signalCode === null) {
-			for (const pid of [-demo.pid, ...(printed ? processesUsing(printed.dataFolder) : [])]) {
-				try {
-					process.kill(pid, 'SIGKILL');
-				} catch {
-					// gone already
-				}
-			}
-		}
-	});
+	afterAll(() => demo?.kill());
 
 	it('logs in with the printed account and finds every example workflow and the demo credentials', async () => {
-		const login = await fetch(`${printed.editor}/rest/login`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ emailOrLdapLoginId: printed.email, password: printed.password }),
-		});
-		expect(login.status).toBe(200);
-		cookie = /n8n-auth=([^;]+)/.exec(login.headers.getSetCookie().join('; '))![1];
+		rest = restClient(printed.editor, await demo.login());
 
 		const workflows = (await rest('GET', '/workflows')) as Array<{ id: string; name: string }>;
 		const examples = EXAMPLES.map((f) => JSON.parse(readFileSync(join(REPO_ROOT, 'examples', f), 'utf8')) as { id: string; name: string });
@@ -221,11 +161,11 @@ describe('npm run demo', () => {
 		expect(n8nPids.length).toBeGreaterThanOrEqual(1);
 		expect(await listening(printed.editor)).toBe(true);
 
-		process.kill(-demo.pid!, 'SIGINT');
-		const ended = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running after 30 s'), 30_000).unref())]);
+		process.kill(-demo.child.pid!, 'SIGINT');
+		const ended = await Promise.race([demo.exited, new Promise((r) => setTimeout(() => r('still running after 30 s'), 30_000).unref())]);
 		expect([0, 'SIGINT']).toContain(ended);
 
-		expect(output).toContain('stopping n8n and the sandbox');
+		expect(demo.output).toContain('stopping n8n and the sandbox');
 		expect(processesUsing(printed.dataFolder)).toEqual([]);
 		expect(n8nPids.filter((pid) => existsSync(`/proc/${pid}`))).toEqual([]);
 		expect(await listening(printed.editor)).toBe(false);

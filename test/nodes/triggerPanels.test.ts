@@ -35,7 +35,7 @@ describe('the push trigger says how to test it', () => {
 	});
 
 	it('the notice above the parameters says it too', () => {
-		expect(visible(description.properties, 'any')[0]).toMatch(/To test in the editor, click Listen for test event/);
+		expect(visible(description.properties, 'any')[0]).toMatch(/To test in the editor, click Execute step \(Listen for test event in n8n 1\.x\)/);
 	});
 });
 

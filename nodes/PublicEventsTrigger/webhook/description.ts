@@ -57,7 +57,7 @@ function security(version: number, fallback: string): INodeProperties {
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Give this node\'s Production URL to the Public Events service: push delivery is enabled on request, and there is no API to register a URL. Until it is enabled, or if deliveries stop, use the Public Events Poll Trigger: polling is the fallback. To test in the editor, click Listen for test event, then have the service send one test notification to the Test URL (it never sends there by itself).',
+			'Give this node\'s Production URL to the Public Events service: push delivery is enabled on request, and there is no API to register a URL. Until it is enabled, or if deliveries stop, use the Public Events Poll Trigger: polling is the fallback. To test in the editor, click Execute step (Listen for test event in n8n 1.x), then have the service send one test notification to the Test URL (it never sends there by itself).',
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',

@@ -12,7 +12,7 @@ const ARRIVES =
  * how a test delivery reaches the Test URL.
  */
 const TEST =
-	`<b>To test</b>, click 'Listen for test event' (the node then listens on its <b>Test URL</b>), then have one notification sent to that Test URL: ask the Public Events service for a test delivery to it, signed with the secret of the credential (Security). The service never sends to the Test URL by itself. With the demo sandbox: subscribe the Test URL and sell a ticket, as <a href="${DOCS}" target="_blank">Testing in the editor</a> shows. ${ARRIVES}`;
+	`<b>To test</b>, click 'Execute step' ('Listen for test event' in n8n 1.x; the node then listens on its <b>Test URL</b>), then have one notification sent to that Test URL: ask the Public Events service for a test delivery to it, signed with the secret of the credential (Security). The service never sends to the Test URL by itself. With the demo sandbox: subscribe the Test URL and sell a ticket, as <a href="${DOCS}" target="_blank">Testing in the editor</a> shows. ${ARRIVES}`;
 
 export const triggerPanel: TriggerPanelDefinition = {
 	header: 'Click below, then have a test notification sent to the Test URL',

@@ -37,6 +37,8 @@ const EXPECTED_CONSOLE = [/ERR_NAME_NOT_RESOLVED/, /Can't connect to n8n/];
  * store is gone). Seen once in this project's CI runs; it names no node of this package.
  */
 const EXPECTED_PAGE_ERRORS = [/^injectNDVStore\(\) was accessed without an active workflow document store/];
+/** The node creator's details of a community node ask npm for the package's latest version (offline here). */
+const isNpmLookup = (url: string) => url.startsWith('https://registry.npmjs.org/');
 const isSchemaPreview = (url: string) => /\/schemas\/n8n-nodes-public-events\.publicEvents(?:Trigger|PollTrigger)\/[\d.]+\.json$/.test(url);
 
 /** n8n's texts for a node type it does not know (i18n nodeSettings.*Unknown*, communityNodeItem). */
@@ -58,7 +60,8 @@ export class EditorBrowser {
 		page.on('console', (message) => {
 			if (message.type() !== 'error') return;
 			const text = message.text();
-			if (EXPECTED_CONSOLE.some((pattern) => pattern.test(text)) || isSchemaPreview(message.location().url)) return;
+			const { url } = message.location();
+			if (EXPECTED_CONSOLE.some((pattern) => pattern.test(text)) || isSchemaPreview(url) || isNpmLookup(url)) return;
 			this.problems.push(`console: ${text} (${message.location().url})`);
 		});
 		page.on('pageerror', (error) => {
@@ -170,15 +173,18 @@ export class EditorBrowser {
 		return this.html.join('\n');
 	}
 
-	/** A PNG of the viewport once the page is idle; returns its width and height (from the PNG header). */
-	async screenshot(name: string): Promise<{ file: string; width: number; height: number; bytes: number }> {
+	/**
+	 * A PNG of the viewport once the page is idle; returns its width and height (from the PNG header).
+	 * `keepHtml: false` leaves the page out of the secrets scan: a form the user is typing a key into holds it.
+	 */
+	async screenshot(name: string, { keepHtml = true } = {}): Promise<{ file: string; width: number; height: number; bytes: number }> {
 		await this.page.waitForLoadState('networkidle');
 		// off any field: a hovered one shows its Fixed / Expression toggle
 		await this.page.mouse.move(0, VIEWPORT.height / 2);
 		const file = join(this.screenshotDir, name);
 		// finished animations: a panel or dropdown caught half open would look broken
 		await this.page.screenshot({ path: file, animations: 'disabled' });
-		await this.capture();
+		if (keepHtml) await this.capture();
 		const png = readFileSync(file);
 		return { file, width: png.readUInt32BE(16), height: png.readUInt32BE(20), bytes: png.length };
 	}

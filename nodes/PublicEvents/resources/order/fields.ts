@@ -77,6 +77,9 @@ export const priceCategoryField: INodeProperties = {
 	typeOptions: { loadOptionsMethod: 'getPriceCategories', loadOptionsDependsOn: ['eventId.value', 'sectorId.value', 'places.value'] },
 	default: '',
 	required: true,
+	// Set by an expression, the list stays empty (nothing to list until the run): without this n8n
+	// marks the resolved id "not supported" once the workflow has run.
+	allowArbitraryValues: true,
 	hint: 'Listed from the first place chosen above, once the event and a place are chosen',
 	description:
 		'One of the chosen place\'s price categories (its priceCategories); every place must offer it. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
