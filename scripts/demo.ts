@@ -144,11 +144,15 @@ interface Ready {
 
 function printReady({ server, sandbox, examples, pushedTo, tableSync, mcp, crm, dataFolder, filesDir, n8nVersion }: Ready) {
 	const sell = examples.find((e) => /sell a ticket/i.test(e.name));
+	const fileExamples = examples.filter((e) => e.nodes.some((n) => n.type === 'n8n-nodes-base.readWriteFile'));
 	const steps = [
 		sell
 			? `Open "${sell.name}" and click "Execute workflow": it sells one ticket in the sandbox; the last node shows it with its barcode.`
 			: 'Add a Public Events node to a new workflow, pick the credential "Public Events (sandbox)" and click "Execute step".',
 		'Overview > Credentials > "Public Events (sandbox)": the Test button lists an event through the sandbox.',
+		...(fileExamples.length
+			? [`Open ${fileExamples.map((e) => `"${e.name}"`).join(', ')} and click "Execute workflow" (from "Run Now"): the files land in the files folder above.`]
+			: []),
 		...(pushedTo
 			? [
 					`Open "${pushedTo}", click "Execute workflow" (it waits for a push), then sell a ticket again (or run the curl line below): the sandbox pushes the sale there, signed${crm ? ', and Send to CRM posts it to the stand-in CRM' : ''}.`,
