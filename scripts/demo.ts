@@ -119,8 +119,7 @@ async function main() {
 	const cookie = await server.setupOwner(OWNER);
 	const secrets = demoSecrets();
 	const v2 = n8nMajor(install) >= 2;
-	const examples = loadExamples().filter((e) => v2 || !usesDataTable(e));
-	const crm = wireCrm(sandbox, examples);
+	const { examples, url: crm } = wireCrm(sandbox, loadExamples().filter((e) => v2 || !usesDataTable(e)));
 	await importDemo(server, cookie, sandbox, secrets, examples);
 	const tableSync = v2 ? await startTableSync(server, cookie, examples) : undefined;
 	const pushedTo = subscribePush(sandbox, server, examples, secrets.webhookSecret);

@@ -26,12 +26,13 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	// Item 0 alone, as page 1 of a list: a wrong credential or setting stops the run before more go out.
 	const output: INodeExecutionData[] = items.length > 0 ? await runItem.call(this, 0) : [];
 	const operation = this.getNodeParameter('operation', 0, '') as string;
-	const atOnce = isRead(operation) ? READS_IN_FLIGHT : 1;
+	const read = isRead(operation);
+	const atOnce = read ? READS_IN_FLIGHT : 1;
 	await inOrder(async (i) => await runItem.call(this, i), 1, items.length - 1, atOnce, (_, result) => {
 		output.push(...result);
 		return true;
 	});
-	addRunHints(this, operation, isRead(operation), items.length, output.length);
+	addRunHints(this, operation, read, items.length, output.length);
 	return [output];
 }
 

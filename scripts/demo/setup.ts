@@ -130,19 +130,16 @@ const SHIPPED_CRM_URL = /^https:\/\/crm\.example\.com\//;
 /**
  * Points the CRM example's HTTP Request at the sandbox's stand-in CRM, as a user points it at
  * theirs: the example then runs green with no outside service, and GET on the same address
- * lists what it posted. Returns that address, or undefined when no example posts to a CRM.
+ * lists what it posted. `url` is undefined when no example posts to a CRM.
  */
-export function wireCrm(sandbox: Sandbox, examples: Example[]): string | undefined {
+export function wireCrm(sandbox: Sandbox, examples: Example[]): { examples: Example[]; url?: string } {
 	const url = `${sandbox.baseUrl}/__sandbox/crm/deals`;
-	let wired = false;
-	for (const example of examples) {
-		example.nodes = example.nodes.map((node) => {
-			if (node.type !== 'n8n-nodes-base.httpRequest' || !SHIPPED_CRM_URL.test(node.parameters?.url ?? '')) return node;
-			wired = true;
-			return { ...node, parameters: { ...node.parameters, url } };
-		});
-	}
-	return wired ? url : undefined;
+	const posts = (node: ExampleNode) => node.type === 'n8n-nodes-base.httpRequest' && SHIPPED_CRM_URL.test(node.parameters?.url ?? '');
+	const wired = examples.map((example) => ({
+		...example,
+		nodes: example.nodes.map((node) => (posts(node) ? { ...node, parameters: { ...node.parameters, url } } : node)),
+	}));
+	return { examples: wired, url: examples.some((example) => example.nodes.some(posts)) ? url : undefined };
 }
 
 /** Examples that call a service only reachable with the user's own account (Google Sheets). */

@@ -15,6 +15,7 @@ import { PUSH_TRIGGER_SCHEMA, readSchema } from '../helpers/outputSchema';
 import { SandboxClient } from '../helpers/sandboxClient';
 import { expectNoSecrets, secretsOf } from '../helpers/secrets';
 import { EditorBrowser, UNKNOWN_NODE_TEXTS, VIEWPORT } from './editor/browser';
+import { settled } from './editor/userActions';
 import {
 	API_CREDENTIAL,
 	chooseOrder,
@@ -37,16 +38,6 @@ for (const node of AI_DESK.nodes) if ((node.credentials as { publicEventsApi?: o
 /** The MCP trigger's Bearer credential, as the demo creates it: the trigger shows no credential issue. */
 const MCP_TOKEN = { id: 'PeDemoMcpToken01', name: 'Public Events MCP token', type: 'httpBearerAuth', data: { token: randomUUID() } };
 const NODE_TYPES = { [NODES.action]: 'publicEvents', [NODES.push]: 'publicEventsTrigger', [NODES.poll]: 'publicEventsPollTrigger', [NODES.payment]: 'publicEvents' };
-
-/** Polls until `done` holds or time is up; returns the last value, for an expect that shows it. */
-async function settled<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (done(value) || Date.now() > deadline) return value;
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
-}
 
 describe('real n8n editor in a browser: the package\'s nodes and credential', () => {
 	let sandbox: SandboxClient;

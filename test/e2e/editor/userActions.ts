@@ -5,19 +5,23 @@
  */
 import type { Locator } from 'playwright-core';
 
+import { until } from '../../helpers/push';
 import type { EditorBrowser } from './browser';
 
 /** The titles of the toast n8n shows when a run from the editor ends. */
 const RUN_ENDED = /Workflow executed successfully|Problem in node|Workflow execution had an error|Workflow has issues/;
 
 /** Polls `probe` every 100 ms until `done` holds or time is up; returns the last value, for an expect that shows it. */
-export async function settled<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (done(value) || Date.now() > deadline) return value;
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	}
+export async function settled<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+	let last!: T;
+	const check = async () => {
+		last = await probe();
+		return done(last) && { last };
+	};
+	return await until(check, 'a settled value', timeoutMs, 100).then(
+		(settledValue) => settledValue.last,
+		() => last,
+	);
 }
 
 /** Types `words` into the open node creator's search; returns the names listed once `done` holds (or time is up). */
