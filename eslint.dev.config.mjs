@@ -6,7 +6,17 @@
 import { config } from '@n8n/node-cli/eslint';
 
 export default [
-	{ ignores: ['dist/**', 'coverage/**', 'nodes/**', 'credentials/**', '*.js', '*.mjs', 'package.json'] },
+	{
+		ignores: [
+			'dist/**',
+			'coverage/**',
+			'nodes/**',
+			'credentials/**',
+			'*.js',
+			'*.mjs',
+			'package.json',
+		],
+	},
 	...config,
 	{
 		files: ['sandbox/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],

@@ -18,7 +18,17 @@ module.exports = {
 	// node itself is covered on 1.x by the examples, token, triggers and credential suites. The MCP
 	// suite serves the AI example, whose MCP Server Trigger is typeVersion 2.1 (1.x has up to 2,
 	// without Instructions). The queue-mode suites run on both lines.
-	testPathIgnorePatterns: ['/node_modules/', ...(major < 2 ? ['/editor\\.e2e\\.test\\.ts$', '/demo\\.e2e\\.test\\.ts$', '/journeys\\.e2e\\.test\\.ts$', '/mcp\\.e2e\\.test\\.ts$'] : [])],
+	testPathIgnorePatterns: [
+		'/node_modules/',
+		...(major < 2
+			? [
+					'/editor\\.e2e\\.test\\.ts$',
+					'/demo\\.e2e\\.test\\.ts$',
+					'/journeys\\.e2e\\.test\\.ts$',
+					'/mcp\\.e2e\\.test\\.ts$',
+				]
+			: []),
+	],
 	transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
 	// The first run installs n8n (about 4 minutes); each n8n CLI call takes seconds.
 	testTimeout: 15 * 60 * 1000,

@@ -10,7 +10,10 @@ const buffers = pages.map((page) => Buffer.from(page));
 const server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
 	const page = Number(/[?&]page=(\d+)/.exec(req.url ?? '')?.[1] ?? 1);
 	const body = buffers[page - 1] ?? Buffer.from('[]');
-	res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+	res.writeHead(200, {
+		'content-type': 'application/json; charset=utf-8',
+		'content-length': body.length,
+	});
 	res.end(body);
 });
 server.listen(0, '127.0.0.1', () => {

@@ -16,20 +16,34 @@ import { tokenCostBench, tokenCredentials, tokenWorkflows } from './n8n/tokenCos
 const SECTIONS = ['hall', 'token', 'growth'] as const;
 
 async function main() {
-	const chosen = process.argv.slice(2).filter((a): a is (typeof SECTIONS)[number] => (SECTIONS as readonly string[]).includes(a));
+	const chosen = process.argv
+		.slice(2)
+		.filter((a): a is (typeof SECTIONS)[number] => (SECTIONS as readonly string[]).includes(a));
 	const run = new Set(chosen.length ? chosen : SECTIONS);
 	const started = Date.now();
 	let bench: N8nBench | undefined;
 	try {
-		bench = await setUpN8nBench(['--big-event-places', String(HALL_PLACES), '--rate-limit', '0', '--envelope', 'hydra']);
+		bench = await setUpN8nBench([
+			'--big-event-places',
+			String(HALL_PLACES),
+			'--rate-limit',
+			'0',
+			'--envelope',
+			'hydra',
+		]);
 		const b = bench;
-		await b.n8n.importCredentials([credentialFor(b.sandbox), ...(run.has('token') ? tokenCredentials(b) : [])]);
+		await b.n8n.importCredentials([
+			credentialFor(b.sandbox),
+			...(run.has('token') ? tokenCredentials(b) : []),
+		]);
 		await b.n8n.importWorkflows([
 			...(run.has('hall') ? hallPlanWorkflows(b) : []),
 			...(run.has('token') ? tokenWorkflows(b) : []),
 			...(run.has('growth') ? await growthWorkflows(b) : []),
 		]);
-		console.log(`real n8n ${b.n8n.install.n8nVersion} on Node ${b.n8n.install.nodeVersion}; sandbox ${b.sandbox.baseUrl}; rounds ${ROUNDS}`);
+		console.log(
+			`real n8n ${b.n8n.install.n8nVersion} on Node ${b.n8n.install.nodeVersion}; sandbox ${b.sandbox.baseUrl}; rounds ${ROUNDS}`,
+		);
 		const summary: SummaryRow[] = [];
 		if (run.has('hall')) summary.push(...(await hallPlanBench(b)));
 		if (run.has('token')) summary.push(...(await tokenCostBench(b)));

@@ -6,8 +6,14 @@ const rows = Object.values(recorded).flat();
 if (rows.length === 0) {
 	console.log('No benchmark figures recorded (run bench:n8n and bench:poll first).');
 } else {
-	console.log(`\n== Summary of npm run bench (${Object.keys(recorded).join(', ')}); sandbox throughput and pages in flight are printed above`);
+	console.log(
+		`\n== Summary of npm run bench (${Object.keys(recorded).join(', ')}); sandbox throughput and pages in flight are printed above`,
+	);
 	table(['figure', 'measured', 'target'], rows);
 	const missed = rows.filter(([, , target]) => target.includes('MISSED'));
-	console.log(missed.length ? `\n${missed.length} target(s) missed: see docs/performance.md for why.` : '\nAll targets met.');
+	console.log(
+		missed.length
+			? `\n${missed.length} target(s) missed: see docs/performance.md for why.`
+			: '\nAll targets met.',
+	);
 }

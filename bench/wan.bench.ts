@@ -6,7 +6,14 @@ import { startWan, type WanLink } from './lib/wan';
 import { type N8nBench } from './lib/n8nBench';
 import { median, ms, recordSummary, ROUNDS, table, verdict, type SummaryRow } from './lib/report';
 import { SandboxProcess } from './lib/sandboxProcess';
-import { chain, CREDENTIAL, httpRequestBuild, manualTrigger, packageGetPlaces, type Envelope } from './lib/workflows';
+import {
+	chain,
+	CREDENTIAL,
+	httpRequestBuild,
+	manualTrigger,
+	packageGetPlaces,
+	type Envelope,
+} from './lib/workflows';
 
 /**
  * Field performance: real n8n with the sandbox behind the WAN stand-in (bench/lib/wan.ts), TLS
@@ -39,12 +46,23 @@ const SECTIONS = ['places', 'items', 'limited'] as const;
  * The floor for a window of W over n8n's helpers (a new connection and TLS handshake per
  * request: 3 round trips each): page 1 alone, then ceil((pages - 1) / W) rounds. Ignores CPU.
  */
-const windowLimitMs = (rtt: number, pages: number, window: number) => (1 + Math.ceil((pages - 1) / window)) * 3 * rtt;
+const windowLimitMs = (rtt: number, pages: number, window: number) =>
+	(1 + Math.ceil((pages - 1) / window)) * 3 * rtt;
 
 function idsNodes(ids: string[]) {
 	return [
-		{ name: 'Ids', type: 'n8n-nodes-base.set', typeVersion: 3.4, parameters: { mode: 'raw', jsonOutput: JSON.stringify({ ids }), options: {} } },
-		{ name: 'Split Out', type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: 'ids', options: {} } },
+		{
+			name: 'Ids',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: { mode: 'raw', jsonOutput: JSON.stringify({ ids }), options: {} },
+		},
+		{
+			name: 'Split Out',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			parameters: { fieldToSplitOut: 'ids', options: {} },
+		},
 	];
 }
 
@@ -52,7 +70,12 @@ function workflows(apiUrl: string, apiKey: string, ids: string[]) {
 	const [token] = httpRequestBuild(apiUrl, apiKey, EVENT, 'array');
 	return [
 		chain(PKG_PLACES, 'wan: places (package)', [manualTrigger, packageGetPlaces(EVENT)]),
-		...(['hydra', 'array'] as const).map((e) => chain(HTTP_PLACES(e), `wan: places (HTTP Request, ${e})`, [manualTrigger, ...httpRequestBuild(apiUrl, apiKey, EVENT, e)])),
+		...(['hydra', 'array'] as const).map((e) =>
+			chain(HTTP_PLACES(e), `wan: places (HTTP Request, ${e})`, [
+				manualTrigger,
+				...httpRequestBuild(apiUrl, apiKey, EVENT, e),
+			]),
+		),
 		chain(PKG_ITEMS, 'wan: 100 x Event Get (package)', [
 			manualTrigger,
 			...idsNodes(ids),
@@ -60,7 +83,12 @@ function workflows(apiUrl: string, apiKey: string, ids: string[]) {
 				name: 'Get Event',
 				type: packageGetPlaces(EVENT).type,
 				typeVersion: 1,
-				parameters: { resource: 'event', operation: 'get', eventId: { __rl: true, mode: 'id', value: '={{ $json.ids }}' }, options: {} },
+				parameters: {
+					resource: 'event',
+					operation: 'get',
+					eventId: { __rl: true, mode: 'id', value: '={{ $json.ids }}' },
+					options: {},
+				},
 				credentials: { publicEventsApi: CREDENTIAL },
 			},
 		]),
@@ -75,7 +103,11 @@ function workflows(apiUrl: string, apiKey: string, ids: string[]) {
 				parameters: {
 					url: `=${apiUrl}/event-points/{{ $json.ids }}`,
 					sendHeaders: true,
-					headerParameters: { parameters: [{ name: 'Authorization', value: "=Bearer {{ $('Token').first().json.token }}" }] },
+					headerParameters: {
+						parameters: [
+							{ name: 'Authorization', value: "=Bearer {{ $('Token').first().json.token }}" },
+						],
+					},
 					options: {},
 				},
 			},
@@ -94,10 +126,15 @@ async function execute(n8n: N8nInstance, sandbox: SandboxProcess, id: string): P
 	const before = await sandbox.counters();
 	const run = await n8n.execute(id);
 	const after = await sandbox.counters();
-	const requests = Object.entries(after).reduce((sum, [key, n]) => (key.includes('/__sandbox') ? sum : sum + n - (before[key] ?? 0)), 0);
+	const requests = Object.entries(after).reduce(
+		(sum, [key, n]) => (key.includes('/__sandbox') ? sum : sum + n - (before[key] ?? 0)),
+		0,
+	);
 	const runData = run.data.resultData.runData as Record<string, any[]>;
 	const names = Object.keys(runData);
-	const jobMs = names.filter((n) => !['Start', 'Ids', 'Split Out'].includes(n)).reduce((sum, n) => sum + runData[n][0].executionTime, 0);
+	const jobMs = names
+		.filter((n) => !['Start', 'Ids', 'Split Out'].includes(n))
+		.reduce((sum, n) => sum + runData[n][0].executionTime, 0);
 	const last = runData[names.at(-1)!][0].data.main[0] as Array<{ json: Record<string, unknown> }>;
 	return { jobMs, items: last.map((i) => i.json), requests };
 }
@@ -106,7 +143,8 @@ async function placesBench(b: Ctx, expected: string[]): Promise<SummaryRow[]> {
 	const summary: SummaryRow[] = [];
 	const check = (run: Run, what: string) => {
 		const got = run.items.map((p) => String(p.id));
-		if (got.length !== expected.length || got.some((id, i) => id !== expected[i])) throw new Error(`${what}: ${got.length} places, not every place once in order`);
+		if (got.length !== expected.length || got.some((id, i) => id !== expected[i]))
+			throw new Error(`${what}: ${got.length} places, not every place once in order`);
 	};
 	for (const rtt of RTTS) {
 		b.link.setRtt(rtt);
@@ -125,7 +163,9 @@ async function placesBench(b: Ctx, expected: string[]): Promise<SummaryRow[]> {
 			}
 			pkg.forEach((run) => check(run, `package ${envelope} ${rtt} ms`));
 			http.forEach((run) => check(run, `HTTP Request ${envelope} ${rtt} ms`));
-			console.log(`${envelope}, ${rtt} ms, each round: package ${pkg.map((r) => ms(r.jobMs)).join(', ')}; HTTP Request ${http.map((r) => ms(r.jobMs)).join(', ')}`);
+			console.log(
+				`${envelope}, ${rtt} ms, each round: package ${pkg.map((r) => ms(r.jobMs)).join(', ')}; HTTP Request ${http.map((r) => ms(r.jobMs)).join(', ')}`,
+			);
 			const p = median(pkg.map((r) => r.jobMs));
 			const h = median(http.map((r) => r.jobMs));
 			const floor = windowLimitMs(rtt, PAGES, MAX_PAGES_IN_FLIGHT);
@@ -140,14 +180,37 @@ async function placesBench(b: Ctx, expected: string[]): Promise<SummaryRow[]> {
 				rtt === 0 ? '-' : (p / floor).toFixed(2),
 			]);
 			const label = `${envelope}, ${rtt} ms`;
-			if (rtt === 0) summary.push([`WAN bench loopback ${envelope}: package / HTTP Request`, verdict(p / h, 0.5), '<= 0.5']);
+			if (rtt === 0)
+				summary.push([
+					`WAN bench loopback ${envelope}: package / HTTP Request`,
+					verdict(p / h, 0.5),
+					'<= 0.5',
+				]);
 			if (rtt === 50) {
 				summary.push([`WAN ${label} TLS: package / HTTP Request`, verdict(p / h, 0.15), '<= 0.15']);
-				summary.push([`WAN ${label} TLS: package / window limit`, verdict(p / floor, 1.3), '<= 1.3']);
+				summary.push([
+					`WAN ${label} TLS: package / window limit`,
+					verdict(p / floor, 1.3),
+					'<= 1.3',
+				]);
 			}
 		}
-		console.log(`\n${PLACES.toLocaleString('en-US')} places, round trip ${rtt} ms${rtt ? ' + TLS' : ' (loopback, TLS)'}, ${rounds} round(s)${rounds > 1 ? ', medians' : ''}; every run returned every place once, in order`);
-		table(['pages', 'package', 'requests', 'HTTP Request build', 'requests', 'package / HTTP', `limit for ${MAX_PAGES_IN_FLIGHT} in flight`, 'package / limit'], rows);
+		console.log(
+			`\n${PLACES.toLocaleString('en-US')} places, round trip ${rtt} ms${rtt ? ' + TLS' : ' (loopback, TLS)'}, ${rounds} round(s)${rounds > 1 ? ', medians' : ''}; every run returned every place once, in order`,
+		);
+		table(
+			[
+				'pages',
+				'package',
+				'requests',
+				'HTTP Request build',
+				'requests',
+				'package / HTTP',
+				`limit for ${MAX_PAGES_IN_FLIGHT} in flight`,
+				'package / limit',
+			],
+			rows,
+		);
 	}
 	return summary;
 }
@@ -160,13 +223,37 @@ async function itemsBench(b: Ctx, ids: string[]): Promise<SummaryRow[]> {
 		const pkg = await execute(b.n8n, b.sandbox, PKG_ITEMS);
 		const http = await execute(b.n8n, b.sandbox, HTTP_ITEMS);
 		const got = pkg.items.map((e) => String(e.id));
-		if (got.join() !== ids.join()) throw new Error(`package items ${rtt} ms: output order differs from the input`);
-		if (http.items.length !== ids.length) throw new Error(`HTTP Request items ${rtt} ms: ${http.items.length}`);
-		rows.push([`${rtt} ms`, ms(pkg.jobMs), ms(http.jobMs), (pkg.jobMs / http.jobMs).toFixed(2), ms(windowLimitMs(rtt, ITEMS, READS_IN_FLIGHT))]);
-		if (rtt === 50) summary.push([`WAN ${ITEMS} x Event Get, 50 ms TLS: package / HTTP Request node`, (pkg.jobMs / http.jobMs).toFixed(2), 'printed']);
+		if (got.join() !== ids.join())
+			throw new Error(`package items ${rtt} ms: output order differs from the input`);
+		if (http.items.length !== ids.length)
+			throw new Error(`HTTP Request items ${rtt} ms: ${http.items.length}`);
+		rows.push([
+			`${rtt} ms`,
+			ms(pkg.jobMs),
+			ms(http.jobMs),
+			(pkg.jobMs / http.jobMs).toFixed(2),
+			ms(windowLimitMs(rtt, ITEMS, READS_IN_FLIGHT)),
+		]);
+		if (rtt === 50)
+			summary.push([
+				`WAN ${ITEMS} x Event Get, 50 ms TLS: package / HTTP Request node`,
+				(pkg.jobMs / http.jobMs).toFixed(2),
+				'printed',
+			]);
 	}
-	console.log(`\n${ITEMS} input items, one Event Get each (package: up to ${READS_IN_FLIGHT} items at once, in order; HTTP Request node: all at once), 1 round; package output in input order`);
-	table(['round trip', 'package', 'HTTP Request node', 'package / HTTP', `limit for ${READS_IN_FLIGHT} at once`], rows);
+	console.log(
+		`\n${ITEMS} input items, one Event Get each (package: up to ${READS_IN_FLIGHT} items at once, in order; HTTP Request node: all at once), 1 round; package output in input order`,
+	);
+	table(
+		[
+			'round trip',
+			'package',
+			'HTTP Request node',
+			'package / HTTP',
+			`limit for ${READS_IN_FLIGHT} at once`,
+		],
+		rows,
+	);
 	return summary;
 }
 
@@ -180,7 +267,13 @@ async function limitedBench(b: Ctx, expected: string[]): Promise<SummaryRow[]> {
 	await b.sandbox.admin('PUT', '/config', { rateLimit: { limit: 0 } });
 	const got = run.items.map((p) => String(p.id));
 	const onceInOrder = got.length === expected.length && got.every((id, i) => id === expected[i]);
-	const log = ((await b.sandbox.admin('GET', `/requests?since=${seq}`)).entries as Array<{ at: number; status?: number; route: string }>).filter((e) => e.route !== '/__sandbox');
+	const log = (
+		(await b.sandbox.admin('GET', `/requests?since=${seq}`)).entries as Array<{
+			at: number;
+			status?: number;
+			route: string;
+		}>
+	).filter((e) => e.route !== '/__sandbox');
 	const refused = b.link.answers.slice(answersBefore).filter((a) => a.status === 429);
 	const opened = b.link.opened.slice(openedBefore);
 	// A connection opened while a Retry-After ran (the client's time: the proxy is on its side).
@@ -188,10 +281,14 @@ async function limitedBench(b: Ctx, expected: string[]): Promise<SummaryRow[]> {
 	// connections opened in that gap were sent before the client knew; they are counted apart.
 	const after = refused.flatMap((a) => {
 		const until = a.deliveredAt + Number(a.retryAfter ?? 0) * 1000;
-		return opened.filter((t) => t > a.deliveredAt && t < until - 5).map((t) => Math.round(t - a.deliveredAt));
+		return opened
+			.filter((t) => t > a.deliveredAt && t < until - 5)
+			.map((t) => Math.round(t - a.deliveredAt));
 	});
 	const early = after.filter((lag) => lag > READ_LAG_MS);
-	console.log(`  connections opened after a 429 reached n8n's socket, before its Retry-After ended (ms after): ${after.join(', ') || 'none'}`);
+	console.log(
+		`  connections opened after a 429 reached n8n's socket, before its Retry-After ended (ms after): ${after.join(', ') || 'none'}`,
+	);
 	const extra = log.length - PAGES - log.filter((e) => e.route === '/token').length;
 	console.log(
 		`\nRate limit ${RATE_LIMIT.limit} requests per ${RATE_LIMIT.windowMs} ms, ${LIMITED_RTT} ms + TLS, package Return All (hydra): ${ms(run.jobMs)}; ` +
@@ -201,7 +298,11 @@ async function limitedBench(b: Ctx, expected: string[]): Promise<SummaryRow[]> {
 	return [
 		['WAN rate-limited run: every place once, in order', onceInOrder ? 'yes' : 'NO', 'yes'],
 		['WAN rate-limited run: 429s / extra requests', `${refused.length} / ${extra}`, 'printed'],
-		['WAN rate-limited run: connections opened during a Retry-After', String(early.length), early.length === 0 ? '0: met' : '0: MISSED'],
+		[
+			'WAN rate-limited run: connections opened during a Retry-After',
+			String(early.length),
+			early.length === 0 ? '0: met' : '0: MISSED',
+		],
 	];
 }
 
@@ -210,30 +311,54 @@ interface Ctx extends Pick<N8nBench, 'sandbox' | 'n8n'> {
 }
 
 async function main() {
-	const chosen = process.argv.slice(2).filter((a): a is (typeof SECTIONS)[number] => (SECTIONS as readonly string[]).includes(a));
+	const chosen = process.argv
+		.slice(2)
+		.filter((a): a is (typeof SECTIONS)[number] => (SECTIONS as readonly string[]).includes(a));
 	const run = new Set(chosen.length ? chosen : SECTIONS);
 	const started = Date.now();
 	const [install, sandbox, packed] = await Promise.all([
 		ensureN8n(),
-		SandboxProcess.start(['--big-event-places', String(PLACES), '--rate-limit', '0', '--envelope', 'hydra']),
+		SandboxProcess.start([
+			'--big-event-places',
+			String(PLACES),
+			'--rate-limit',
+			'0',
+			'--envelope',
+			'hydra',
+		]),
 		packPackage(),
 	]);
 	let link: WanLink | undefined;
 	let n8n: N8nInstance | undefined;
 	try {
-		link = await startWan({ upstreamPort: Number(new URL(sandbox.baseUrl).port), rttMs: 0, tls: true });
+		link = await startWan({
+			upstreamPort: Number(new URL(sandbox.baseUrl).port),
+			rttMs: 0,
+			tls: true,
+		});
 		n8n = await N8nInstance.create({ install, packed, env: { NODE_EXTRA_CA_CERTS: link.caFile! } });
 		const apiUrl = `${link.url}/api/v2`;
 		const token = await sandbox.token();
 		const get = async (path: string) =>
-			readListPage(await (await fetch(`${sandbox.apiUrl}${path}`, { headers: { authorization: `Bearer ${token}` } })).json())!.items;
+			readListPage(
+				await (
+					await fetch(`${sandbox.apiUrl}${path}`, { headers: { authorization: `Bearer ${token}` } })
+				).json(),
+			)!.items;
 		const places: string[] = [];
-		for (let page = 1; page <= PAGES; page++) places.push(...(await get(`/event-points/${EVENT}/places?page=${page}&itemsPerPage=100`)).map((p) => String(p.id)));
+		for (let page = 1; page <= PAGES; page++)
+			places.push(
+				...(await get(`/event-points/${EVENT}/places?page=${page}&itemsPerPage=100`)).map((p) =>
+					String(p.id),
+				),
+			);
 		const events = (await get('/event-points?itemsPerPage=100')).map((e) => String(e.id));
 		const ids = Array.from({ length: ITEMS }, (_, i) => events[i % events.length]);
 		await n8n.importCredentials([apiCredential(CREDENTIAL, link.url, sandbox.keys.partner)]);
 		await n8n.importWorkflows(workflows(apiUrl, sandbox.keys.partner, ids));
-		console.log(`real n8n ${install.n8nVersion} on Node ${install.nodeVersion}; sandbox behind the WAN stand-in (TLS 1.3, self-signed, trusted via NODE_EXTRA_CA_CERTS); Max Pages in Flight ${MAX_PAGES_IN_FLIGHT}`);
+		console.log(
+			`real n8n ${install.n8nVersion} on Node ${install.nodeVersion}; sandbox behind the WAN stand-in (TLS 1.3, self-signed, trusted via NODE_EXTRA_CA_CERTS); Max Pages in Flight ${MAX_PAGES_IN_FLIGHT}`,
+		);
 		const ctx: Ctx = { sandbox, n8n, link };
 		const summary: SummaryRow[] = [];
 		if (run.has('places')) summary.push(...(await placesBench(ctx, places)));

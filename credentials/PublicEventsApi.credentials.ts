@@ -29,8 +29,9 @@ export function insecureBaseUrl(url: string, environment: unknown): string | und
 	} catch {
 		return undefined; // The request itself says what is wrong with it.
 	}
-	if (parsed.protocol !== 'http:' || environment === 'staging' || LOOPBACK.test(parsed.hostname)) return undefined;
-	return 'Production needs an https:// address: over http the API key and the token travel in clear. Use the service\'s https address (or set Environment to Staging for a test service).';
+	if (parsed.protocol !== 'http:' || environment === 'staging' || LOOPBACK.test(parsed.hostname))
+		return undefined;
+	return "Production needs an https:// address: over http the API key and the token travel in clear. Use the service's https address (or set Environment to Staging for a test service).";
 }
 
 /** A language code as X-API-Language takes it (en, de, pt-BR); it becomes a header, so nothing else passes. */
@@ -145,7 +146,8 @@ export class PublicEventsApi implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/(\\/api\\/v2)?$/, "/api/v2")}}',
+			baseURL:
+				'={{$credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/(\\/api\\/v2)?$/, "/api/v2")}}',
 			url: '/event-points',
 			qs: { page: 1, itemsPerPage: 1 },
 			// The token is not carried to wherever a redirect points: a redirect fails the test instead.
@@ -155,7 +157,12 @@ export class PublicEventsApi implements ICredentialType {
 }
 
 function tokenFailure(error: unknown, url: string, environment: unknown): string {
-	const e = error as { httpCode?: string; status?: number; response?: { status?: number }; code?: string };
+	const e = error as {
+		httpCode?: string;
+		status?: number;
+		response?: { status?: number };
+		code?: string;
+	};
 	const status = Number(e?.response?.status ?? e?.status ?? e?.httpCode) || undefined;
 	const env = environment === 'staging' ? 'staging' : 'production';
 	if (status !== undefined && status >= 300 && status < 400) {

@@ -17,7 +17,8 @@ export class PublicEventsWebhookApi implements ICredentialType {
 		dark: 'file:../nodes/PublicEvents/publicEvents.dark.svg',
 	} as const;
 
-	documentationUrl = 'https://github.com/public-events/n8n-nodes-public-events#public-events-trigger-push';
+	documentationUrl =
+		'https://github.com/public-events/n8n-nodes-public-events#public-events-trigger-push';
 
 	properties: INodeProperties[] = [
 		{

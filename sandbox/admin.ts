@@ -28,7 +28,9 @@ const router = new Router<AdminCtx>();
 const companyRef = z.union([z.string(), z.number()]).optional();
 
 function company(app: SandboxApp, ref: string | number | undefined): Company {
-	const found = app.store.companies.find((c) => c.slug === (ref ?? 'partner') || c.id === Number(ref));
+	const found = app.store.companies.find(
+		(c) => c.slug === (ref ?? 'partner') || c.id === Number(ref),
+	);
 	if (!found) throw new HttpError(400, { code: 'unknown_company', message: `No company ${ref}` });
 	return found;
 }
@@ -48,7 +50,9 @@ function stampAt(app: SandboxApp, at: string | undefined): number {
 
 export function sandboxState(app: SandboxApp) {
 	const { options, store } = app;
-	const keys = Object.fromEntries(store.apiKeys.map((k) => [store.companies.find((c) => c.id === k.companyId)!.slug, k.key]));
+	const keys = Object.fromEntries(
+		store.apiKeys.map((k) => [store.companies.find((c) => c.id === k.companyId)!.slug, k.key]),
+	);
 	return {
 		environment: options.environment,
 		now: isoTime(app.clock.now()),
@@ -69,7 +73,13 @@ export function sandboxState(app: SandboxApp) {
 router
 	.add('GET', '/state', ({ app }) => ({ body: sandboxState(app) }))
 	.add('POST', '/clock', ({ app, body }) => {
-		const b = check(z.object({ advanceMs: z.number().optional(), set: z.string().datetime({ offset: true }).optional() }), body ?? {});
+		const b = check(
+			z.object({
+				advanceMs: z.number().optional(),
+				set: z.string().datetime({ offset: true }).optional(),
+			}),
+			body ?? {},
+		);
 		if (b.set) app.clock.set(Date.parse(b.set));
 		if (b.advanceMs) app.clock.advance(b.advanceMs);
 		return { body: { now: isoTime(app.clock.now()), nowMs: app.clock.now() } };
@@ -78,9 +88,25 @@ router
 		const b = check(
 			z.object({
 				envelope: z.enum(ENVELOPES as [string, ...string[]]).optional(),
-				limits: z.object({ ticketsPerOrder: z.number().int().min(1), reservedPerAccount: z.number().int().min(1) }).partial().optional(),
-				rateLimit: z.object({ limit: z.number().int().min(0), windowMs: z.number().int().min(1) }).partial().optional(),
-				push: z.object({ retryBaseMs: z.number().int().min(0), maxAttempts: z.number().int().min(1), timeoutMs: z.number().int().min(1) }).partial().optional(),
+				limits: z
+					.object({
+						ticketsPerOrder: z.number().int().min(1),
+						reservedPerAccount: z.number().int().min(1),
+					})
+					.partial()
+					.optional(),
+				rateLimit: z
+					.object({ limit: z.number().int().min(0), windowMs: z.number().int().min(1) })
+					.partial()
+					.optional(),
+				push: z
+					.object({
+						retryBaseMs: z.number().int().min(0),
+						maxAttempts: z.number().int().min(1),
+						timeoutMs: z.number().int().min(1),
+					})
+					.partial()
+					.optional(),
 			}),
 			body ?? {},
 		);
@@ -91,16 +117,26 @@ router
 		o.push = { ...o.push, ...b.push };
 		return { body: sandboxState(app) };
 	})
-	.add('GET', '/requests', ({ app, query }) => ({ body: { lastSeq: app.log.lastSeq, entries: app.log.since(Number(query.get('since') ?? 0)) } }))
+	.add('GET', '/requests', ({ app, query }) => ({
+		body: { lastSeq: app.log.lastSeq, entries: app.log.since(Number(query.get('since') ?? 0)) },
+	}))
 	.add('DELETE', '/requests', ({ app }) => {
 		app.log.reset();
 		return { body: { lastSeq: app.log.lastSeq } };
 	})
-	.add('GET', '/counters', ({ app }) => ({ body: { counters: app.log.counters, total: Object.values(app.log.counters).reduce((a, b) => a + b, 0) } }))
+	.add('GET', '/counters', ({ app }) => ({
+		body: {
+			counters: app.log.counters,
+			total: Object.values(app.log.counters).reduce((a, b) => a + b, 0),
+		},
+	}))
 	.add('GET', '/faults', ({ app }) => ({ body: app.faults.list() }))
 	.add('POST', '/faults', ({ app, body }) => {
 		try {
-			return { status: 201, body: (Array.isArray(body) ? body : [body]).map((rule) => app.faults.add(rule)) };
+			return {
+				status: 201,
+				body: (Array.isArray(body) ? body : [body]).map((rule) => app.faults.add(rule)),
+			};
 		} catch (error) {
 			throw new HttpError(400, { code: 'validation_failed', message: (error as Error).message });
 		}
@@ -110,7 +146,15 @@ router
 		return { body: [] };
 	})
 	.add('POST', '/events', ({ app, body }) => {
-		const b = check(z.object({ name: z.string().min(1).optional(), companies: z.array(companyRef).optional(), places: z.number().int().min(1).max(100_000).default(40), daysFromNow: z.number().default(30) }), body ?? {});
+		const b = check(
+			z.object({
+				name: z.string().min(1).optional(),
+				companies: z.array(companyRef).optional(),
+				places: z.number().int().min(1).max(100_000).default(40),
+				daysFromNow: z.number().default(30),
+			}),
+			body ?? {},
+		);
 		const template = app.store.events[0];
 		const id = app.store.nextId('eventPoint');
 		const name = b.name ?? `New event ${id}`;
@@ -128,7 +172,10 @@ router
 			dateEnd: dateStarted + 2 * HOUR,
 			dateEndOfSale: dateStarted - HOUR,
 			widgetHash: app.random.hex(32),
-			companyIds: new Set([template.organiserId, ...(b.companies ?? ['partner']).map((ref) => company(app, ref).id)]),
+			companyIds: new Set([
+				template.organiserId,
+				...(b.companies ?? ['partner']).map((ref) => company(app, ref).id),
+			]),
 			sectors: [],
 			places: [],
 			placeIndex: new Map(),
@@ -137,69 +184,173 @@ router
 		};
 		buildHall(app.store, app.random, event, b.places);
 		app.store.addEvent(event);
-		app.push.publish(event.companyIds, 'event.created', { eventPointId: id, eventId: event.eventId });
+		app.push.publish(event.companyIds, 'event.created', {
+			eventPointId: id,
+			eventId: event.eventId,
+		});
 		return { status: 201, body: app.serialize.event(event, 'en') };
 	})
 	.add('PATCH', '/events/{id}', ({ app, body }, params) => {
 		const event = adminEvent(app, params.id);
-		const b = check(z.object({ name: z.string().min(1).optional(), description: z.string().optional(), dateStarted: z.string().datetime({ offset: true }).optional(), dateEndOfSale: z.string().datetime({ offset: true }).optional(), companies: z.array(companyRef).optional() }), body ?? {});
+		const b = check(
+			z.object({
+				name: z.string().min(1).optional(),
+				description: z.string().optional(),
+				dateStarted: z.string().datetime({ offset: true }).optional(),
+				dateEndOfSale: z.string().datetime({ offset: true }).optional(),
+				companies: z.array(companyRef).optional(),
+			}),
+			body ?? {},
+		);
 		const changed: string[] = [];
 		const change = (field: string, apply: () => void) => {
 			apply();
 			changed.push(field);
 		};
 		if (b.name) change('eventName', () => (event.name = { en: b.name!, de: b.name! }));
-		if (b.description !== undefined) change('description', () => (event.description = { en: b.description!, de: b.description! }));
-		if (b.dateStarted) change('dateStarted', () => (event.dateStarted = Date.parse(b.dateStarted!)));
-		if (b.dateEndOfSale) change('dateEndOfSale', () => (event.dateEndOfSale = Date.parse(b.dateEndOfSale!)));
-		if (b.companies) change('companies', () => (event.companyIds = new Set([event.organiserId, ...b.companies!.map((ref) => company(app, ref).id)])));
+		if (b.description !== undefined)
+			change('description', () => (event.description = { en: b.description!, de: b.description! }));
+		if (b.dateStarted)
+			change('dateStarted', () => (event.dateStarted = Date.parse(b.dateStarted!)));
+		if (b.dateEndOfSale)
+			change('dateEndOfSale', () => (event.dateEndOfSale = Date.parse(b.dateEndOfSale!)));
+		if (b.companies)
+			change(
+				'companies',
+				() =>
+					(event.companyIds = new Set([
+						event.organiserId,
+						...b.companies!.map((ref) => company(app, ref).id),
+					])),
+			);
 		event.updatedAt = app.clock.now();
 		app.store.events.sort((a, c) => a.dateStarted - c.dateStarted || a.id - c.id);
-		app.push.publish(event.companyIds, 'event.updated', { eventPointId: event.id, eventId: event.eventId, changed });
+		app.push.publish(event.companyIds, 'event.updated', {
+			eventPointId: event.id,
+			eventId: event.eventId,
+			changed,
+		});
 		return { body: app.serialize.event(event, 'en') };
 	})
 	.add('POST', '/widget-orders', ({ app, body }) => {
-		const b = check(z.object({ company: companyRef, eventPoint: z.union([z.string(), z.number()]).optional(), tickets: z.number().int().min(1).max(20).default(1), at: isoTimeField }), body ?? {});
+		const b = check(
+			z.object({
+				company: companyRef,
+				eventPoint: z.union([z.string(), z.number()]).optional(),
+				tickets: z.number().int().min(1).max(20).default(1),
+				at: isoTimeField,
+			}),
+			body ?? {},
+		);
 		const buyer = company(app, b.company);
 		const now = app.clock.now();
 		const at = stampAt(app, b.at);
-		const candidates = b.eventPoint !== undefined ? [adminEvent(app, String(b.eventPoint))] : app.store.events.filter((e) => e.companyIds.has(buyer.id) && e.dateEndOfSale > now && e.available >= b.tickets);
+		const candidates =
+			b.eventPoint !== undefined
+				? [adminEvent(app, String(b.eventPoint))]
+				: app.store.events.filter(
+						(e) => e.companyIds.has(buyer.id) && e.dateEndOfSale > now && e.available >= b.tickets,
+					);
 		const event = candidates.find((e) => e.available >= b.tickets);
-		if (!event) throw new HttpError(409, { code: 'sold_out', message: 'No event with enough free places' });
-		const order = recordWidgetSale(app.store, app.random, event, event.places.filter((p) => p.state === 'free').slice(0, b.tickets), buyer.id, at);
-		app.push.publish([buyer.id], 'order.sale', { orderId: order.id, eventPointId: event.id, status: 'paid', source: 'widget' });
+		if (!event)
+			throw new HttpError(409, { code: 'sold_out', message: 'No event with enough free places' });
+		const order = recordWidgetSale(
+			app.store,
+			app.random,
+			event,
+			event.places.filter((p) => p.state === 'free').slice(0, b.tickets),
+			buyer.id,
+			at,
+		);
+		app.push.publish([buyer.id], 'order.sale', {
+			orderId: order.id,
+			eventPointId: event.id,
+			status: 'paid',
+			source: 'widget',
+		});
 		return { status: 201, body: app.serialize.widgetOrder(order) };
 	})
 	.add('POST', '/widget-orders/{id}/refund', ({ app, body }, params) => {
 		const b = check(z.object({ at: isoTimeField }), body ?? {});
 		const refund = recordWidgetRefund(app.store, app.random, Number(params.id), stampAt(app, b.at));
-		if (!refund) throw new HttpError(409, { code: 'not_refundable', message: `Widget order ${params.id} is not a paid widget order` });
-		app.push.publish([refund.companyId], 'order.refund', { orderId: refund.orderId, refundId: refund.id, eventPointId: refund.eventPointId, status: 'refund', source: 'widget' });
+		if (!refund)
+			throw new HttpError(409, {
+				code: 'not_refundable',
+				message: `Widget order ${params.id} is not a paid widget order`,
+			});
+		app.push.publish([refund.companyId], 'order.refund', {
+			orderId: refund.orderId,
+			refundId: refund.id,
+			eventPointId: refund.eventPointId,
+			status: 'refund',
+			source: 'widget',
+		});
 		return { status: 201, body: app.serialize.widgetRefund(refund) };
 	})
-	.add('GET', '/webhooks', ({ app }) => ({ body: app.push.subscriptions.map(({ secret, ...rest }) => ({ ...rest, signed: Boolean(secret) })) }))
+	.add('GET', '/webhooks', ({ app }) => ({
+		body: app.push.subscriptions.map(({ secret, ...rest }) => ({
+			...rest,
+			signed: Boolean(secret),
+		})),
+	}))
 	.add('POST', '/webhooks', ({ app, body }) => {
-		const b = check(z.object({ url: z.string().url(), secret: z.string().min(1).optional(), types: z.array(z.enum(NOTIFICATION_TYPES)).optional(), company: companyRef }), body ?? {});
-		const sub = app.push.subscribe({ url: b.url, secret: b.secret, types: b.types, companyId: company(app, b.company).id });
-		return { status: 201, body: { id: sub.id, url: sub.url, companyId: sub.companyId, types: sub.types, signed: Boolean(sub.secret) } };
+		const b = check(
+			z.object({
+				url: z.string().url(),
+				secret: z.string().min(1).optional(),
+				types: z.array(z.enum(NOTIFICATION_TYPES)).optional(),
+				company: companyRef,
+			}),
+			body ?? {},
+		);
+		const sub = app.push.subscribe({
+			url: b.url,
+			secret: b.secret,
+			types: b.types,
+			companyId: company(app, b.company).id,
+		});
+		return {
+			status: 201,
+			body: {
+				id: sub.id,
+				url: sub.url,
+				companyId: sub.companyId,
+				types: sub.types,
+				signed: Boolean(sub.secret),
+			},
+		};
 	})
 	.add('DELETE', '/webhooks', ({ app }) => {
 		app.push.unsubscribeAll();
 		return { body: [] };
 	})
-	.add('GET', '/deliveries', ({ app }) => ({ body: app.push.deliveries.map(({ body, ...rest }) => ({ ...rest, payload: JSON.parse(body) })) }));
+	.add('GET', '/deliveries', ({ app }) => ({
+		body: app.push.deliveries.map(({ body, ...rest }) => ({ ...rest, payload: JSON.parse(body) })),
+	}));
 
 registerQuirksAdmin(router);
 registerCrmAdmin(router);
 
-export async function handleAdmin(app: SandboxApp, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+export async function handleAdmin(
+	app: SandboxApp,
+	req: IncomingMessage,
+	res: ServerResponse,
+	url: URL,
+): Promise<void> {
 	const path = url.pathname.slice('/__sandbox'.length) || '/';
 	const method = req.method ?? 'GET';
 	try {
 		const found = router.match(method, path);
-		if (found === undefined || found === 405) throw new HttpError(found ?? 404, { code: 'not_found', message: `No admin route ${method} ${path}` });
+		if (found === undefined || found === 405)
+			throw new HttpError(found ?? 404, {
+				code: 'not_found',
+				message: `No admin route ${method} ${path}`,
+			});
 		const raw = await readBody(req);
-		const reply: Reply = await found.route.handler({ app, body: parseJson(raw), query: url.searchParams }, found.params);
+		const reply: Reply = await found.route.handler(
+			{ app, body: parseJson(raw), query: url.searchParams },
+			found.params,
+		);
 		send(res, reply.status ?? 200, reply.body, reply.headers);
 	} catch (error) {
 		if (error instanceof HttpError) return send(res, error.status, error.body, error.headers);

@@ -3,9 +3,16 @@ import { HttpError, type Router } from './http';
 import { parseQuirks } from './quirks';
 
 /** The quirks and the other origin on the control surface. */
-export function registerQuirksAdmin<C extends { app: SandboxApp; body: unknown }>(router: Router<C>): void {
-	const state = (app: SandboxApp) => ({ quirks: app.quirks, text: app.quirksText, otherOrigin: app.otherOrigin.url ?? null });
-	const invalid = (error: unknown) => new HttpError(400, { code: 'invalid_quirks', message: (error as Error).message });
+export function registerQuirksAdmin<C extends { app: SandboxApp; body: unknown }>(
+	router: Router<C>,
+): void {
+	const state = (app: SandboxApp) => ({
+		quirks: app.quirks,
+		text: app.quirksText,
+		otherOrigin: app.otherOrigin.url ?? null,
+	});
+	const invalid = (error: unknown) =>
+		new HttpError(400, { code: 'invalid_quirks', message: (error as Error).message });
 	const set = async (app: SandboxApp, input: unknown) => {
 		await app.setQuirks(input).catch((error: unknown) => {
 			throw invalid(error);
@@ -28,7 +35,9 @@ export function registerQuirksAdmin<C extends { app: SandboxApp; body: unknown }
 			return set(app, merged);
 		})
 		.add('DELETE', '/quirks', ({ app }) => set(app, {}))
-		.add('GET', '/other-origin', ({ app }) => ({ body: { url: app.otherOrigin.url ?? null, requests: app.otherOrigin.requests } }))
+		.add('GET', '/other-origin', ({ app }) => ({
+			body: { url: app.otherOrigin.url ?? null, requests: app.otherOrigin.requests },
+		}))
 		.add('DELETE', '/other-origin', ({ app }) => {
 			app.otherOrigin.clear();
 			return { body: { url: app.otherOrigin.url ?? null, requests: [] } };

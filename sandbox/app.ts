@@ -75,7 +75,8 @@ export class SandboxApp {
 	/** Replaces the quirks (typed object or string form); throws an Error naming a bad one. */
 	async setQuirks(input: unknown): Promise<Quirks> {
 		const quirks = toQuirks(input);
-		if (quirks.redirect === 'cross-origin' || quirks.redirectToken || quirks.redirectWrites) await this.otherOrigin.start();
+		if (quirks.redirect === 'cross-origin' || quirks.redirectToken || quirks.redirectWrites)
+			await this.otherOrigin.start();
 		const skew = quirks.clockSkewMs ?? 0;
 		if (skew !== this.appliedSkewMs) this.clock.advance(skew - this.appliedSkewMs);
 		this.appliedSkewMs = skew;
@@ -95,19 +96,30 @@ export class SandboxApp {
 		const q = this.quirks;
 		if (!q.mangleWriteAnswers) return undefined;
 		if (q.mangleWriteAnswersCount && this.mangled >= q.mangleWriteAnswersCount) return undefined;
-		if (q.mangleWriteAnswersRate !== undefined && !this.mangleRandom.chance(q.mangleWriteAnswersRate)) return undefined;
+		if (
+			q.mangleWriteAnswersRate !== undefined &&
+			!this.mangleRandom.chance(q.mangleWriteAnswersRate)
+		)
+			return undefined;
 		this.mangled += 1;
 		return q.mangleWriteAnswers;
 	}
 
 	/** A page of a collection in the envelope the sandbox is switched to. */
-	page<T extends { id?: unknown }>(ctx: Ctx, all: readonly T[], serialize: (item: T) => Record<string, unknown> | string, c: Omit<Collection, 'query'>): Reply {
+	page<T extends { id?: unknown }>(
+		ctx: Ctx,
+		all: readonly T[],
+		serialize: (item: T) => Record<string, unknown> | string,
+		c: Omit<Collection, 'query'>,
+	): Reply {
 		const toJson = (item: T) => {
 			const value = serialize(item);
 			return typeof value === 'string' ? value : JSON.stringify(value);
 		};
 		const totalShift = this.quirks.totalDrift ? (c.page ?? 1) - 1 : 0;
-		return { body: renderPage(this.options.envelope, all, toJson, { ...c, query: ctx.query, totalShift }) };
+		return {
+			body: renderPage(this.options.envelope, all, toJson, { ...c, query: ctx.query, totalShift }),
+		};
 	}
 
 	/**
@@ -143,7 +155,16 @@ export class SandboxApp {
 		window.count += 1;
 		if (window.count > limit) {
 			const retryAfter = Math.max(1, Math.ceil((start + windowMs - now) / 1000));
-			throw new HttpError(429, { code: 'rate_limited', message: `More than ${limit} requests in ${windowMs} ms`, limit, retryAfter }, { 'retry-after': String(retryAfter) });
+			throw new HttpError(
+				429,
+				{
+					code: 'rate_limited',
+					message: `More than ${limit} requests in ${windowMs} ms`,
+					limit,
+					retryAfter,
+				},
+				{ 'retry-after': String(retryAfter) },
+			);
 		}
 	}
 
@@ -156,27 +177,48 @@ export class SandboxApp {
 		// Where the same-origin redirect quirk sends GETs: served as /api/v2, never redirected.
 		const moved = url.pathname.startsWith(`/moved${API_PREFIX}/`);
 		const pathname = moved ? url.pathname.slice('/moved'.length) : url.pathname;
-		if (!pathname.startsWith(`${API_PREFIX}/`)) return send(res, 404, { code: 'not_found', message: 'The API lives under /api/v2' });
+		if (!pathname.startsWith(`${API_PREFIX}/`))
+			return send(res, 404, { code: 'not_found', message: 'The API lives under /api/v2' });
 
 		const path = pathname.slice(API_PREFIX.length);
 		const found = this.router.match(method, path);
 		const route = typeof found === 'object' ? found.route.template : '(unmatched)';
-		const entry = this.log.start({ at: Date.now(), clock: this.clock.now(), method, route, path, query: url.search });
+		const entry = this.log.start({
+			at: Date.now(),
+			clock: this.clock.now(),
+			method,
+			route,
+			path,
+			query: url.search,
+		});
 		res.on('finish', () => (entry.status = res.statusCode));
 		this.inFlight += 1;
 		try {
 			// Read before any fault: like a real server, a slow write then runs to its end even
 			// when its caller has given up (a latency fault applies it late).
-			const raw = method === 'POST' || method === 'PUT' || method === 'PATCH' ? await readBody(req) : undefined;
+			const raw =
+				method === 'POST' || method === 'PUT' || method === 'PATCH'
+					? await readBody(req)
+					: undefined;
 			const fault = this.faults.take(method, route, path, url.searchParams);
 			if (fault && (await this.applyFault(fault, entry, res))) return;
 			const redirect = moved ? undefined : redirectFor(this, method, route, req.headers.host, url);
 			if (redirect) {
 				entry.fault = `redirect-${redirect.status}`;
-				return send(res, redirect.status, { code: 'moved', message: `Moved to ${redirect.location}` }, { location: redirect.location });
+				return send(
+					res,
+					redirect.status,
+					{ code: 'moved', message: `Moved to ${redirect.location}` },
+					{ location: redirect.location },
+				);
 			}
-			if (found === undefined) throw new HttpError(404, { code: 'not_found', message: `No route ${method} ${path}` });
-			if (found === 405) throw new HttpError(405, { code: 'method_not_allowed', message: `${method} is not allowed on ${path}` });
+			if (found === undefined)
+				throw new HttpError(404, { code: 'not_found', message: `No route ${method} ${path}` });
+			if (found === 405)
+				throw new HttpError(405, {
+					code: 'method_not_allowed',
+					message: `${method} is not allowed on ${path}`,
+				});
 
 			let company = undefined as unknown as Company;
 			if (route !== '/token') {
@@ -186,7 +228,13 @@ export class SandboxApp {
 				this.rateLimit(claims.kid);
 			}
 			const body = raw === undefined ? undefined : parseJson(raw);
-			const ctx: Ctx = { app: this, company, body, query: url.searchParams, lang: language(req.headers['x-api-language']) };
+			const ctx: Ctx = {
+				app: this,
+				company,
+				body,
+				query: url.searchParams,
+				lang: language(req.headers['x-api-language']),
+			};
 			releaseExpiredHolds(this);
 			const reply = await found.route.handler(ctx, found.params);
 			if (fault?.kind === 'drop' && fault.phase === 'after') {
@@ -211,11 +259,17 @@ export class SandboxApp {
 
 	/** Resolves once no API request is being handled (a slow one included, its caller gone or not). */
 	idle(): Promise<void> {
-		return this.inFlight === 0 ? Promise.resolve() : new Promise((done) => this.idleWaiters.push(done));
+		return this.inFlight === 0
+			? Promise.resolve()
+			: new Promise((done) => this.idleWaiters.push(done));
 	}
 
 	/** True when the fault answered (or dropped) the request itself. */
-	private async applyFault(fault: FaultRule, entry: LogEntry, res: ServerResponse): Promise<boolean> {
+	private async applyFault(
+		fault: FaultRule,
+		entry: LogEntry,
+		res: ServerResponse,
+	): Promise<boolean> {
 		entry.fault = fault.kind === 'drop' ? `drop-${fault.phase}` : fault.kind;
 		switch (fault.kind) {
 			case 'latency':
@@ -226,10 +280,17 @@ export class SandboxApp {
 				res.socket?.destroy();
 				return true;
 			case 'html':
-				send(res, fault.status ?? 502, '<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>', { 'content-type': 'text/html' });
+				send(
+					res,
+					fault.status ?? 502,
+					'<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>',
+					{ 'content-type': 'text/html' },
+				);
 				return true;
 			case 'malformed':
-				send(res, fault.status ?? 200, '{"hydra:member": [{"id": 1,', { 'content-type': 'application/json' });
+				send(res, fault.status ?? 200, '{"hydra:member": [{"id": 1,', {
+					'content-type': 'application/json',
+				});
 				return true;
 			case 'empty':
 				send(res, fault.status ?? 200, '', { 'content-type': 'application/json' });
@@ -239,8 +300,16 @@ export class SandboxApp {
 				const headers: Record<string, string> = {};
 				if (typeof fault.retryAfter === 'number') headers['retry-after'] = String(fault.retryAfter);
 				// An HTTP date in the service's time, as its Date header is.
-				else if (fault.retryAfter) headers['retry-after'] = new Date(this.clock.now() + fault.retryAfter.date * 1000).toUTCString();
-				send(res, status, fault.body ?? { code: 'injected_fault', message: `Injected ${status}` }, headers);
+				else if (fault.retryAfter)
+					headers['retry-after'] = new Date(
+						this.clock.now() + fault.retryAfter.date * 1000,
+					).toUTCString();
+				send(
+					res,
+					status,
+					fault.body ?? { code: 'injected_fault', message: `Injected ${status}` },
+					headers,
+				);
 				return true;
 			}
 		}
@@ -248,6 +317,6 @@ export class SandboxApp {
 }
 
 function language(header: string | string[] | undefined): Lang {
-	const value = (Array.isArray(header) ? header[0] : header ?? '').toLowerCase();
+	const value = (Array.isArray(header) ? header[0] : (header ?? '')).toLowerCase();
 	return value.startsWith('de') ? 'de' : 'en';
 }

@@ -34,7 +34,14 @@ export class TokenIssuer {
 
 	issue(key: ApiKey, now: number): string {
 		const iat = Math.floor(now / 1000);
-		const claims: Claims = { sub: key.companyId, kid: key.id, env: this.environment, iat, exp: iat + TOKEN_LIFETIME_MS / 1000, jti: randomBytes(8).toString('hex') };
+		const claims: Claims = {
+			sub: key.companyId,
+			kid: key.id,
+			env: this.environment,
+			iat,
+			exp: iat + TOKEN_LIFETIME_MS / 1000,
+			jti: randomBytes(8).toString('hex'),
+		};
 		const payload = b64url(JSON.stringify(claims));
 		const token = `${this.header}.${payload}.${this.sign(`${this.header}.${payload}`)}`;
 		this.issued.add(token);
@@ -64,7 +71,11 @@ export class TokenIssuer {
 			if (this.verified.size > 10_000) this.verified.clear();
 			this.verified.set(token, claims);
 		}
-		if (claims.exp * 1000 <= now) throw unauthorized('token_expired', 'The token has expired; request a new one with POST /token');
+		if (claims.exp * 1000 <= now)
+			throw unauthorized(
+				'token_expired',
+				'The token has expired; request a new one with POST /token',
+			);
 		return claims;
 	}
 

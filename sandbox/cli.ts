@@ -72,12 +72,15 @@ function fail(message: string): never {
 
 async function main() {
 	if (values.help) return console.log(USAGE);
-	if (values.envelope && !ENVELOPES.includes(values.envelope as Envelope)) fail(`--envelope must be one of ${ENVELOPES.join(', ')}`);
+	if (values.envelope && !ENVELOPES.includes(values.envelope as Envelope))
+		fail(`--envelope must be one of ${ENVELOPES.join(', ')}`);
 	// The control surface is unauthenticated and shows the keys: loopback only.
-	if (!/^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(values.host)) fail(`--host must be a loopback address (127.0.0.1, ::1, localhost), got "${values.host}"`);
+	if (!/^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(values.host))
+		fail(`--host must be a loopback address (127.0.0.1, ::1, localhost), got "${values.host}"`);
 	const port = int('port')!;
 	const now = values.now === undefined ? undefined : Date.parse(values.now);
-	if (now !== undefined && Number.isNaN(now)) fail(`--now must be an ISO 8601 time, got "${values.now}"`);
+	if (now !== undefined && Number.isNaN(now))
+		fail(`--now must be an ISO 8601 time, got "${values.now}"`);
 	let quirks: Quirks | undefined;
 	try {
 		quirks = values.quirks === undefined ? undefined : parseQuirks(values.quirks);
@@ -96,14 +99,27 @@ async function main() {
 		archivedEvents: int('archived-events'),
 		widgetOrders: int('widget-orders'),
 		envelope: values.envelope as Envelope | undefined,
-		limits: { ticketsPerOrder: int('tickets-per-order', 1), reservedPerAccount: int('reserved-per-account', 1) },
+		limits: {
+			ticketsPerOrder: int('tickets-per-order', 1),
+			reservedPerAccount: int('reserved-per-account', 1),
+		},
 		rateLimit: { limit: int('rate-limit'), windowMs: int('rate-window-ms', 1) },
 	};
 	const defined = <T extends object>(o: T) => JSON.parse(JSON.stringify(o)) as T;
 	const staging = await startSandbox(defined({ ...shared, environment: 'staging' as const, port }));
-	const production = await startSandbox(defined({ ...shared, environment: 'production' as const, port: int('production-port') ?? (port === 0 ? 0 : port + 1) }));
+	const production = await startSandbox(
+		defined({
+			...shared,
+			environment: 'production' as const,
+			port: int('production-port') ?? (port === 0 ? 0 : port + 1),
+		}),
+	);
 	if (values['push-url']) {
-		staging.app.push.subscribe({ url: values['push-url'], secret: values['push-secret'], companyId: 2 });
+		staging.app.push.subscribe({
+			url: values['push-url'],
+			secret: values['push-secret'],
+			companyId: 2,
+		});
 	}
 	const big = staging.app.options.bigEventPlaces > 0 ? 1001 : undefined;
 	console.log(

@@ -24,7 +24,12 @@ const MEMBERS = '\u0000members\u0000';
  * One page of `all` in the envelope the sandbox is switched to (DESIGN section 4). Members
  * arrive as JSON texts (`toJson`), so hot lists can serve cached texts without re-serializing.
  */
-export function renderPage<T extends { id?: unknown }>(envelope: Envelope, all: readonly T[], toJson: (item: T) => string, c: Collection): JsonText {
+export function renderPage<T extends { id?: unknown }>(
+	envelope: Envelope,
+	all: readonly T[],
+	toJson: (item: T) => string,
+	c: Collection,
+): JsonText {
 	const page = c.page ?? 1;
 	const perPage = c.itemsPerPage ?? DEFAULT_ITEMS_PER_PAGE;
 	const start = (page - 1) * perPage;
@@ -46,7 +51,12 @@ export function renderPage<T extends { id?: unknown }>(envelope: Envelope, all: 
 			q.set('page', String(n));
 			return `${API_PREFIX}${c.path}?${q.toString()}`;
 		};
-		const view: Record<string, string> = { '@id': link(page), '@type': `${p}PartialCollectionView`, [`${p}first`]: link(1), [`${p}last`]: link(last) };
+		const view: Record<string, string> = {
+			'@id': link(page),
+			'@type': `${p}PartialCollectionView`,
+			[`${p}first`]: link(1),
+			[`${p}last`]: link(last),
+		};
 		if (page > 1) view[`${p}previous`] = link(page - 1);
 		if (page < last) view[`${p}next`] = link(page + 1);
 		wrapper = {
@@ -59,13 +69,30 @@ export function renderPage<T extends { id?: unknown }>(envelope: Envelope, all: 
 		};
 	} else {
 		members = slice.map(toJson);
-		wrapper = envelope === 'items' ? { items: MEMBERS } : envelope === 'data' ? { data: MEMBERS, meta: { total, page, itemsPerPage: perPage } } : MEMBERS;
+		wrapper =
+			envelope === 'items'
+				? { items: MEMBERS }
+				: envelope === 'data'
+					? { data: MEMBERS, meta: { total, page, itemsPerPage: perPage } }
+					: MEMBERS;
 	}
-	return new JsonText(JSON.stringify(wrapper).replace(JSON.stringify(MEMBERS), () => `[${members.join(',')}]`));
+	return new JsonText(
+		JSON.stringify(wrapper).replace(JSON.stringify(MEMBERS), () => `[${members.join(',')}]`),
+	);
 }
 
 /** A single resource: JSON-LD envelopes add `@context`, `@id` and `@type`. */
-export function renderItem(envelope: Envelope, type: string, iri: string, item: Record<string, unknown>): unknown {
+export function renderItem(
+	envelope: Envelope,
+	type: string,
+	iri: string,
+	item: Record<string, unknown>,
+): unknown {
 	if (envelope !== 'hydra' && envelope !== 'member') return item;
-	return { '@context': `${API_PREFIX}/contexts/${type}`, '@id': `${API_PREFIX}${iri}`, '@type': type, ...item };
+	return {
+		'@context': `${API_PREFIX}/contexts/${type}`,
+		'@id': `${API_PREFIX}${iri}`,
+		'@type': type,
+		...item,
+	};
 }

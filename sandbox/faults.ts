@@ -15,7 +15,9 @@ export const faultRuleSchema = z.object({
 	count: z.number().int().min(0).default(1),
 	status: z.number().int().min(100).max(599).optional(),
 	/** `Retry-After` for status faults: seconds, or `{ date: seconds }` for the HTTP-date form. */
-	retryAfter: z.union([z.number().int().min(0), z.object({ date: z.number().int().min(0) })]).optional(),
+	retryAfter: z
+		.union([z.number().int().min(0), z.object({ date: z.number().int().min(0) })])
+		.optional(),
 	body: z.unknown().optional(),
 	/** drop: `before` the API applies the request, or `after` it was applied. */
 	phase: z.enum(['before', 'after']).default('before'),
@@ -23,7 +25,11 @@ export const faultRuleSchema = z.object({
 	delayMs: z.number().int().min(0).max(30_000).default(0),
 });
 
-export type FaultRule = z.infer<typeof faultRuleSchema> & { id: number; fired: number; seen: number };
+export type FaultRule = z.infer<typeof faultRuleSchema> & {
+	id: number;
+	fired: number;
+	seen: number;
+};
 
 export class Faults {
 	private rules: FaultRule[] = [];

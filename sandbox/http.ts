@@ -11,8 +11,13 @@ export class HttpError extends Error {
 }
 
 export const badRequest = (field: string, message: string) =>
-	new HttpError(400, { code: 'validation_failed', message: `${field}: ${message}`, violations: [{ propertyPath: field, message }] });
-export const notFound = (what: string) => new HttpError(404, { code: 'not_found', message: `${what} not found` });
+	new HttpError(400, {
+		code: 'validation_failed',
+		message: `${field}: ${message}`,
+		violations: [{ propertyPath: field, message }],
+	});
+export const notFound = (what: string) =>
+	new HttpError(404, { code: 'not_found', message: `${what} not found` });
 export const conflict = (code: string, message: string, extra: Record<string, unknown> = {}) =>
 	new HttpError(409, { code, message, ...extra });
 
@@ -51,16 +56,21 @@ export class Router<C> {
 
 	add(method: string, template: string, handler: Route<C>['handler']): this {
 		const names: string[] = [];
-		const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name: string) => {
-			names.push(name);
-			return '([^/]+)';
-		});
+		const pattern = template
+			.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+			.replace(/\{(\w+)\}/g, (_, name: string) => {
+				names.push(name);
+				return '([^/]+)';
+			});
 		this.routes.push({ method, template, handler, names, regex: new RegExp(`^${pattern}/?$`) });
 		return this;
 	}
 
 	/** The matching route, `405` when the path exists under another method, or undefined. */
-	match(method: string, path: string): { route: Route<C>; params: Record<string, string> } | 405 | undefined {
+	match(
+		method: string,
+		path: string,
+	): { route: Route<C>; params: Record<string, string> } | 405 | undefined {
 		let pathExists = false;
 		for (const route of this.routes) {
 			const found = route.regex.exec(path);
@@ -84,7 +94,8 @@ export async function readBody(req: IncomingMessage): Promise<Buffer> {
 	let size = 0;
 	for await (const chunk of req) {
 		size += (chunk as Buffer).length;
-		if (size > MAX_BODY) throw new HttpError(413, { code: 'payload_too_large', message: 'Request body over 1 MiB' });
+		if (size > MAX_BODY)
+			throw new HttpError(413, { code: 'payload_too_large', message: 'Request body over 1 MiB' });
 		chunks.push(chunk as Buffer);
 	}
 	return Buffer.concat(chunks);
@@ -99,7 +110,12 @@ export function parseJson(raw: Buffer): unknown {
 	}
 }
 
-export function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function send(
+	res: ServerResponse,
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+): void {
 	const raw = typeof body === 'string';
 	const payload = raw ? body : body instanceof JsonText ? body.bytes : JSON.stringify(body);
 	res.writeHead(status, {

@@ -32,7 +32,10 @@ export async function startSandbox(init: SandboxInit = {}): Promise<Sandbox> {
 	const options = resolveOptions(init);
 	const app = new SandboxApp(options);
 	await app.setQuirks(options.quirks);
-	const server: Server = createServer({ keepAliveTimeout: 5000 }, (req, res) => void app.handle(req, res));
+	const server: Server = createServer(
+		{ keepAliveTimeout: 5000 },
+		(req, res) => void app.handle(req, res),
+	);
 	const sockets = new Set<Socket>();
 	server.on('connection', (socket) => {
 		sockets.add(socket);

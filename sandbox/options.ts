@@ -71,7 +71,9 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
 	quirks: {},
 };
 
-export type SandboxInit = Partial<Omit<SandboxOptions, 'limits' | 'rateLimit' | 'push' | 'quirks'>> & {
+export type SandboxInit = Partial<
+	Omit<SandboxOptions, 'limits' | 'rateLimit' | 'push' | 'quirks'>
+> & {
 	/** Typed, or the CLI's string form (`ignore-sort,clock-skew=+10m`). */
 	quirks?: Quirks | string;
 	limits?: Partial<Limits>;

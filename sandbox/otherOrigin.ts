@@ -32,10 +32,22 @@ export class OtherOrigin {
 				const chunks: Buffer[] = [];
 				req.on('data', (chunk: Buffer) => chunks.push(chunk));
 				req.on('end', () => {
-					this.requests.push({ at: Date.now(), method: req.method ?? 'GET', path: req.url ?? '/', headers: { ...req.headers }, body: Buffer.concat(chunks).toString('utf8') });
+					this.requests.push({
+						at: Date.now(),
+						method: req.method ?? 'GET',
+						path: req.url ?? '/',
+						headers: { ...req.headers },
+						body: Buffer.concat(chunks).toString('utf8'),
+					});
 					if (this.requests.length > 10_000) this.requests.shift();
-					const body = JSON.stringify({ otherOrigin: true, message: 'This is not the Public Events API' });
-					res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+					const body = JSON.stringify({
+						otherOrigin: true,
+						message: 'This is not the Public Events API',
+					});
+					res.writeHead(200, {
+						'content-type': 'application/json; charset=utf-8',
+						'content-length': Buffer.byteLength(body),
+					});
 					res.end(body);
 				});
 			});

@@ -4,7 +4,12 @@ import { Agent, request } from 'undici';
 import { isoTime, type Clock } from './clock';
 import type { PushSettings } from './options';
 
-export const NOTIFICATION_TYPES = ['event.created', 'event.updated', 'order.sale', 'order.refund'] as const;
+export const NOTIFICATION_TYPES = [
+	'event.created',
+	'event.updated',
+	'order.sale',
+	'order.refund',
+] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export interface Subscription {
@@ -78,13 +83,28 @@ export class Notifier {
 		this.subscriptions = [];
 	}
 
-	publish(companyIds: Iterable<number>, type: NotificationType, data: Record<string, unknown>): string {
+	publish(
+		companyIds: Iterable<number>,
+		type: NotificationType,
+		data: Record<string, unknown>,
+	): string {
 		const id = `ntf_${String(++this.notificationSeq).padStart(8, '0')}`;
 		const body = JSON.stringify({ id, type, occurredAt: isoTime(this.clock.now()), data });
 		const companies = new Set(companyIds);
 		for (const sub of this.subscriptions) {
 			if (!companies.has(sub.companyId) || (sub.types && !sub.types.includes(type))) continue;
-			const delivery: Delivery = { id: this.deliveries.length + 1, notificationId: id, subscriptionId: sub.id, url: sub.url, type, body, signed: Boolean(sub.secret), state: 'pending', attempts: [], nextAttemptAt: this.clock.now() };
+			const delivery: Delivery = {
+				id: this.deliveries.length + 1,
+				notificationId: id,
+				subscriptionId: sub.id,
+				url: sub.url,
+				type,
+				body,
+				signed: Boolean(sub.secret),
+				state: 'pending',
+				attempts: [],
+				nextAttemptAt: this.clock.now(),
+			};
 			if (sub.secret) this.secrets.set(delivery, sub.secret);
 			this.deliveries.push(delivery);
 			this.pending.add(delivery);
@@ -127,7 +147,14 @@ export class Notifier {
 		if (secret) headers['x-signature'] = signAttempt(secret, delivery.body, attempt.at);
 		try {
 			const { timeoutMs } = this.settings();
-			const res = await request(delivery.url, { method: 'POST', headers, body: delivery.body, dispatcher: this.agent, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+			const res = await request(delivery.url, {
+				method: 'POST',
+				headers,
+				body: delivery.body,
+				dispatcher: this.agent,
+				headersTimeout: timeoutMs,
+				bodyTimeout: timeoutMs,
+			});
 			await res.body.dump();
 			attempt.status = res.statusCode;
 		} catch (error) {
@@ -144,7 +171,8 @@ export class Notifier {
 				delivery.state = 'failed';
 				this.pending.delete(delivery);
 			} else {
-				delivery.nextAttemptAt = this.clock.now() + retryBaseMs * 2 ** (delivery.attempts.length - 1);
+				delivery.nextAttemptAt =
+					this.clock.now() + retryBaseMs * 2 ** (delivery.attempts.length - 1);
 			}
 		}
 		this.kick();
@@ -157,6 +185,8 @@ export class Notifier {
 	 * waiting some time to see that nothing was sent.
 	 */
 	idle(): Promise<void> {
-		return this.inFlight.size === 0 ? Promise.resolve() : new Promise((done) => this.idleWaiters.push(done));
+		return this.inFlight.size === 0
+			? Promise.resolve()
+			: new Promise((done) => this.idleWaiters.push(done));
 	}
 }

@@ -43,18 +43,27 @@ const UNITS: Record<string, number> = { s: 1000, m: MINUTE, h: HOUR };
 
 function duration(name: string, value: string | undefined, signed: boolean): number {
 	const match = /^([+-]?)(\d+)([smh])$/.exec(value ?? '');
-	if (!match || (!signed && match[1] === '-')) throw new Error(`quirk "${name}" needs a duration such as ${signed ? '+10m or -30s' : '8m'} (units s, m, h), got "${value ?? ''}"`);
+	if (!match || (!signed && match[1] === '-'))
+		throw new Error(
+			`quirk "${name}" needs a duration such as ${signed ? '+10m or -30s' : '8m'} (units s, m, h), got "${value ?? ''}"`,
+		);
 	return (match[1] === '-' ? -1 : 1) * Number(match[2]) * UNITS[match[3]];
 }
 
-function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T {
-	if (!allowed.includes(value as T)) throw new Error(`quirk "${name}" must be one of ${allowed.join(', ')}, got "${value ?? ''}"`);
+function oneOf<T extends string>(
+	name: string,
+	value: string | undefined,
+	allowed: readonly T[],
+): T {
+	if (!allowed.includes(value as T))
+		throw new Error(`quirk "${name}" must be one of ${allowed.join(', ')}, got "${value ?? ''}"`);
 	return value as T;
 }
 
 function number(name: string, value: string | undefined, max: number): number {
 	const n = Number(value);
-	if (value === undefined || value === '' || !Number.isFinite(n) || n < 0 || n > max) throw new Error(`quirk "${name}" needs a number from 0 to ${max}, got "${value ?? ''}"`);
+	if (value === undefined || value === '' || !Number.isFinite(n) || n < 0 || n > max)
+		throw new Error(`quirk "${name}" needs a number from 0 to ${max}, got "${value ?? ''}"`);
 	return n;
 }
 
@@ -66,9 +75,12 @@ const PARSERS: Record<string, (value: string | undefined, q: Quirks) => void> = 
 	redirect: (v, q) => (q.redirect = oneOf('redirect', v, ['same-origin', 'cross-origin'] as const)),
 	'redirect-token': (_, q) => (q.redirectToken = true),
 	'redirect-writes': (_, q) => (q.redirectWrites = true),
-	'mangle-write-answers': (v, q) => (q.mangleWriteAnswers = oneOf('mangle-write-answers', v, MANGLE_KINDS)),
-	'mangle-write-answers-count': (v, q) => (q.mangleWriteAnswersCount = Math.floor(number('mangle-write-answers-count', v, 1e9))),
-	'mangle-write-answers-rate': (v, q) => (q.mangleWriteAnswersRate = number('mangle-write-answers-rate', v, 1)),
+	'mangle-write-answers': (v, q) =>
+		(q.mangleWriteAnswers = oneOf('mangle-write-answers', v, MANGLE_KINDS)),
+	'mangle-write-answers-count': (v, q) =>
+		(q.mangleWriteAnswersCount = Math.floor(number('mangle-write-answers-count', v, 1e9))),
+	'mangle-write-answers-rate': (v, q) =>
+		(q.mangleWriteAnswersRate = number('mangle-write-answers-rate', v, 1)),
 	'total-drift': (_, q) => (q.totalDrift = true),
 };
 const FLAGS = ['ignore-sort', 'future-dated', 'redirect-token', 'redirect-writes', 'total-drift'];
@@ -78,11 +90,17 @@ export const QUIRK_NAMES = Object.keys(PARSERS);
 /** `ignore-sort,clock-skew=+10m,late-visible=8m`: the CLI's and the control surface's string form. */
 export function parseQuirks(text: string): Quirks {
 	const quirks: Quirks = {};
-	for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
-		const [name, value] = part.includes('=') ? [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 1)] : [part, undefined];
+	for (const part of text
+		.split(',')
+		.map((p) => p.trim())
+		.filter(Boolean)) {
+		const [name, value] = part.includes('=')
+			? [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 1)]
+			: [part, undefined];
 		const parse = PARSERS[name];
 		if (!parse) throw new Error(`unknown quirk "${name}" (known: ${QUIRK_NAMES.join(', ')})`);
-		if (FLAGS.includes(name) && value !== undefined) throw new Error(`quirk "${name}" takes no value, got "${value}"`);
+		if (FLAGS.includes(name) && value !== undefined)
+			throw new Error(`quirk "${name}" takes no value, got "${value}"`);
 		parse(value, quirks);
 	}
 	return quirks;
@@ -94,13 +112,20 @@ export function toQuirks(input: unknown): Quirks {
 	const result = quirksSchema.safeParse(input ?? {});
 	if (result.success) return result.data;
 	const issue = result.error.issues[0];
-	throw new Error(`quirk ${issue.path.length ? `"${issue.path.join('.')}"` : 'object'}: ${issue.message}`);
+	throw new Error(
+		`quirk ${issue.path.length ? `"${issue.path.join('.')}"` : 'object'}: ${issue.message}`,
+	);
 }
 
 function formatDuration(ms: number, signed: boolean): string {
 	const sign = ms < 0 ? '-' : signed ? '+' : '';
 	const abs = Math.abs(ms);
-	const [unit, size] = abs % HOUR === 0 && abs > 0 ? ['h', HOUR] : abs % MINUTE === 0 && abs > 0 ? ['m', MINUTE] : ['s', 1000];
+	const [unit, size] =
+		abs % HOUR === 0 && abs > 0
+			? ['h', HOUR]
+			: abs % MINUTE === 0 && abs > 0
+				? ['m', MINUTE]
+				: ['s', 1000];
 	return `${sign}${Math.round(abs / size)}${unit}`;
 }
 
@@ -115,8 +140,10 @@ export function formatQuirks(q: Quirks): string {
 	if (q.redirectToken) parts.push('redirect-token');
 	if (q.redirectWrites) parts.push('redirect-writes');
 	if (q.mangleWriteAnswers) parts.push(`mangle-write-answers=${q.mangleWriteAnswers}`);
-	if (q.mangleWriteAnswersCount) parts.push(`mangle-write-answers-count=${q.mangleWriteAnswersCount}`);
-	if (q.mangleWriteAnswersRate !== undefined) parts.push(`mangle-write-answers-rate=${q.mangleWriteAnswersRate}`);
+	if (q.mangleWriteAnswersCount)
+		parts.push(`mangle-write-answers-count=${q.mangleWriteAnswersCount}`);
+	if (q.mangleWriteAnswersRate !== undefined)
+		parts.push(`mangle-write-answers-rate=${q.mangleWriteAnswersRate}`);
 	if (q.totalDrift) parts.push('total-drift');
 	return parts.join(',');
 }

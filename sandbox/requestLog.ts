@@ -25,7 +25,8 @@ export class RequestLog {
 	start(entry: Omit<LogEntry, 'seq'>): LogEntry {
 		const full = { seq: ++this.seq, ...entry };
 		this.entries.push(full);
-		if (this.entries.length > MAX_ENTRIES) this.entries.splice(0, this.entries.length - MAX_ENTRIES);
+		if (this.entries.length > MAX_ENTRIES)
+			this.entries.splice(0, this.entries.length - MAX_ENTRIES);
 		const key = `${entry.method} ${entry.route}`;
 		this.counters[key] = (this.counters[key] ?? 0) + 1;
 		return full;

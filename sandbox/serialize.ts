@@ -1,5 +1,15 @@
 import { isoTime } from './clock';
-import type { EventPoint, Lang, Money, Order, Place, Sector, Ticket, WidgetOrder, WidgetRefund } from './model';
+import type {
+	EventPoint,
+	Lang,
+	Money,
+	Order,
+	Place,
+	Sector,
+	Ticket,
+	WidgetOrder,
+	WidgetRefund,
+} from './model';
 import type { Store } from './store';
 
 /** Wire shapes of every record. Only this file decides field names and formats. */
@@ -34,8 +44,14 @@ export class Serializer {
 			venueHall: { id: hall.id, name: hall.name },
 			city: { id: city.id, name: city.name[lang] },
 			country: { id: country.id, name: country.name[lang], code: country.code },
-			categories: event.categoryIds.map((id) => ({ id, name: s.categories.find((c) => c.id === id)!.name[lang] })),
-			genres: event.genreIds.map((id) => ({ id, name: s.genres.find((g) => g.id === id)!.name[lang] })),
+			categories: event.categoryIds.map((id) => ({
+				id,
+				name: s.categories.find((c) => c.id === id)!.name[lang],
+			})),
+			genres: event.genreIds.map((id) => ({
+				id,
+				name: s.genres.find((g) => g.id === id)!.name[lang],
+			})),
 			minPrice: this.money(Math.min(...prices)),
 			maxPrice: this.money(Math.max(...prices)),
 			countAvailableTickets: event.available,
@@ -52,7 +68,11 @@ export class Serializer {
 			name: sector.name,
 			placesCount: sector.places.length,
 			availableCount: sector.places.reduce((n, p) => n + (p.state === 'free' ? 1 : 0), 0),
-			priceCategories: sector.priceCategories.map((c) => ({ id: c.id, name: c.name, price: this.money(c.price) })),
+			priceCategories: sector.priceCategories.map((c) => ({
+				id: c.id,
+				name: c.name,
+				price: this.money(c.price),
+			})),
 		};
 	}
 
@@ -76,7 +96,11 @@ export class Serializer {
 			rowName: place.rowName,
 			placeName: place.placeName,
 			availableCount: place.state === 'free' ? 1 : 0,
-			priceCategories: place.priceCategories.map((c) => ({ id: c.id, name: c.name, price: this.money(c.price) })),
+			priceCategories: place.priceCategories.map((c) => ({
+				id: c.id,
+				name: c.name,
+				price: this.money(c.price),
+			})),
 		};
 	}
 
@@ -111,7 +135,9 @@ export class Serializer {
 			ticketsCount: order.tickets.length,
 			totalPrice: this.money(totalPrice),
 			totalDiscount: this.money(totalDiscount),
-			...(withTickets ? { tickets: order.tickets.map((t) => this.ticket(t, order.eventPointId)) } : {}),
+			...(withTickets
+				? { tickets: order.tickets.map((t) => this.ticket(t, order.eventPointId)) }
+				: {}),
 		};
 	}
 
@@ -142,6 +168,14 @@ export class Serializer {
 	}
 
 	barcode(place: Place): Record<string, unknown> {
-		return { barcode: place.barcode, placeId: place.id, placeName: place.placeName, sectorId: place.sectorId, sectorName: place.sectorName, rowName: place.rowName, sold: place.state === 'sold' };
+		return {
+			barcode: place.barcode,
+			placeId: place.id,
+			placeName: place.placeName,
+			sectorId: place.sectorId,
+			sectorName: place.sectorName,
+			rowName: place.rowName,
+			sold: place.state === 'sold',
+		};
 	}
 }

@@ -87,7 +87,8 @@ export class Store {
 	/** Tickets held right now by the company's live holds. */
 	heldTickets(companyId: number): number {
 		let count = 0;
-		for (const order of this.liveHolds) if (order.companyId === companyId) count += order.tickets.length;
+		for (const order of this.liveHolds)
+			if (order.companyId === companyId) count += order.tickets.length;
 		return count;
 	}
 }

@@ -29,22 +29,41 @@ export const isoDay = z
 /** payAt[after] and similar: a day or a full ISO 8601 date-time. */
 export const isoDayOrTime = z
 	.string()
-	.regex(/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/, 'must be YYYY-MM-DD or an ISO 8601 date-time')
-	.refine((value) => !Number.isNaN(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value)), 'is not a real date')
+	.regex(
+		/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/,
+		'must be YYYY-MM-DD or an ISO 8601 date-time',
+	)
+	.refine(
+		(value) => !Number.isNaN(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value)),
+		'is not a real date',
+	)
 	.transform((value) => Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value));
 
-export const sortDirection = z.enum(['asc', 'desc'], { errorMap: () => ({ message: 'must be asc or desc' }) });
+export const sortDirection = z.enum(['asc', 'desc'], {
+	errorMap: () => ({ message: 'must be asc or desc' }),
+});
 
 function fieldName(path: Array<string | number>, fallback: string): string {
 	if (path.length === 0) return fallback;
-	return path.reduce<string>((name, part) => (typeof part === 'number' ? `${name}[${part}]` : name ? `${name}.${part}` : part), '');
+	return path.reduce<string>(
+		(name, part) =>
+			typeof part === 'number' ? `${name}[${part}]` : name ? `${name}.${part}` : part,
+		'',
+	);
 }
 
 /** Parses or answers 400 whose body names every offending field (API Platform's `violations`). */
-export function check<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, value: unknown, what = 'body'): T {
+export function check<T>(
+	schema: z.ZodType<T, z.ZodTypeDef, unknown>,
+	value: unknown,
+	what = 'body',
+): T {
 	const result = schema.safeParse(value);
 	if (result.success) return result.data;
-	const violations = result.error.issues.map((issue) => ({ propertyPath: fieldName(issue.path, what), message: issue.message }));
+	const violations = result.error.issues.map((issue) => ({
+		propertyPath: fieldName(issue.path, what),
+		message: issue.message,
+	}));
 	throw new HttpError(400, {
 		code: 'validation_failed',
 		message: violations.map((v) => `${v.propertyPath}: ${v.message}`).join('; '),

@@ -27,10 +27,22 @@ export const HALL_NAMES = ['Großer Saal', 'Kleiner Saal', 'Studio'];
 export const SECTOR_NAMES = ['Parterre', 'Balcony', 'Gallery', 'Box A', 'Box B', 'Dress Circle'];
 
 export const CATEGORIES = [
-	{ name: l('Concert', 'Konzert'), genres: [l('Rock', 'Rock'), l('Jazz', 'Jazz'), l('Classical', 'Klassik'), l('Pop', 'Pop')] },
-	{ name: l('Theatre', 'Theater'), genres: [l('Drama', 'Drama'), l('Opera', 'Oper'), l('Musical', 'Musical')] },
-	{ name: l('Sport', 'Sport'), genres: [l('Football', 'Fußball'), l('Basketball', 'Basketball'), l('Ice hockey', 'Eishockey')] },
-	{ name: l('Exhibition', 'Ausstellung'), genres: [l('Modern art', 'Moderne Kunst'), l('Photography', 'Fotografie')] },
+	{
+		name: l('Concert', 'Konzert'),
+		genres: [l('Rock', 'Rock'), l('Jazz', 'Jazz'), l('Classical', 'Klassik'), l('Pop', 'Pop')],
+	},
+	{
+		name: l('Theatre', 'Theater'),
+		genres: [l('Drama', 'Drama'), l('Opera', 'Oper'), l('Musical', 'Musical')],
+	},
+	{
+		name: l('Sport', 'Sport'),
+		genres: [l('Football', 'Fußball'), l('Basketball', 'Basketball'), l('Ice hockey', 'Eishockey')],
+	},
+	{
+		name: l('Exhibition', 'Ausstellung'),
+		genres: [l('Modern art', 'Moderne Kunst'), l('Photography', 'Fotografie')],
+	},
 	{ name: l('Comedy', 'Comedy'), genres: [l('Stand-up', 'Stand-up')] },
 ];
 

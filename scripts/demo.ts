@@ -15,7 +15,20 @@ import { startSandbox, type Sandbox } from '../sandbox';
 import { cacheDir, findInstall, N8N_VERSION, recipeFor } from './n8n/install';
 import { ensureN8n, N8nInstance, n8nMajor, packPackage, type N8nServer } from './n8n/instance';
 import { startTableSync, usesDataTable } from './demo/dataTable';
-import { build, demoSecrets, importDemo, loadExamples, MCP_CREDENTIAL, needsOwnAccount, OWNER, portIsFree, publishMcp, subscribePush, wireCrm, type Example } from './demo/setup';
+import {
+	build,
+	demoSecrets,
+	importDemo,
+	loadExamples,
+	MCP_CREDENTIAL,
+	needsOwnAccount,
+	OWNER,
+	portIsFree,
+	publishMcp,
+	subscribePush,
+	wireCrm,
+	type Example,
+} from './demo/setup';
 
 const USAGE = `npm run demo -- [options]
 
@@ -25,7 +38,10 @@ const USAGE = `npm run demo -- [options]
   --help`;
 
 const startedAt = Date.now();
-const say = (message: string) => console.log(`[demo ${String(Math.round((Date.now() - startedAt) / 1000)).padStart(3)} s] ${message}`);
+const say = (message: string) =>
+	console.log(
+		`[demo ${String(Math.round((Date.now() - startedAt) / 1000)).padStart(3)} s] ${message}`,
+	);
 
 /** What to undo on exit, newest first. */
 const undo: Array<() => unknown> = [];
@@ -58,7 +74,8 @@ function onSignal(signal: NodeJS.Signals) {
 
 function port(raw: string, name: string): number {
 	const n = Number(raw);
-	if (!Number.isInteger(n) || n < 0 || n > 65535) fail(`--${name} must be a port number (0-65535), got "${raw}"`);
+	if (!Number.isInteger(n) || n < 0 || n > 65535)
+		fail(`--${name} must be a port number (0-65535), got "${raw}"`);
 	return n;
 }
 
@@ -80,16 +97,21 @@ async function main() {
 	process.on('SIGTERM', onSignal);
 	const sandboxPort = port(values['sandbox-port'], 'sandbox-port');
 	const version = values['n8n-version'];
-	if (!/^\d+\.\d+\.\d+$/.test(version)) fail(`--n8n-version must be an n8n version such as ${N8N_VERSION}, got "${version}"`);
+	if (!/^\d+\.\d+\.\d+$/.test(version))
+		fail(`--n8n-version must be an n8n version such as ${N8N_VERSION}, got "${version}"`);
 	const nodeSpec = recipeFor(version).node;
 	let n8nPort = port(values['n8n-port'], 'n8n-port');
 
 	// A fixed sandbox port keeps its URL stable between runs: fail rather than move it.
 	if (sandboxPort !== 0 && !(await portIsFree(sandboxPort))) {
-		fail(`port ${sandboxPort} is in use (a sandbox already running? \`npm run sandbox\` uses it too). Stop that, or run \`npm run demo -- --sandbox-port 4020\`.`);
+		fail(
+			`port ${sandboxPort} is in use (a sandbox already running? \`npm run sandbox\` uses it too). Stop that, or run \`npm run demo -- --sandbox-port 4020\`.`,
+		);
 	}
 	if (n8nPort !== 0 && !(await portIsFree(n8nPort))) {
-		say(`port ${n8nPort} is in use (another n8n?): this n8n takes a free port instead (\`--n8n-port N\` chooses one)`);
+		say(
+			`port ${n8nPort} is in use (another n8n?): this n8n takes a free port instead (\`--n8n-port N\` chooses one)`,
+		);
 		n8nPort = 0;
 	}
 
@@ -105,7 +127,9 @@ async function main() {
 	]);
 	const packed = await packPackage(undefined, { build: false });
 	undo.push(() => packed.cleanup());
-	say(`sandbox on ${sandbox.baseUrl}/api/v2 (seeded: ${sandbox.app.store.events.length} event points); package built`);
+	say(
+		`sandbox on ${sandbox.baseUrl}/api/v2 (seeded: ${sandbox.app.store.events.length} event points); package built`,
+	);
 
 	const n8n = await N8nInstance.create({ install, packed });
 	undo.push(() => n8n.cleanup());
@@ -119,13 +143,27 @@ async function main() {
 	const cookie = await server.setupOwner(OWNER);
 	const secrets = demoSecrets();
 	const v2 = n8nMajor(install) >= 2;
-	const { examples, url: crm } = wireCrm(sandbox, loadExamples().filter((e) => v2 || !usesDataTable(e)));
+	const { examples, url: crm } = wireCrm(
+		sandbox,
+		loadExamples().filter((e) => v2 || !usesDataTable(e)),
+	);
 	await importDemo(server, cookie, sandbox, secrets, examples);
 	const tableSync = v2 ? await startTableSync(server, cookie, examples) : undefined;
 	const pushedTo = subscribePush(sandbox, server, examples, secrets.webhookSecret);
 	const published = v2 ? await publishMcp(server, cookie, examples) : undefined;
 	const mcp = published && { ...published, token: published.bearer ? secrets.mcpToken : undefined };
-	printReady({ server, sandbox, examples, pushedTo, tableSync, mcp, crm, dataFolder: n8n.userFolder, filesDir, n8nVersion: install.n8nVersion });
+	printReady({
+		server,
+		sandbox,
+		examples,
+		pushedTo,
+		tableSync,
+		mcp,
+		crm,
+		dataFolder: n8n.userFolder,
+		filesDir,
+		n8nVersion: install.n8nVersion,
+	});
 }
 
 interface Ready {
@@ -141,16 +179,31 @@ interface Ready {
 	n8nVersion: string;
 }
 
-function printReady({ server, sandbox, examples, pushedTo, tableSync, mcp, crm, dataFolder, filesDir, n8nVersion }: Ready) {
+function printReady({
+	server,
+	sandbox,
+	examples,
+	pushedTo,
+	tableSync,
+	mcp,
+	crm,
+	dataFolder,
+	filesDir,
+	n8nVersion,
+}: Ready) {
 	const sell = examples.find((e) => /sell a ticket/i.test(e.name));
-	const fileExamples = examples.filter((e) => e.nodes.some((n) => n.type === 'n8n-nodes-base.readWriteFile'));
+	const fileExamples = examples.filter((e) =>
+		e.nodes.some((n) => n.type === 'n8n-nodes-base.readWriteFile'),
+	);
 	const steps = [
 		sell
 			? `Open "${sell.name}" and click "Execute workflow": it sells one ticket in the sandbox; the last node shows it with its barcode.`
 			: 'Add a Public Events node to a new workflow, pick the credential "Public Events (sandbox)" and click "Execute step".',
 		'Overview > Credentials > "Public Events (sandbox)": the Test button lists an event through the sandbox.',
 		...(fileExamples.length
-			? [`Open ${fileExamples.map((e) => `"${e.name}"`).join(', ')} and click "Execute workflow" (from "Run Now"): the files land in the files folder above.`]
+			? [
+					`Open ${fileExamples.map((e) => `"${e.name}"`).join(', ')} and click "Execute workflow" (from "Run Now"): the files land in the files folder above.`,
+				]
 			: []),
 		...(pushedTo
 			? [
@@ -158,10 +211,14 @@ function printReady({ server, sandbox, examples, pushedTo, tableSync, mcp, crm, 
 				]
 			: []),
 		...(tableSync
-			? [`"${tableSync}" is published: it polls the sandbox every minute. Make a sale (the curl line below), wait a minute, then Overview > Data tables > "Public Events sales" shows its row.`]
+			? [
+					`"${tableSync}" is published: it polls the sandbox every minute. Make a sale (the curl line below), wait a minute, then Overview > Data tables > "Public Events sales" shows its row.`,
+				]
 			: []),
 		...(mcp
-			? [`Point an MCP client (Streamable HTTP) at ${mcp.url}${mcp.token ? ' with the header "Authorization: Bearer <the MCP token>"' : ''}: "${mcp.name}" is published; docs/ai-agents.md shows how.`]
+			? [
+					`Point an MCP client (Streamable HTTP) at ${mcp.url}${mcp.token ? ' with the header "Authorization: Bearer <the MCP token>"' : ''}: "${mcp.name}" is published; docs/ai-agents.md shows how.`,
+				]
 			: []),
 	];
 	console.log(`
@@ -183,14 +240,17 @@ Ctrl+C stops n8n and the sandbox.`);
 
 /** An example's name, and why it cannot run here when it needs an outside account. */
 const workflowLine = (example: Example) =>
-	needsOwnAccount(example) ? `${example.name}   (needs your Google account: it cannot run in this offline demo)` : example.name;
+	needsOwnAccount(example)
+		? `${example.name}   (needs your Google account: it cannot run in this offline demo)`
+		: example.name;
 
 /**
  * The MCP URL and its token. Printing the token is fine here: n8n listens on 127.0.0.1 only, the
  * token was made for this run and dies with its data folder.
  */
 function mcpLines({ url, token }: { url: string; token?: string }): string {
-	if (!token) return `  MCP server   ${url}   (published with NO authentication: the example's trigger was changed)\n`;
+	if (!token)
+		return `  MCP server   ${url}   (published with NO authentication: the example's trigger was changed)\n`;
 	return `  MCP server   ${url}   (published; the path is random per run)
   MCP token    ${token}   (Bearer; credential "${MCP_CREDENTIAL.name}", made for this run)
 `;

@@ -11,12 +11,17 @@ const { values, positionals } = parseArgs({
 });
 const env = { ...process.env };
 if (values.runs !== undefined) {
-	if (!/^[1-9]\d*$/.test(values.runs)) throw new Error(`--runs must be a whole number above 0, got "${values.runs}"`);
+	if (!/^[1-9]\d*$/.test(values.runs))
+		throw new Error(`--runs must be a whole number above 0, got "${values.runs}"`);
 	env.PROPS_RUNS = values.runs;
 }
 if (values.seed !== undefined) {
-	if (!/^-?\d+$/.test(values.seed)) throw new Error(`--seed must be a whole number, got "${values.seed}"`);
+	if (!/^-?\d+$/.test(values.seed))
+		throw new Error(`--seed must be a whole number, got "${values.seed}"`);
 	env.PROPS_SEED = values.seed;
 }
-const jest = spawnSync('npx', ['jest', '--testTimeout=600000', 'test/props', ...positionals], { stdio: 'inherit', env });
+const jest = spawnSync('npx', ['jest', '--testTimeout=600000', 'test/props', ...positionals], {
+	stdio: 'inherit',
+	env,
+});
 process.exit(jest.status ?? 1);

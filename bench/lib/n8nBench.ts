@@ -1,4 +1,10 @@
-import { apiCredential, ensureN8n, N8nInstance, packPackage, type PackedPackage } from '../../scripts/n8n/instance';
+import {
+	apiCredential,
+	ensureN8n,
+	N8nInstance,
+	packPackage,
+	type PackedPackage,
+} from '../../scripts/n8n/instance';
 import { sampleChild } from './procStats';
 import { countersDelta, SandboxProcess } from './sandboxProcess';
 import { CREDENTIAL } from './workflows';
@@ -11,7 +17,11 @@ export interface N8nBench {
 }
 
 export async function setUpN8nBench(sandboxArgs: string[]): Promise<N8nBench> {
-	const [install, sandbox, packed] = await Promise.all([ensureN8n(), SandboxProcess.start(sandboxArgs), packPackage()]);
+	const [install, sandbox, packed] = await Promise.all([
+		ensureN8n(),
+		SandboxProcess.start(sandboxArgs),
+		packPackage(),
+	]);
 	const n8n = await N8nInstance.create({ install, packed });
 	return { sandbox, n8n, packed };
 }
@@ -23,7 +33,8 @@ export async function tearDownN8nBench(bench: Partial<N8nBench>): Promise<void> 
 }
 
 /** The package's credential pointing at the sandbox, as `n8n import:credentials` takes it. */
-export const credentialFor = (sandbox: SandboxProcess, details = CREDENTIAL) => apiCredential(details, sandbox.baseUrl, sandbox.keys.partner);
+export const credentialFor = (sandbox: SandboxProcess, details = CREDENTIAL) =>
+	apiCredential(details, sandbox.baseUrl, sandbox.keys.partner);
 
 /** One `n8n execute` and what it cost. */
 export interface Execution {
@@ -48,7 +59,9 @@ export async function execute(bench: N8nBench, workflowId: string): Promise<Exec
 	if (run.status !== 'success') throw new Error(`workflow ${workflowId} ended ${run.status}`);
 	const nodeMs: Record<string, number> = {};
 	const items: Record<string, number> = {};
-	for (const [name, tasks] of Object.entries(run.data.resultData.runData as Record<string, any[]>)) {
+	for (const [name, tasks] of Object.entries(
+		run.data.resultData.runData as Record<string, any[]>,
+	)) {
 		nodeMs[name] = tasks[0].executionTime;
 		items[name] = tasks[0].data?.main?.[0]?.length ?? 0;
 	}

@@ -51,7 +51,10 @@ export interface ProcessPeak {
  * process the harness spawns: a direct child of this process). VmHWM only grows, so the last
  * sample before the exit is the peak but for the last few milliseconds.
  */
-export async function sampleChild<T>(run: () => Promise<T>, everyMs = 20): Promise<{ result: T } & ProcessPeak> {
+export async function sampleChild<T>(
+	run: () => Promise<T>,
+	everyMs = 20,
+): Promise<{ result: T } & ProcessPeak> {
 	const before = new Set(childrenOf(process.pid));
 	let pid: number | undefined;
 	let peakMiB = 0;

@@ -17,14 +17,24 @@ export class SandboxProcess {
 	}
 
 	static start(args: string[]): Promise<SandboxProcess> {
-		const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--production-port', '0', ...args], {
-			stdio: ['ignore', 'pipe', 'inherit'],
-		});
+		const child = spawn(
+			process.execPath,
+			['--import', 'tsx', 'sandbox/cli.ts', '--port', '0', '--production-port', '0', ...args],
+			{
+				stdio: ['ignore', 'pipe', 'inherit'],
+			},
+		);
 		return new Promise((resolve, reject) => {
-			const timer = setTimeout(() => reject(new Error('the sandbox did not start in 60 s')), 60_000);
+			const timer = setTimeout(
+				() => reject(new Error('the sandbox did not start in 60 s')),
+				60_000,
+			);
 			createInterface({ input: child.stdout! }).once('line', (line) => {
 				clearTimeout(timer);
-				const first = JSON.parse(line) as { baseUrl: string; keys: { partner: string; organiser: string } };
+				const first = JSON.parse(line) as {
+					baseUrl: string;
+					keys: { partner: string; organiser: string };
+				};
 				resolve(new SandboxProcess(child, first.baseUrl, first.keys));
 			});
 			child.once('exit', (code) => reject(new Error(`the sandbox exited with ${code}`)));
@@ -38,7 +48,8 @@ export class SandboxProcess {
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await res.text();
-		if (!res.ok) throw new Error(`${method} /__sandbox${path} answered ${res.status}: ${text.slice(0, 500)}`);
+		if (!res.ok)
+			throw new Error(`${method} /__sandbox${path} answered ${res.status}: ${text.slice(0, 500)}`);
 		return JSON.parse(text) as T;
 	}
 
@@ -59,7 +70,9 @@ export class SandboxProcess {
 
 	/** A new event point visible to the partner key, with `places` places; its id. */
 	async createEvent(places: number): Promise<number> {
-		return (await this.admin<{ id: number }>('POST', '/events', { places, name: `Bench hall ${places}` })).id;
+		return (
+			await this.admin<{ id: number }>('POST', '/events', { places, name: `Bench hall ${places}` })
+		).id;
 	}
 
 	stop(): void {
@@ -68,7 +81,10 @@ export class SandboxProcess {
 }
 
 /** How many requests of each kind were served between two counter snapshots. */
-export function countersDelta(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+export function countersDelta(
+	before: Record<string, number>,
+	after: Record<string, number>,
+): Record<string, number> {
 	const delta: Record<string, number> = {};
 	for (const [key, value] of Object.entries(after)) {
 		const d = value - (before[key] ?? 0);
@@ -77,4 +93,5 @@ export function countersDelta(before: Record<string, number>, after: Record<stri
 	return delta;
 }
 
-export const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+export const total = (counts: Record<string, number>) =>
+	Object.values(counts).reduce((a, b) => a + b, 0);

@@ -40,7 +40,13 @@ export interface WanLink {
  * order when their due times meet (Node orders timers by duration list), which corrupts a TLS
  * stream ("bad record mac").
  */
-function delayed(from: net.Socket, to: net.Socket, delay: () => number, notBefore = 0, onDeliver?: (chunk: Buffer) => void) {
+function delayed(
+	from: net.Socket,
+	to: net.Socket,
+	delay: () => number,
+	notBefore = 0,
+	onDeliver?: (chunk: Buffer) => void,
+) {
 	const queue: Array<{ at: number; chunk?: Buffer; end?: 'end' | 'destroy' }> = [];
 	let timer: NodeJS.Timeout | undefined;
 	const drain = () => {
@@ -78,16 +84,36 @@ function selfSignedCertificate(): { dir: string; key: Buffer; cert: Buffer; caFi
 	const dir = mkdtempSync(join(tmpdir(), 'wan-tls-'));
 	const keyFile = join(dir, 'key.pem');
 	const caFile = join(dir, 'cert.pem');
-	execFileSync('openssl', [
-		'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-		'-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-		'-keyout', keyFile, '-out', caFile,
-	], { stdio: 'ignore' });
+	execFileSync(
+		'openssl',
+		[
+			'req',
+			'-x509',
+			'-newkey',
+			'ec',
+			'-pkeyopt',
+			'ec_paramgen_curve:prime256v1',
+			'-nodes',
+			'-days',
+			'1',
+			'-subj',
+			'/CN=127.0.0.1',
+			'-addext',
+			'subjectAltName=IP:127.0.0.1,DNS:localhost',
+			'-keyout',
+			keyFile,
+			'-out',
+			caFile,
+		],
+		{ stdio: 'ignore' },
+	);
 	return { dir, key: readFileSync(keyFile), cert: readFileSync(caFile), caFile };
 }
 
 const listen = (server: net.Server) =>
-	new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
+	new Promise<number>((resolve) =>
+		server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)),
+	);
 
 export async function startWan(options: WanOptions): Promise<WanLink> {
 	let rtt = options.rttMs;
@@ -98,7 +124,14 @@ export async function startWan(options: WanOptions): Promise<WanLink> {
 		socket.on('close', () => sockets.delete(socket));
 		return socket;
 	};
-	const link: WanLink = { url: '', port: 0, opened: [], answers: [], setRtt: (ms) => (rtt = ms), close: async () => {} };
+	const link: WanLink = {
+		url: '',
+		port: 0,
+		opened: [],
+		answers: [],
+		setRtt: (ms) => (rtt = ms),
+		close: async () => {},
+	};
 
 	// TLS terminator (no delay of its own) between the delay and the service.
 	let terminator: tls.Server | undefined;
@@ -106,23 +139,30 @@ export async function startWan(options: WanOptions): Promise<WanLink> {
 	let nextHop = options.upstreamPort;
 	if (options.tls) {
 		certificate = selfSignedCertificate();
-		terminator = tls.createServer({ key: certificate.key, cert: certificate.cert, minVersion: 'TLSv1.3' }, (clear) => {
-			track(clear);
-			const upstream = track(net.connect(options.upstreamPort, '127.0.0.1'));
-			clear.pipe(upstream);
-			upstream.on('data', (chunk: Buffer) => {
-				const text = chunk.toString('latin1');
-				for (const match of text.matchAll(/HTTP\/1\.[01] (\d{3})[^\r]*\r\n((?:[^\r]+\r\n)*)/g)) {
-					const retryAfter = /^retry-after:\s*([^\r]+)/im.exec(match[2])?.[1];
-					// The client has it half a round trip later.
-					link.answers.push({ status: Number(match[1]), ...(retryAfter ? { retryAfter } : {}), deliveredAt: Date.now() + half() });
-				}
-				clear.write(chunk);
-			});
-			upstream.on('end', () => clear.end());
-			upstream.on('error', () => clear.destroy());
-			clear.on('error', () => upstream.destroy());
-		});
+		terminator = tls.createServer(
+			{ key: certificate.key, cert: certificate.cert, minVersion: 'TLSv1.3' },
+			(clear) => {
+				track(clear);
+				const upstream = track(net.connect(options.upstreamPort, '127.0.0.1'));
+				clear.pipe(upstream);
+				upstream.on('data', (chunk: Buffer) => {
+					const text = chunk.toString('latin1');
+					for (const match of text.matchAll(/HTTP\/1\.[01] (\d{3})[^\r]*\r\n((?:[^\r]+\r\n)*)/g)) {
+						const retryAfter = /^retry-after:\s*([^\r]+)/im.exec(match[2])?.[1];
+						// The client has it half a round trip later.
+						link.answers.push({
+							status: Number(match[1]),
+							...(retryAfter ? { retryAfter } : {}),
+							deliveredAt: Date.now() + half(),
+						});
+					}
+					clear.write(chunk);
+				});
+				upstream.on('end', () => clear.end());
+				upstream.on('error', () => clear.destroy());
+				clear.on('error', () => upstream.destroy());
+			},
+		);
 		nextHop = await listen(terminator);
 	}
 

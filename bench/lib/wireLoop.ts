@@ -28,7 +28,11 @@ function undiciClient(): { get: Get; close: () => Promise<void> } {
 	const pool = new Pool(url.origin, { connections: inFlight });
 	const headers = { authorization: `Bearer ${token}`, accept: 'application/json' };
 	const get: Get = async (page) => {
-		const res = await pool.request({ method: 'GET', path: `${url.pathname}${path}?page=${page}&itemsPerPage=${PER_PAGE}`, headers });
+		const res = await pool.request({
+			method: 'GET',
+			path: `${url.pathname}${path}?page=${page}&itemsPerPage=${PER_PAGE}`,
+			headers,
+		});
 		const body = await res.body.json();
 		if (res.statusCode !== 200) throw new Error(`page ${page}: ${res.statusCode}`);
 		return body;
@@ -43,7 +47,14 @@ function n8nClient(): { get: Get; close: () => Promise<void> } {
 	const { OutboundHttp } = load('@n8n/backend-network');
 	const http = Container.get(OutboundHttp).requests();
 	const headers = { Accept: 'application/json', Authorization: `Bearer ${token}` };
-	const get: Get = (page) => http.request({ method: 'GET', url: `${apiUrl}${path}`, qs: { page, itemsPerPage: PER_PAGE }, json: true, headers });
+	const get: Get = (page) =>
+		http.request({
+			method: 'GET',
+			url: `${apiUrl}${path}`,
+			qs: { page, itemsPerPage: PER_PAGE },
+			json: true,
+			headers,
+		});
 	return { get, close: async () => {} };
 }
 
@@ -53,7 +64,9 @@ async function main() {
 	const fetchPage = async (page: number): Promise<{ items: unknown[]; total?: number }> => {
 		requests++;
 		const body = await get(page);
-		return Array.isArray(body) ? { items: body } : { items: body['hydra:member'], total: body['hydra:totalItems'] };
+		return Array.isArray(body)
+			? { items: body }
+			: { items: body['hydra:member'], total: body['hydra:totalItems'] };
 	};
 	const started = process.hrtime.bigint();
 	const first = await fetchPage(1);
@@ -62,12 +75,14 @@ async function main() {
 		const last = Math.ceil(first.total / PER_PAGE);
 		let next = 2;
 		const worker = async () => {
-			for (let page = next++; page <= last; page = next++) pages[page - 1] = (await fetchPage(page)).items;
+			for (let page = next++; page <= last; page = next++)
+				pages[page - 1] = (await fetchPage(page)).items;
 		};
 		await Promise.all(Array.from({ length: inFlight }, worker));
 	} else {
 		// No total: one page at a time until a short one.
-		for (let page = 2; pages[page - 2].length === PER_PAGE; page++) pages.push((await fetchPage(page)).items);
+		for (let page = 2; pages[page - 2].length === PER_PAGE; page++)
+			pages.push((await fetchPage(page)).items);
 	}
 	const items = pages.flat();
 	const elapsed = Number(process.hrtime.bigint() - started) / 1e6;

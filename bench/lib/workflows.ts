@@ -30,7 +30,12 @@ export function chain(id: string, name: string, nodes: NodeJson[]) {
 	};
 }
 
-export const manualTrigger: NodeJson = { name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} };
+export const manualTrigger: NodeJson = {
+	name: 'Start',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	parameters: {},
+};
 
 export function webhookTrigger(path: string): NodeJson {
 	// Answers when the last node finished, with its first item: the caller waits for the whole run.
@@ -39,7 +44,13 @@ export function webhookTrigger(path: string): NodeJson {
 		type: 'n8n-nodes-base.webhook',
 		typeVersion: 2,
 		webhookId: randomUUID(),
-		parameters: { httpMethod: 'GET', path, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} },
+		parameters: {
+			httpMethod: 'GET',
+			path,
+			responseMode: 'lastNode',
+			responseData: 'firstEntryJson',
+			options: {},
+		},
 	};
 }
 
@@ -68,19 +79,34 @@ export function packageGetPlaces(eventId: number | string, limit?: number): Node
  * place already, and "Response Is Empty" ends it; a hydra page is one object per page, so the
  * end is "Other" (an empty `hydra:member`) and a Split Out makes one item per place.
  */
-export function httpRequestBuild(apiUrl: string, apiKey: string, eventId: number | string, envelope: Envelope): NodeJson[] {
+export function httpRequestBuild(
+	apiUrl: string,
+	apiKey: string,
+	eventId: number | string,
+	envelope: Envelope,
+): NodeJson[] {
 	const token: NodeJson = {
 		name: 'Token',
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: 4.2,
-		parameters: { method: 'POST', url: `${apiUrl}/token`, sendBody: true, specifyBody: 'json', jsonBody: JSON.stringify({ apiKey }), options: {} },
+		parameters: {
+			method: 'POST',
+			url: `${apiUrl}/token`,
+			sendBody: true,
+			specifyBody: 'json',
+			jsonBody: JSON.stringify({ apiKey }),
+			options: {},
+		},
 	};
 	const pagination = {
 		paginationMode: 'updateAParameterInEachRequest',
 		parameters: { parameters: [{ type: 'qs', name: 'page', value: '={{ $pageCount + 1 }}' }] },
 		...(envelope === 'array'
 			? { paginationCompleteWhen: 'responseIsEmpty' }
-			: { paginationCompleteWhen: 'other', completeExpression: "={{ $response.body['hydra:member'].length === 0 }}" }),
+			: {
+					paginationCompleteWhen: 'other',
+					completeExpression: "={{ $response.body['hydra:member'].length === 0 }}",
+				}),
 	};
 	const places: NodeJson = {
 		name: 'Get Places (HTTP)',
@@ -91,7 +117,9 @@ export function httpRequestBuild(apiUrl: string, apiKey: string, eventId: number
 			sendQuery: true,
 			queryParameters: { parameters: [{ name: 'itemsPerPage', value: '100' }] },
 			sendHeaders: true,
-			headerParameters: { parameters: [{ name: 'Authorization', value: "=Bearer {{ $('Token').item.json.token }}" }] },
+			headerParameters: {
+				parameters: [{ name: 'Authorization', value: "=Bearer {{ $('Token').item.json.token }}" }],
+			},
 			options: { pagination: { pagination } },
 		},
 	};

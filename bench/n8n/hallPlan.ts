@@ -7,7 +7,13 @@ import { sampleChild } from '../lib/procStats';
 import { int, median, mib, ms, ROUNDS, table, verdict, type SummaryRow } from '../lib/report';
 import { total } from '../lib/sandboxProcess';
 import { MAX_PAGES_IN_FLIGHT } from '../../nodes/PublicEvents/transport';
-import { chain, httpRequestBuild, manualTrigger, packageGetPlaces, type Envelope } from '../lib/workflows';
+import {
+	chain,
+	httpRequestBuild,
+	manualTrigger,
+	packageGetPlaces,
+	type Envelope,
+} from '../lib/workflows';
 
 /**
  * Benchmark 1: the hall plan of one event with 20,000 places inside real n8n, three ways, each
@@ -26,7 +32,10 @@ export function hallPlanWorkflows(bench: N8nBench) {
 	return [
 		chain(PACKAGE_WF, 'bench: hall plan (package)', [manualTrigger, packageGetPlaces(HALL_EVENT)]),
 		...(['hydra', 'array'] as const).map((envelope) =>
-			chain(httpWf(envelope), `bench: hall plan (HTTP Request, ${envelope})`, [manualTrigger, ...httpRequestBuild(apiUrl, keys.partner, HALL_EVENT, envelope)]),
+			chain(httpWf(envelope), `bench: hall plan (HTTP Request, ${envelope})`, [
+				manualTrigger,
+				...httpRequestBuild(apiUrl, keys.partner, HALL_EVENT, envelope),
+			]),
 		),
 	];
 }
@@ -58,19 +67,42 @@ function fromExecution(run: Execution): Measured {
 }
 
 /** bench/lib/wireLoop.ts in a fresh Node process (n8n's Node 24), as each `n8n execute` is fresh. */
-async function wireLoop(bench: N8nBench, client: 'undici' | 'n8n', token: string, inFlight: number): Promise<Measured> {
+async function wireLoop(
+	bench: N8nBench,
+	client: 'undici' | 'n8n',
+	token: string,
+	inFlight: number,
+): Promise<Measured> {
 	const before = await bench.sandbox.counters();
 	const started = process.hrtime.bigint();
 	const { apiUrl } = bench.sandbox;
-	const args = ['--import', 'tsx', 'bench/lib/wireLoop.ts', client, apiUrl, `/event-points/${HALL_EVENT}/places`, token, String(inFlight), bench.n8n.install.dir];
+	const args = [
+		'--import',
+		'tsx',
+		'bench/lib/wireLoop.ts',
+		client,
+		apiUrl,
+		`/event-points/${HALL_EVENT}/places`,
+		token,
+		String(inFlight),
+		bench.n8n.install.dir,
+	];
 	const { result, peakMiB } = await sampleChild(
 		() =>
 			new Promise<{ ms: number; items: number }>((resolve, reject) => {
 				const env = { ...process.env, NO_PROXY: '127.0.0.1,localhost,::1' };
-				const child = spawn(bench.n8n.install.node, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+				const child = spawn(bench.n8n.install.node, args, {
+					cwd: REPO_ROOT,
+					env,
+					stdio: ['ignore', 'pipe', 'inherit'],
+				});
 				let line = '';
 				createInterface({ input: child.stdout }).on('line', (l) => (line = l));
-				child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(line)) : reject(new Error(`${client} loop exited ${code}`))));
+				child.once('exit', (code) =>
+					code === 0
+						? resolve(JSON.parse(line))
+						: reject(new Error(`${client} loop exited ${code}`)),
+				);
 			}),
 	);
 	const processMs = Number(process.hrtime.bigint() - started) / 1e6;
@@ -87,7 +119,11 @@ const medianOf = (runs: Measured[]): Measured => ({
 	items: median(runs.map((r) => r.items)),
 });
 
-async function measureEnvelope(bench: N8nBench, envelope: Envelope, token: string): Promise<SummaryRow[]> {
+async function measureEnvelope(
+	bench: N8nBench,
+	envelope: Envelope,
+	token: string,
+): Promise<SummaryRow[]> {
 	await bench.sandbox.admin('PUT', '/config', { envelope });
 	const inFlight = MAX_PAGES_IN_FLIGHT;
 	const ways = {
@@ -101,48 +137,133 @@ async function measureEnvelope(bench: N8nBench, envelope: Envelope, token: strin
 	// Warm-up (not counted): the sandbox renders and caches each page once per query string.
 	for (const name of names) await ways[name]();
 	const runs: Record<string, Measured[]> = Object.fromEntries(names.map((name) => [name, []]));
-	for (let round = 0; round < ROUNDS; round++) for (const name of names) runs[name].push(await ways[name]());
-	const m = Object.fromEntries(names.map((name) => [name, medianOf(runs[name])])) as Record<keyof typeof ways, Measured>;
+	for (let round = 0; round < ROUNDS; round++)
+		for (const name of names) runs[name].push(await ways[name]());
+	const m = Object.fromEntries(names.map((name) => [name, medianOf(runs[name])])) as Record<
+		keyof typeof ways,
+		Measured
+	>;
 
-	const counts = new Set(Object.values(runs).flat().map((r) => r.items));
-	if (counts.size !== 1 || !counts.has(HALL_PLACES)) throw new Error(`item counts differ or miss ${HALL_PLACES}: ${[...counts].join(', ')}`);
+	const counts = new Set(
+		Object.values(runs)
+			.flat()
+			.map((r) => r.items),
+	);
+	if (counts.size !== 1 || !counts.has(HALL_PLACES))
+		throw new Error(`item counts differ or miss ${HALL_PLACES}: ${[...counts].join(', ')}`);
 
 	const pkgInFlight = inFlight > 1 ? `up to ${inFlight} in flight` : '1 at a time';
-	console.log(`\n${envelope === 'hydra' ? 'Hydra pages (with a total)' : 'Plain-array pages (no total)'}: ${int(HALL_PLACES)} places, ${ROUNDS} rounds, medians; every run returned ${int(HALL_PLACES)} items`);
+	console.log(
+		`\n${envelope === 'hydra' ? 'Hydra pages (with a total)' : 'Plain-array pages (no total)'}: ${int(HALL_PLACES)} places, ${ROUNDS} rounds, medians; every run returned ${int(HALL_PLACES)} items`,
+	);
 	table(
 		['way', 'job time', 'n8n execute process', 'peak memory', 'requests', 'of them /token'],
 		[
-			[`package (Get Places, Return All; ${pkgInFlight})`, ms(m.package.jobMs), ms(m.package.processMs), mib(m.package.peakMiB), int(m.package.requests), int(m.package.tokens)],
-			[`HTTP Request build (token + pagination${envelope === 'hydra' ? ' + Split Out' : ''})`, ms(m.http.jobMs), ms(m.http.processMs), mib(m.http.peakMiB), int(m.http.requests), int(m.http.tokens)],
-			['bare undici loop, 1 at a time', ms(m.wire1.jobMs), ms(m.wire1.processMs), mib(m.wire1.peakMiB), int(m.wire1.requests), '-'],
-			['bare undici loop, 2 in flight', ms(m.wire2.jobMs), ms(m.wire2.processMs), mib(m.wire2.peakMiB), int(m.wire2.requests), '-'],
-			[`n8n's HTTP helper alone, ${pkgInFlight}`, ms(m.helper.jobMs), ms(m.helper.processMs), mib(m.helper.peakMiB), int(m.helper.requests), '-'],
+			[
+				`package (Get Places, Return All; ${pkgInFlight})`,
+				ms(m.package.jobMs),
+				ms(m.package.processMs),
+				mib(m.package.peakMiB),
+				int(m.package.requests),
+				int(m.package.tokens),
+			],
+			[
+				`HTTP Request build (token + pagination${envelope === 'hydra' ? ' + Split Out' : ''})`,
+				ms(m.http.jobMs),
+				ms(m.http.processMs),
+				mib(m.http.peakMiB),
+				int(m.http.requests),
+				int(m.http.tokens),
+			],
+			[
+				'bare undici loop, 1 at a time',
+				ms(m.wire1.jobMs),
+				ms(m.wire1.processMs),
+				mib(m.wire1.peakMiB),
+				int(m.wire1.requests),
+				'-',
+			],
+			[
+				'bare undici loop, 2 in flight',
+				ms(m.wire2.jobMs),
+				ms(m.wire2.processMs),
+				mib(m.wire2.peakMiB),
+				int(m.wire2.requests),
+				'-',
+			],
+			[
+				`n8n's HTTP helper alone, ${pkgInFlight}`,
+				ms(m.helper.jobMs),
+				ms(m.helper.processMs),
+				mib(m.helper.peakMiB),
+				int(m.helper.requests),
+				'-',
+			],
 		],
 	);
 	const vsHttp = m.package.jobMs / m.http.jobMs;
 	const vsWire = m.package.jobMs / m.wire1.jobMs;
 	const fewer = m.package.requests < m.http.requests;
 	console.log(`  package / HTTP Request, node time:   ${verdict(vsHttp, TARGET_VS_HTTP)}`);
-	console.log(`  package / HTTP Request, process:     ${(m.package.processMs / m.http.processMs).toFixed(2)} (start-up and printing the run included)`);
-	console.log(`  package / HTTP Request, requests:    ${m.package.requests} vs ${m.http.requests} (target fewer: ${fewer ? 'met' : 'MISSED'})`);
+	console.log(
+		`  package / HTTP Request, process:     ${(m.package.processMs / m.http.processMs).toFixed(2)} (start-up and printing the run included)`,
+	);
+	console.log(
+		`  package / HTTP Request, requests:    ${m.package.requests} vs ${m.http.requests} (target fewer: ${fewer ? 'met' : 'MISSED'})`,
+	);
 	console.log(`  package / undici 1 at a time:        ${verdict(vsWire, TARGET_VS_WIRE)}`);
-	console.log(`  package / undici 2 in flight:        ${(m.package.jobMs / m.wire2.jobMs).toFixed(2)}`);
-	console.log(`  package / n8n's HTTP helper alone:   ${(m.package.jobMs / m.helper.jobMs).toFixed(2)} (what any node calling this.helpers.httpRequest pays)`);
+	console.log(
+		`  package / undici 2 in flight:        ${(m.package.jobMs / m.wire2.jobMs).toFixed(2)}`,
+	);
+	console.log(
+		`  package / n8n's HTTP helper alone:   ${(m.package.jobMs / m.helper.jobMs).toFixed(2)} (what any node calling this.helpers.httpRequest pays)`,
+	);
 	const each = (name: string) => runs[name].map((r) => Math.round(r.jobMs)).join(', ');
-	console.log(`  (job ms per round: package ${each('package')}; HTTP ${each('http')}; undici ${each('wire1')}; n8n helper ${each('helper')})`);
+	console.log(
+		`  (job ms per round: package ${each('package')}; HTTP ${each('http')}; undici ${each('wire1')}; n8n helper ${each('helper')})`,
+	);
 	return [
-		[`hall plan 20k (${envelope}): package / HTTP Request, node time`, `${ms(m.package.jobMs)} / ${ms(m.http.jobMs)} = ${vsHttp.toFixed(2)}`, `<= ${TARGET_VS_HTTP}: ${vsHttp <= TARGET_VS_HTTP ? 'met' : 'MISSED'}`],
-		[`hall plan 20k (${envelope}): requests package / HTTP Request`, `${m.package.requests} / ${m.http.requests}`, `fewer: ${fewer ? 'met' : 'MISSED'}`],
-		[`hall plan 20k (${envelope}): package / undici 1 at a time`, `${ms(m.package.jobMs)} / ${ms(m.wire1.jobMs)} = ${vsWire.toFixed(2)}`, `<= ${TARGET_VS_WIRE}: ${vsWire <= TARGET_VS_WIRE ? 'met' : 'MISSED'}`],
-		[`hall plan 20k (${envelope}): package / n8n's HTTP helper alone`, `${ms(m.package.jobMs)} / ${ms(m.helper.jobMs)} = ${(m.package.jobMs / m.helper.jobMs).toFixed(2)}`, '-'],
-		[`hall plan 20k (${envelope}): peak memory package / HTTP Request`, `${mib(m.package.peakMiB)} / ${mib(m.http.peakMiB)}`, '-'],
+		[
+			`hall plan 20k (${envelope}): package / HTTP Request, node time`,
+			`${ms(m.package.jobMs)} / ${ms(m.http.jobMs)} = ${vsHttp.toFixed(2)}`,
+			`<= ${TARGET_VS_HTTP}: ${vsHttp <= TARGET_VS_HTTP ? 'met' : 'MISSED'}`,
+		],
+		[
+			`hall plan 20k (${envelope}): requests package / HTTP Request`,
+			`${m.package.requests} / ${m.http.requests}`,
+			`fewer: ${fewer ? 'met' : 'MISSED'}`,
+		],
+		[
+			`hall plan 20k (${envelope}): package / undici 1 at a time`,
+			`${ms(m.package.jobMs)} / ${ms(m.wire1.jobMs)} = ${vsWire.toFixed(2)}`,
+			`<= ${TARGET_VS_WIRE}: ${vsWire <= TARGET_VS_WIRE ? 'met' : 'MISSED'}`,
+		],
+		[
+			`hall plan 20k (${envelope}): package / n8n's HTTP helper alone`,
+			`${ms(m.package.jobMs)} / ${ms(m.helper.jobMs)} = ${(m.package.jobMs / m.helper.jobMs).toFixed(2)}`,
+			'-',
+		],
+		[
+			`hall plan 20k (${envelope}): peak memory package / HTTP Request`,
+			`${mib(m.package.peakMiB)} / ${mib(m.http.peakMiB)}`,
+			'-',
+		],
 	];
 }
 
 export async function hallPlanBench(bench: N8nBench): Promise<SummaryRow[]> {
-	console.log(`\n== 1. Hall plan of one event, ${int(HALL_PLACES)} places, in real n8n (n8n execute) against the sandbox (own process, rate limit off)`);
-	console.log('job time = the node\'s own executionTime from the run JSON (HTTP build: Token + HTTP Request + Split Out), or the undici loop\'s;');
-	console.log('process = the whole n8n execute (start-up, run, printing the run JSON); peak memory = VmHWM of that process.');
+	console.log(
+		`\n== 1. Hall plan of one event, ${int(HALL_PLACES)} places, in real n8n (n8n execute) against the sandbox (own process, rate limit off)`,
+	);
+	console.log(
+		"job time = the node's own executionTime from the run JSON (HTTP build: Token + HTTP Request + Split Out), or the undici loop's;",
+	);
+	console.log(
+		'process = the whole n8n execute (start-up, run, printing the run JSON); peak memory = VmHWM of that process.',
+	);
 	const token = await bench.sandbox.token();
-	return [...(await measureEnvelope(bench, 'hydra', token)), ...(await measureEnvelope(bench, 'array', token))];
+	return [
+		...(await measureEnvelope(bench, 'hydra', token)),
+		...(await measureEnvelope(bench, 'array', token)),
+	];
 }

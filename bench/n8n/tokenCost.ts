@@ -11,24 +11,58 @@ import { HALL_EVENT } from './hallPlan';
  * one page). Each webhook is called 100 times, one call after the other.
  */
 const CALLS = 100;
-const TOKEN_CREDENTIAL = { id: 'PeBenchApiCred02', name: 'Public Events sandbox (bench, token count)' };
+const TOKEN_CREDENTIAL = {
+	id: 'PeBenchApiCred02',
+	name: 'Public Events sandbox (bench, token count)',
+};
 const PACKAGE_WF = 'PeBenchWfTokPkg1';
 const HTTP_WF = 'PeBenchWfTokHttp';
-const OWNER = { email: 'owner@bench.invalid', firstName: 'Bench', lastName: 'Owner', password: 'Bench-owner-passw0rd' };
+const OWNER = {
+	email: 'owner@bench.invalid',
+	firstName: 'Bench',
+	lastName: 'Owner',
+	password: 'Bench-owner-passw0rd',
+};
 
-export const tokenCredentials = (bench: N8nBench) => [credentialFor(bench.sandbox, TOKEN_CREDENTIAL)];
+export const tokenCredentials = (bench: N8nBench) => [
+	credentialFor(bench.sandbox, TOKEN_CREDENTIAL),
+];
 
 export function tokenWorkflows(bench: N8nBench) {
-	const getPlaces = { ...packageGetPlaces(HALL_EVENT, 1), credentials: { publicEventsApi: TOKEN_CREDENTIAL } };
+	const getPlaces = {
+		...packageGetPlaces(HALL_EVENT, 1),
+		credentials: { publicEventsApi: TOKEN_CREDENTIAL },
+	};
 	// The HTTP build reads one page of 1 place: the same request as the package's Limit 1.
-	const [token, page] = httpRequestBuild(bench.sandbox.apiUrl, bench.sandbox.keys.partner, HALL_EVENT, 'array');
+	const [token, page] = httpRequestBuild(
+		bench.sandbox.apiUrl,
+		bench.sandbox.keys.partner,
+		HALL_EVENT,
+		'array',
+	);
 	const onePage = {
 		...page,
-		parameters: { ...(page.parameters as object), queryParameters: { parameters: [{ name: 'page', value: '1' }, { name: 'itemsPerPage', value: '1' }] }, options: {} },
+		parameters: {
+			...(page.parameters as object),
+			queryParameters: {
+				parameters: [
+					{ name: 'page', value: '1' },
+					{ name: 'itemsPerPage', value: '1' },
+				],
+			},
+			options: {},
+		},
 	};
 	return [
-		chain(PACKAGE_WF, 'bench: token cost (package)', [webhookTrigger('pe-bench-token-package'), getPlaces]),
-		chain(HTTP_WF, 'bench: token cost (HTTP Request)', [webhookTrigger('pe-bench-token-http'), token, onePage]),
+		chain(PACKAGE_WF, 'bench: token cost (package)', [
+			webhookTrigger('pe-bench-token-package'),
+			getPlaces,
+		]),
+		chain(HTTP_WF, 'bench: token cost (HTTP Request)', [
+			webhookTrigger('pe-bench-token-http'),
+			token,
+			onePage,
+		]),
 	];
 }
 
@@ -36,7 +70,8 @@ async function call(url: string): Promise<number> {
 	const started = process.hrtime.bigint();
 	const res = await fetch(url);
 	const body = (await res.json()) as { id?: unknown };
-	if (res.status !== 200 || body.id === undefined) throw new Error(`${url} answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+	if (res.status !== 200 || body.id === undefined)
+		throw new Error(`${url} answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
 	return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
@@ -50,13 +85,16 @@ async function firstCall(url: string): Promise<void> {
 		const res = await fetch(url);
 		await res.arrayBuffer();
 		if (res.status === 200) return;
-		if (res.status !== 404 || Date.now() > deadline) throw new Error(`${url} answered ${res.status}`);
+		if (res.status !== 404 || Date.now() > deadline)
+			throw new Error(`${url} answered ${res.status}`);
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 }
 
 export async function tokenCostBench(bench: N8nBench): Promise<SummaryRow[]> {
-	console.log(`\n== 2. Token cost: ${CALLS} executions of each workflow in one running n8n (n8n start, Webhook trigger, one call at a time)`);
+	console.log(
+		`\n== 2. Token cost: ${CALLS} executions of each workflow in one running n8n (n8n start, Webhook trigger, one call at a time)`,
+	);
 	await bench.sandbox.admin('PUT', '/config', { envelope: 'array' });
 	const server = await bench.n8n.start();
 	try {
@@ -77,13 +115,29 @@ export async function tokenCostBench(bench: N8nBench): Promise<SummaryRow[]> {
 		}
 		table(
 			['workflow', 'executions', '/token requests', 'all requests', 'median webhook call'],
-			results.map((r) => [r.name, CALLS, int(r.tokens), int(total(r.requests)), ms(median(r.times))]),
+			results.map((r) => [
+				r.name,
+				CALLS,
+				int(r.tokens),
+				int(total(r.requests)),
+				ms(median(r.times)),
+			]),
 		);
 		const [pkg, http] = results;
-		console.log(`  package: ${pkg.tokens} token request(s) in ${CALLS} executions (target 1: ${pkg.tokens === 1 ? 'met' : 'MISSED'}); HTTP Request build: ${http.tokens} (one per execution)`);
+		console.log(
+			`  package: ${pkg.tokens} token request(s) in ${CALLS} executions (target 1: ${pkg.tokens === 1 ? 'met' : 'MISSED'}); HTTP Request build: ${http.tokens} (one per execution)`,
+		);
 		return [
-			[`token cost: /token requests in ${CALLS} executions, package / HTTP Request`, `${pkg.tokens} / ${http.tokens}`, `package 1: ${pkg.tokens === 1 ? 'met' : 'MISSED'}`],
-			[`token cost: all requests in ${CALLS} executions, package / HTTP Request`, `${total(pkg.requests)} / ${total(http.requests)}`, '-'],
+			[
+				`token cost: /token requests in ${CALLS} executions, package / HTTP Request`,
+				`${pkg.tokens} / ${http.tokens}`,
+				`package 1: ${pkg.tokens === 1 ? 'met' : 'MISSED'}`,
+			],
+			[
+				`token cost: all requests in ${CALLS} executions, package / HTTP Request`,
+				`${total(pkg.requests)} / ${total(http.requests)}`,
+				'-',
+			],
 		];
 	} finally {
 		await server.stop();

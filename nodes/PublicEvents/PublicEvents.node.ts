@@ -19,7 +19,8 @@ export class PublicEvents implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Sell tickets through the Public Events API: events, hall plans, orders, tickets and barcodes',
+		description:
+			'Sell tickets through the Public Events API: events, hall plans, orders, tickets and barcodes',
 		defaults: { name: 'Public Events' },
 		usableAsTool: true,
 		// Read by n8n's AI workflow builder (n8n 2.x); older n8n ignores it.
@@ -27,10 +28,24 @@ export class PublicEvents implements INodeType {
 			searchHint:
 				'Public Events ticketing API: read events, hall plans and places, sell tickets, list sales and refunds. To sell: Order > Create holds the places for some minutes, then Order > Change Status to Paid reports that the buyer paid (a hold not paid in time expires). Barcode > Export for Event gives an organiser the barcodes of an event for entry control. Widget > Get Many Orders, Widget > Get Many Refunds and Order > Get Many for Event with Options > Output set to Rows for a Table give one flat row per sale or refund: upsert them into a Data Table or Google Sheets by orderId. To react to new sales and refunds, start the workflow with Public Events Trigger (push) or Public Events Poll Trigger.',
 			relatedNodes: [
-				{ nodeType: 'n8n-nodes-public-events.publicEventsTrigger', relationHint: 'Starts a workflow on each sale, refund or event change the service pushes' },
-				{ nodeType: 'n8n-nodes-public-events.publicEventsPollTrigger', relationHint: 'Starts a workflow on new sales and refunds by polling, when push is not enabled' },
-				{ nodeType: 'n8n-nodes-base.dataTable', relationHint: 'Keeps the Rows for a Table output, upserted by orderId' },
-				{ nodeType: 'n8n-nodes-base.googleSheets', relationHint: 'Keeps the Rows for a Table output in a sheet, appended or updated by orderId' },
+				{
+					nodeType: 'n8n-nodes-public-events.publicEventsTrigger',
+					relationHint: 'Starts a workflow on each sale, refund or event change the service pushes',
+				},
+				{
+					nodeType: 'n8n-nodes-public-events.publicEventsPollTrigger',
+					relationHint:
+						'Starts a workflow on new sales and refunds by polling, when push is not enabled',
+				},
+				{
+					nodeType: 'n8n-nodes-base.dataTable',
+					relationHint: 'Keeps the Rows for a Table output, upserted by orderId',
+				},
+				{
+					nodeType: 'n8n-nodes-base.googleSheets',
+					relationHint:
+						'Keeps the Rows for a Table output in a sheet, appended or updated by orderId',
+				},
 			],
 		},
 		inputs: [NodeConnectionTypes.Main],

@@ -28,10 +28,16 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	const operation = this.getNodeParameter('operation', 0, '') as string;
 	const read = isRead(operation);
 	const atOnce = read ? READS_IN_FLIGHT : 1;
-	await inOrder(async (i) => await runItem.call(this, i), 1, items.length - 1, atOnce, (_, result) => {
-		output.push(...result);
-		return true;
-	});
+	await inOrder(
+		async (i) => await runItem.call(this, i),
+		1,
+		items.length - 1,
+		atOnce,
+		(_, result) => {
+			output.push(...result);
+			return true;
+		},
+	);
 	addRunHints(this, operation, read, items.length, output.length);
 	return [output];
 }
@@ -41,13 +47,22 @@ async function runItem(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 	const operation = this.getNodeParameter('operation', i) as string;
 	try {
 		const run = operations[resource]?.[operation];
-		if (!run) throw new NodeOperationError(this.getNode(), `Unsupported operation "${operation}" of "${resource}"`, { itemIndex: i });
+		if (!run)
+			throw new NodeOperationError(
+				this.getNode(),
+				`Unsupported operation "${operation}" of "${resource}"`,
+				{ itemIndex: i },
+			);
 		const result = await run.execute.call(this, i);
-		return (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: i } }));
+		return (Array.isArray(result) ? result : [result]).map((json) => ({
+			json,
+			pairedItem: { item: i },
+		}));
 	} catch (error) {
 		if (!this.continueOnFail()) {
 			// Both constructors hand back an error of their own class unchanged.
-			if (error instanceof NodeApiError) throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
+			if (error instanceof NodeApiError)
+				throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
 			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
 		}
 		const json = errorJson(error);
@@ -55,13 +70,20 @@ async function runItem(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 		// its keys are `error` and `message` (1.x; 2.x also takes `details`): there the
 		// description (request, HTTP status, what the service said) is the message.
 		const errorOutput = this.getNode().onError === 'continueErrorOutput';
-		const errorItem = json.description ? { error: json.error, message: json.description } : { error: json.error };
+		const errorItem = json.description
+			? { error: json.error, message: json.description }
+			: { error: json.error };
 		return [{ json: errorOutput ? errorItem : json, pairedItem: { item: i } }];
 	}
 }
 
 function errorJson(error: unknown): IDataObject {
-	const e = error as { message?: string; description?: string; httpCode?: string; context?: JsonObject };
+	const e = error as {
+		message?: string;
+		description?: string;
+		httpCode?: string;
+		context?: JsonObject;
+	};
 	const json: IDataObject = { error: e.message ?? String(error) };
 	if (e.description) json.description = e.description;
 	if (e.httpCode) json.httpCode = e.httpCode;

@@ -1,20 +1,24 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-const EXECUTE_ONCE = 'turn on Execute Once in the node\'s Settings (it then runs for the first item only)';
+const EXECUTE_ONCE =
+	"turn on Execute Once in the node's Settings (it then runs for the first item only)";
 
 /** What one run of each write does, as the hint names it. */
 const WRITES: Record<string, string> = {
-	create: 'each item created its own order, whose places stay held (and count against your reserved-tickets limit) until paid or until the hold ends',
+	create:
+		'each item created its own order, whose places stay held (and count against your reserved-tickets limit) until paid or until the hold ends',
 	addPlace: 'each item added its places to the order',
 	removeTicket: 'each item removed a ticket',
 	extendHold: 'each item extended a hold',
-	changeStatus: 'each item changed an order\'s status',
-	changeTicketStatus: 'each item changed a ticket\'s status',
+	changeStatus: "each item changed an order's status",
+	changeTicketStatus: "each item changed a ticket's status",
 };
 
 /** Whether a parameter value holds an expression anywhere (a static one is the same for every item). */
 const hasExpression = (value: unknown): boolean =>
-	typeof value === 'string' ? value.startsWith('=') : typeof value === 'object' && value !== null && Object.values(value).some(hasExpression);
+	typeof value === 'string'
+		? value.startsWith('=')
+		: typeof value === 'object' && value !== null && Object.values(value).some(hasExpression);
 
 /** The parameters with expressions, as item `i` resolves them; undefined when one cannot be read (no hint then). */
 function resolvedFor(context: IExecuteFunctions, names: string[], i: number): string | undefined {
@@ -31,7 +35,13 @@ function resolvedFor(context: IExecuteFunctions, names: string[], i: number): st
  * the same request outputs copies (Get Places after Get Many with a fixed event). Both are said
  * in the output pane, the way n8n says it for its own nodes.
  */
-export function addRunHints(context: IExecuteFunctions, operation: string, read: boolean, count: number, outputCount: number): void {
+export function addRunHints(
+	context: IExecuteFunctions,
+	operation: string,
+	read: boolean,
+	count: number,
+	outputCount: number,
+): void {
 	if (count < 2) return;
 	if (!read) {
 		const what = WRITES[operation] ?? 'each item made its own change';
@@ -55,7 +65,10 @@ export function addRunHints(context: IExecuteFunctions, operation: string, read:
 		keys.add(key);
 	}
 	if (keys.size === count) return;
-	const same = keys.size === 1 ? `All ${count} input items asked for the same thing` : `The ${count} input items asked for only ${keys.size} different things`;
+	const same =
+		keys.size === 1
+			? `All ${count} input items asked for the same thing`
+			: `The ${count} input items asked for only ${keys.size} different things`;
 	context.addExecutionHints({
 		message: `${same}, so the output repeats the same results ${count - keys.size} more time${count - keys.size === 1 ? '' : 's'}. To read it once, ${EXECUTE_ONCE}, or remove the duplicates before this node (Remove Duplicates). To read one thing per item, map the field to the item's data, e.g. {{ $json.id }}.`,
 		location: 'outputPane',

@@ -33,7 +33,8 @@ export class PublicEventsPollTrigger implements INodeType {
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: '={{$parameter["source"] === "catalog" ? "Catalog Changes" : "Sales and Refunds"}}',
-		description: 'Polls Public Events for sales, refunds and catalog changes when push notifications are not enabled',
+		description:
+			'Polls Public Events for sales, refunds and catalog changes when push notifications are not enabled',
 		defaults: { name: 'Public Events Poll Trigger' },
 		polling: true,
 		// Read by n8n's AI workflow builder (n8n 2.x); older n8n ignores it.
@@ -41,10 +42,23 @@ export class PublicEventsPollTrigger implements INodeType {
 			searchHint:
 				'Starts a workflow on new Public Events sales and refunds (widget sales, widget refunds, paid orders of events) or catalog changes, by polling on a schedule; each sale or refund comes once. Prefer Public Events Trigger when the service pushes notifications to n8n; use this one when push is not enabled. Options > Output set to Rows for a Table gives one flat row per sale or refund (orderId, type, status, eventName, amounts): upsert them into a Data Table or Google Sheets by orderId. Follow with the Public Events node to read the order or its event.',
 			relatedNodes: [
-				{ nodeType: 'n8n-nodes-public-events.publicEventsTrigger', relationHint: 'The push alternative: the same sale and refund items, without polling' },
-				{ nodeType: 'n8n-nodes-public-events.publicEvents', relationHint: 'Reads the order, its tickets or its event after a sale' },
-				{ nodeType: 'n8n-nodes-base.dataTable', relationHint: 'Keeps the Rows for a Table output, upserted by orderId' },
-				{ nodeType: 'n8n-nodes-base.googleSheets', relationHint: 'Keeps the Rows for a Table output in a sheet, appended or updated by orderId' },
+				{
+					nodeType: 'n8n-nodes-public-events.publicEventsTrigger',
+					relationHint: 'The push alternative: the same sale and refund items, without polling',
+				},
+				{
+					nodeType: 'n8n-nodes-public-events.publicEvents',
+					relationHint: 'Reads the order, its tickets or its event after a sale',
+				},
+				{
+					nodeType: 'n8n-nodes-base.dataTable',
+					relationHint: 'Keeps the Rows for a Table output, upserted by orderId',
+				},
+				{
+					nodeType: 'n8n-nodes-base.googleSheets',
+					relationHint:
+						'Keeps the Rows for a Table output in a sheet, appended or updated by orderId',
+				},
 			],
 		},
 		inputs: [],
@@ -67,7 +81,9 @@ export class PublicEventsPollTrigger implements INodeType {
 				settings.source === 'catalog'
 					? await sampleCatalog.call(this, settings, now)
 					: await sampleSales.call(this, settings, loadState(this));
-			const items = settings.rows ? await toRowItems.call(this, sample, settings.request) : toItems(sample, this.getNode().typeVersion);
+			const items = settings.rows
+				? await toRowItems.call(this, sample, settings.request)
+				: toItems(sample, this.getNode().typeVersion);
 			return items.length ? [items] : null;
 		}
 		const node = this.getNode();
@@ -81,7 +97,10 @@ export class PublicEventsPollTrigger implements INodeType {
 					? await pollCatalog.call(this, settings, saved, now)
 					: await pollSales.call(this, settings, saved, now);
 			// Rows before the state is saved: a failed event name lookup fails the poll, and the next one emits them.
-			const items = settings.rows && changes.length ? await toRowItems.call(this, changes, settings.request) : toItems(changes, this.getNode().typeVersion);
+			const items =
+				settings.rows && changes.length
+					? await toRowItems.call(this, changes, settings.request)
+					: toItems(changes, this.getNode().typeVersion);
 			if (state) saveState(this, saved, state);
 			// A feed that cannot be read: n8n records the failed poll (and runs the error workflow).
 			if (error) throw error;

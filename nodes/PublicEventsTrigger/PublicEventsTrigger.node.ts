@@ -33,12 +33,24 @@ export class PublicEventsTrigger implements INodeType {
 		// Read by n8n's AI workflow builder (n8n 2.x); older n8n ignores it.
 		builderHint: {
 			searchHint:
-				'Starts a workflow when the Public Events service pushes a notification to this node\'s URL: a sale, a refund (API orders\' refunds too), a new event or an event update. The service\'s staff enable push for the URL; use Public Events Poll Trigger when push is not enabled. Fetch Full Order adds an API order with its tickets (a widget order\'s are in Widget > Get Many Orders). Follow with the Public Events node to read or change the order; for a spreadsheet of sales, the Poll Trigger\'s Rows for a Table output or the Public Events node\'s Widget > Get Many Orders rows go into a Data Table or Google Sheets.',
+				"Starts a workflow when the Public Events service pushes a notification to this node's URL: a sale, a refund (API orders' refunds too), a new event or an event update. The service's staff enable push for the URL; use Public Events Poll Trigger when push is not enabled. Fetch Full Order adds an API order with its tickets (a widget order's are in Widget > Get Many Orders). Follow with the Public Events node to read or change the order; for a spreadsheet of sales, the Poll Trigger's Rows for a Table output or the Public Events node's Widget > Get Many Orders rows go into a Data Table or Google Sheets.",
 			relatedNodes: [
-				{ nodeType: 'n8n-nodes-public-events.publicEventsPollTrigger', relationHint: 'The polling alternative when the service does not push to n8n' },
-				{ nodeType: 'n8n-nodes-public-events.publicEvents', relationHint: 'Reads the order or its event, changes an order after a notification' },
-				{ nodeType: 'n8n-nodes-base.dataTable', relationHint: 'Keeps sales and refunds as rows, upserted by orderId' },
-				{ nodeType: 'n8n-nodes-base.googleSheets', relationHint: 'Keeps sales and refunds in a sheet' },
+				{
+					nodeType: 'n8n-nodes-public-events.publicEventsPollTrigger',
+					relationHint: 'The polling alternative when the service does not push to n8n',
+				},
+				{
+					nodeType: 'n8n-nodes-public-events.publicEvents',
+					relationHint: 'Reads the order or its event, changes an order after a notification',
+				},
+				{
+					nodeType: 'n8n-nodes-base.dataTable',
+					relationHint: 'Keeps sales and refunds as rows, upserted by orderId',
+				},
+				{
+					nodeType: 'n8n-nodes-base.googleSheets',
+					relationHint: 'Keeps sales and refunds in a sheet',
+				},
 			],
 		},
 		inputs: [],
@@ -57,7 +69,15 @@ export class PublicEventsTrigger implements INodeType {
 			},
 		],
 		// noData: n8n answers a started execution with an empty 200; without it, with the text "firstEntryJson".
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: 'noData', path: 'webhook' }],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: 'noData',
+				path: 'webhook',
+			},
+		],
 		triggerPanel,
 		properties: triggerProperties,
 	};
@@ -66,11 +86,18 @@ export class PublicEventsTrigger implements INodeType {
 		credentialTest: {
 			// No request can check a shared secret; a wrong one shows as 401s to the sender.
 			// What can be checked is its form: spaces at either end are a copy-paste slip.
-			async webhookSecretForm(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
+			async webhookSecretForm(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
 				const secret = String(credential.data?.secret ?? '');
 				if (secret === '') return { status: 'Error', message: 'The secret is empty' };
-				if (secret.trim() !== secret) return { status: 'Error', message: 'The secret starts or ends with a space' };
-				return { status: 'OK', message: 'Saved. Only a delivery can tell if it matches the service\'s.' };
+				if (secret.trim() !== secret)
+					return { status: 'Error', message: 'The secret starts or ends with a space' };
+				return {
+					status: 'OK',
+					message: "Saved. Only a delivery can tell if it matches the service's.",
+				};
 			},
 		},
 	};

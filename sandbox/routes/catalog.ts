@@ -21,7 +21,8 @@ const REPEATABLE = ['city.id', 'categories.id', 'genres.id'];
 function listEvents(ctx: Ctx, archived: boolean) {
 	const q = listQuery(ctx, eventFilters, REPEATABLE);
 	const now = ctx.app.clock.now();
-	const has = (wanted: string[] | undefined, values: number[]) => !wanted || values.some((v) => wanted.includes(String(v)));
+	const has = (wanted: string[] | undefined, values: number[]) =>
+		!wanted || values.some((v) => wanted.includes(String(v)));
 	// API Platform's date filter: `after` is >=, `before` is <=, compared with the day's midnight.
 	let events = ctx.app.store.events.filter(
 		(e: EventPoint) =>
@@ -48,7 +49,8 @@ function listEvents(ctx: Ctx, archived: boolean) {
 export function registerCatalog(router: Router<Ctx>): void {
 	router.add('POST', '/token', (ctx) => {
 		const body = ctx.body as { apiKey?: unknown } | undefined;
-		if (typeof body?.apiKey !== 'string' || body.apiKey === '') throw badRequest('apiKey', 'is required (a string)');
+		if (typeof body?.apiKey !== 'string' || body.apiKey === '')
+			throw badRequest('apiKey', 'is required (a string)');
 		const key = ctx.app.store.apiKeys.find((k) => k.key === body.apiKey);
 		if (!key) {
 			throw new HttpError(401, {
@@ -63,6 +65,10 @@ export function registerCatalog(router: Router<Ctx>): void {
 	router.add('GET', '/event-points-archived', (ctx) => listEvents(ctx, true));
 	router.add('GET', '/event-points/{id}', (ctx, params) => {
 		const event = linkedEvent(ctx, idParam(params, 'id'));
-		return ctx.app.item('EventPoint', `/event-points/${event.id}`, ctx.app.serialize.event(event, ctx.lang));
+		return ctx.app.item(
+			'EventPoint',
+			`/event-points/${event.id}`,
+			ctx.app.serialize.event(event, ctx.lang),
+		);
 	});
 }

@@ -36,7 +36,12 @@ export function registerHallPlan(router: Router<Ctx>): void {
 		const event = linkedEvent(ctx, idParam(params, 'id'));
 		const q = listQuery(ctx, {});
 		return ctx.app.cachedPage(`places ${event.id}@${event.version} ${ctx.query}`, () =>
-			ctx.app.page(ctx, event.places, (p) => ctx.app.serialize.placeJson(p), { path: `/event-points/${event.id}/places`, type: 'Place', iri: placeIri, ...q }),
+			ctx.app.page(ctx, event.places, (p) => ctx.app.serialize.placeJson(p), {
+				path: `/event-points/${event.id}/places`,
+				type: 'Place',
+				iri: placeIri,
+				...q,
+			}),
 		);
 	});
 
@@ -45,10 +50,15 @@ export function registerHallPlan(router: Router<Ctx>): void {
 		if (event.organiserId !== ctx.company.id) {
 			throw new HttpError(403, {
 				code: 'barcodes_forbidden',
-				message: 'Barcode export is allowed only for events organised by your company; as a partner, take barcodes from the paid order (GET /orders/{id})',
+				message:
+					'Barcode export is allowed only for events organised by your company; as a partner, take barcodes from the paid order (GET /orders/{id})',
 			});
 		}
 		const q = listQuery(ctx, {});
-		return ctx.app.page(ctx, event.places, (p) => ctx.app.serialize.barcode(p), { path: `/event-points/${event.id}/barcodes`, type: 'Barcode', ...q });
+		return ctx.app.page(ctx, event.places, (p) => ctx.app.serialize.barcode(p), {
+			path: `/event-points/${event.id}/barcodes`,
+			type: 'Barcode',
+			...q,
+		});
 	});
 }

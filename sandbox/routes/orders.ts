@@ -8,8 +8,15 @@ import { check, isoDayOrTime, numericId, sortDirection } from '../validate';
 import { visibleYet } from '../quirks';
 import { idParam, linkedEvent, listQuery, ordered } from './common';
 
-const minutes = z.number({ invalid_type_error: 'must be a whole number of minutes' }).int('must be a whole number of minutes').min(1, 'must be at least 1').max(1440, 'must be at most 1440');
-const placeList = z.array(numericId, { invalid_type_error: 'must be an array of numeric id strings' }).min(1, 'must name at least one place').max(1000);
+const minutes = z
+	.number({ invalid_type_error: 'must be a whole number of minutes' })
+	.int('must be a whole number of minutes')
+	.min(1, 'must be at least 1')
+	.max(1440, 'must be at most 1440');
+const placeList = z
+	.array(numericId, { invalid_type_error: 'must be an array of numeric id strings' })
+	.min(1, 'must name at least one place')
+	.max(1000);
 
 const createBody = z.object({
 	eventPoint: numericId,
@@ -20,7 +27,9 @@ const createBody = z.object({
 });
 const addPlaceBody = z.object({ places: placeList, priceCategory: numericId });
 const reserveBody = z.object({ reservedMinutes: minutes.optional() }).default({});
-const statusBody = z.object({ toStatus: z.string({ required_error: 'is required' }).min(1, 'is required') });
+const statusBody = z.object({
+	toStatus: z.string({ required_error: 'is required' }).min(1, 'is required'),
+});
 
 const ORDER_STATUSES = ['paid', 'refund', 'expired'];
 const TICKET_STATUSES = ['refund'];
@@ -28,7 +37,8 @@ const TICKET_STATUSES = ['refund'];
 /** Holds whose time has passed become `expired` and free their places (the system's transition). */
 export function releaseExpiredHolds(app: SandboxApp): void {
 	const now = app.clock.now();
-	for (const order of app.store.liveHolds) if (order.reservedToDate <= now) endHold(app, order, 'expired');
+	for (const order of app.store.liveHolds)
+		if (order.reservedToDate <= now) endHold(app, order, 'expired');
 }
 
 function endHold(app: SandboxApp, order: Order, status: 'expired' | 'paid'): void {
@@ -50,25 +60,45 @@ function ownOrder(ctx: Ctx, params: Record<string, string>): Order {
 
 function requireHold(order: Order): void {
 	if (order.status !== 'reserved_to_time') {
-		throw conflict('order_not_reserved', `Order ${order.id} is ${order.status}; only an order in reserved_to_time can be changed this way`, { status: order.status });
+		throw conflict(
+			'order_not_reserved',
+			`Order ${order.id} is ${order.status}; only an order in reserved_to_time can be changed this way`,
+			{ status: order.status },
+		);
 	}
 }
 
 /** Validates the places and price category of a new or growing order, then enforces both limits. */
-function takePlaces(ctx: Ctx, event: EventPoint, placeIds: string[], priceCategory: string, alreadyInOrder: number): Place[] {
-	if (new Set(placeIds).size !== placeIds.length) throw badRequest('places', 'names the same place twice');
+function takePlaces(
+	ctx: Ctx,
+	event: EventPoint,
+	placeIds: string[],
+	priceCategory: string,
+	alreadyInOrder: number,
+): Place[] {
+	if (new Set(placeIds).size !== placeIds.length)
+		throw badRequest('places', 'names the same place twice');
 	const places = placeIds.map((id, i) => {
 		const place = event.placeIndex.get(Number(id));
-		if (!place) throw badRequest(`places[${i}]`, `place ${id} is not a place of event point ${event.id}`);
+		if (!place)
+			throw badRequest(`places[${i}]`, `place ${id} is not a place of event point ${event.id}`);
 		if (!place.priceCategories.some((c) => String(c.id) === priceCategory)) {
-			throw badRequest('priceCategory', `price category ${priceCategory} is not offered for place ${id}`);
+			throw badRequest(
+				'priceCategory',
+				`price category ${priceCategory} is not offered for place ${id}`,
+			);
 		}
 		return place;
 	});
 	const { ticketsPerOrder, reservedPerAccount } = ctx.app.options.limits;
 	const perOrder = alreadyInOrder + places.length;
 	if (perOrder > ticketsPerOrder) {
-		throw new HttpError(422, { code: 'tickets_per_order_limit', message: `An order may hold at most ${ticketsPerOrder} tickets; this one would hold ${perOrder}`, limit: ticketsPerOrder, current: perOrder });
+		throw new HttpError(422, {
+			code: 'tickets_per_order_limit',
+			message: `An order may hold at most ${ticketsPerOrder} tickets; this one would hold ${perOrder}`,
+			limit: ticketsPerOrder,
+			current: perOrder,
+		});
 	}
 	const held = ctx.app.store.heldTickets(ctx.company.id);
 	if (held + places.length > reservedPerAccount) {
@@ -82,7 +112,11 @@ function takePlaces(ctx: Ctx, event: EventPoint, placeIds: string[], priceCatego
 	}
 	const taken = places.filter((p) => p.state !== 'free');
 	if (taken.length > 0) {
-		throw conflict('places_unavailable', `Places already held or sold: ${taken.map((p) => p.id).join(', ')}`, { places: taken.map((p) => String(p.id)) });
+		throw conflict(
+			'places_unavailable',
+			`Places already held or sold: ${taken.map((p) => p.id).join(', ')}`,
+			{ places: taken.map((p) => String(p.id)) },
+		);
 	}
 	return places;
 }
@@ -92,7 +126,15 @@ function addTickets(ctx: Ctx, order: Order, places: Place[], priceCategory: stri
 		const category = place.priceCategories.find((c) => String(c.id) === priceCategory)!;
 		const discountPrice = Math.round(category.price * (100 - order.discountPercent)) / 100;
 		ctx.app.store.setPlaceState(place, 'held', order.id);
-		order.tickets.push({ ticketId: ctx.app.store.nextId('ticket'), placeId: place.id, priceCategoryId: category.id, price: category.price, discountPrice, status: 'reserved', barcode: null });
+		order.tickets.push({
+			ticketId: ctx.app.store.nextId('ticket'),
+			placeId: place.id,
+			priceCategoryId: category.id,
+			price: category.price,
+			discountPrice,
+			status: 'reserved',
+			barcode: null,
+		});
 	}
 }
 
@@ -108,23 +150,40 @@ function refundTickets(app: SandboxApp, order: Order, ticketIds: number[]): void
 		order.status = 'refund';
 		order.refundedAt = app.clock.now();
 	}
-	app.push.publish([order.companyId], 'order.refund', { orderId: order.id, eventPointId: order.eventPointId, status: order.status, ticketIds, source: 'api' });
+	app.push.publish([order.companyId], 'order.refund', {
+		orderId: order.id,
+		eventPointId: order.eventPointId,
+		status: order.status,
+		ticketIds,
+		source: 'api',
+	});
 }
 
-const full = (ctx: Ctx, order: Order) => ctx.app.item('Order', `/orders/${order.id}`, ctx.app.serialize.order(order, true));
+const full = (ctx: Ctx, order: Order) =>
+	ctx.app.item('Order', `/orders/${order.id}`, ctx.app.serialize.order(order, true));
 
 export function registerOrders(router: Router<Ctx>): void {
 	router.add('POST', '/orders', (ctx) => {
 		const body = check(createBody, ctx.body ?? {});
 		const eventId = Number(body.eventPoint);
 		const event = ctx.app.store.eventIndex.get(eventId);
-		if (!event || !event.companyIds.has(ctx.company.id) || event.dateEndOfSale <= ctx.app.clock.now()) {
+		if (
+			!event ||
+			!event.companyIds.has(ctx.company.id) ||
+			event.dateEndOfSale <= ctx.app.clock.now()
+		) {
 			throw badRequest('eventPoint', `event point ${eventId} is not on sale for your company`);
 		}
 		let discountPercent = 0;
 		if (body.promocode !== undefined) {
 			const now = ctx.app.clock.now();
-			const code = ctx.app.store.promoCodes.find((p) => p.code === body.promocode && p.companyId === ctx.company.id && p.validFrom <= now && p.validTo > now);
+			const code = ctx.app.store.promoCodes.find(
+				(p) =>
+					p.code === body.promocode &&
+					p.companyId === ctx.company.id &&
+					p.validFrom <= now &&
+					p.validTo > now,
+			);
 			if (!code) throw badRequest('promocode', 'is not a promo code available to your company now');
 			discountPercent = code.discountPercent;
 		}
@@ -146,7 +205,10 @@ export function registerOrders(router: Router<Ctx>): void {
 		addTickets(ctx, order, places, body.priceCategory);
 		ctx.app.store.orders.set(order.id, order);
 		ctx.app.store.liveHolds.add(order);
-		return { status: 201, ...ctx.app.item('Order', `/orders/${order.id}`, ctx.app.serialize.order(order, false)) };
+		return {
+			status: 201,
+			...ctx.app.item('Order', `/orders/${order.id}`, ctx.app.serialize.order(order, false)),
+		};
 	});
 
 	router.add('GET', '/orders/{id}', (ctx, params) => full(ctx, ownOrder(ctx, params)));
@@ -156,7 +218,12 @@ export function registerOrders(router: Router<Ctx>): void {
 		const body = check(addPlaceBody, ctx.body ?? {});
 		requireHold(order);
 		const event = ctx.app.store.eventIndex.get(order.eventPointId)!;
-		addTickets(ctx, order, takePlaces(ctx, event, body.places, body.priceCategory, order.tickets.length), body.priceCategory);
+		addTickets(
+			ctx,
+			order,
+			takePlaces(ctx, event, body.places, body.priceCategory, order.tickets.length),
+			body.priceCategory,
+		);
 		return full(ctx, order);
 	});
 
@@ -167,7 +234,10 @@ export function registerOrders(router: Router<Ctx>): void {
 		const index = order.tickets.findIndex((t) => t.ticketId === ticketId);
 		if (index < 0) throw notFound(`Ticket ${ticketId} in order ${order.id}`);
 		const [ticket] = order.tickets.splice(index, 1);
-		ctx.app.store.setPlaceState(ctx.app.store.eventIndex.get(order.eventPointId)!.placeIndex.get(ticket.placeId)!, 'free');
+		ctx.app.store.setPlaceState(
+			ctx.app.store.eventIndex.get(order.eventPointId)!.placeIndex.get(ticket.placeId)!,
+			'free',
+		);
 		return full(ctx, order);
 	});
 
@@ -182,9 +252,17 @@ export function registerOrders(router: Router<Ctx>): void {
 	router.add('PUT', '/orders/{id}/status', (ctx, params) => {
 		const order = ownOrder(ctx, params);
 		const { toStatus } = check(statusBody, ctx.body ?? {});
-		if (!ORDER_STATUSES.includes(toStatus)) throw badRequest('toStatus', `must be one of ${ORDER_STATUSES.join(', ')}`);
-		const allowed = (toStatus === 'refund' && order.status === 'paid') || (toStatus !== 'refund' && order.status === 'reserved_to_time');
-		if (!allowed) throw conflict('invalid_status_transition', `Order ${order.id} cannot go from ${order.status} to ${toStatus}`, { from: order.status, to: toStatus });
+		if (!ORDER_STATUSES.includes(toStatus))
+			throw badRequest('toStatus', `must be one of ${ORDER_STATUSES.join(', ')}`);
+		const allowed =
+			(toStatus === 'refund' && order.status === 'paid') ||
+			(toStatus !== 'refund' && order.status === 'reserved_to_time');
+		if (!allowed)
+			throw conflict(
+				'invalid_status_transition',
+				`Order ${order.id} cannot go from ${order.status} to ${toStatus}`,
+				{ from: order.status, to: toStatus },
+			);
 		const app = ctx.app;
 		if (toStatus === 'paid') {
 			endHold(app, order, 'paid');
@@ -196,11 +274,20 @@ export function registerOrders(router: Router<Ctx>): void {
 				ticket.status = 'sold';
 				ticket.barcode = place.barcode;
 			}
-			app.push.publish([order.companyId], 'order.sale', { orderId: order.id, eventPointId: order.eventPointId, status: order.status, source: 'api' });
+			app.push.publish([order.companyId], 'order.sale', {
+				orderId: order.id,
+				eventPointId: order.eventPointId,
+				status: order.status,
+				source: 'api',
+			});
 		} else if (toStatus === 'expired') {
 			endHold(app, order, 'expired');
 		} else {
-			refundTickets(app, order, order.tickets.filter((t) => t.status === 'sold').map((t) => t.ticketId));
+			refundTickets(
+				app,
+				order,
+				order.tickets.filter((t) => t.status === 'sold').map((t) => t.ticketId),
+			);
 		}
 		return full(ctx, order);
 	});
@@ -209,17 +296,28 @@ export function registerOrders(router: Router<Ctx>): void {
 		const order = ownOrder(ctx, params);
 		const ticketId = idParam(params, 'ticketId');
 		const { toStatus } = check(statusBody, ctx.body ?? {});
-		if (!TICKET_STATUSES.includes(toStatus)) throw badRequest('toStatus', `must be one of ${TICKET_STATUSES.join(', ')}`);
+		if (!TICKET_STATUSES.includes(toStatus))
+			throw badRequest('toStatus', `must be one of ${TICKET_STATUSES.join(', ')}`);
 		const ticket = order.tickets.find((t) => t.ticketId === ticketId);
 		if (!ticket) throw notFound(`Ticket ${ticketId} in order ${order.id}`);
-		if (ticket.status !== 'sold') throw conflict('invalid_status_transition', `Ticket ${ticketId} cannot go from ${ticket.status} to ${toStatus}`, { from: ticket.status, to: toStatus });
+		if (ticket.status !== 'sold')
+			throw conflict(
+				'invalid_status_transition',
+				`Ticket ${ticketId} cannot go from ${ticket.status} to ${toStatus}`,
+				{ from: ticket.status, to: toStatus },
+			);
 		refundTickets(ctx.app, order, [ticketId]);
 		return full(ctx, order);
 	});
 
 	router.add('GET', '/orders/{id}/payment-data', (ctx, params) => {
 		const order = ownOrder(ctx, params);
-		if (order.status !== 'reserved_to_time') throw conflict('order_not_payable', `Order ${order.id} is ${order.status}; payment data exists only for a live hold`, { status: order.status });
+		if (order.status !== 'reserved_to_time')
+			throw conflict(
+				'order_not_payable',
+				`Order ${order.id} is ${order.status}; payment data exists only for a live hold`,
+				{ status: order.status },
+			);
 		const summary = ctx.app.serialize.order(order, false);
 		const total = summary.totalPrice as { amount: number; currency: string };
 		return {
@@ -227,14 +325,28 @@ export function registerOrders(router: Router<Ctx>): void {
 				type: 'redirect_form',
 				url: 'https://pay.sandbox.invalid/checkout',
 				method: 'POST',
-				fields: { merchant: `company-${ctx.company.id}`, orderId: String(order.id), amount: total.amount.toFixed(2), currency: total.currency, expiresAt: summary.reservedToDate },
+				fields: {
+					merchant: `company-${ctx.company.id}`,
+					orderId: String(order.id),
+					amount: total.amount.toFixed(2),
+					currency: total.currency,
+					expiresAt: summary.reservedToDate,
+				},
 			},
 		};
 	});
 
 	router.add('GET', '/event-points/{id}/orders', (ctx, params) => {
 		const event = linkedEvent(ctx, idParam(params, 'id'), { includeArchived: true });
-		const q = listQuery(ctx, { 'status[]': z.array(z.string()).optional(), 'payAt[after]': isoDayOrTime.optional(), 'order[payAt]': sortDirection.optional() }, ['status']);
+		const q = listQuery(
+			ctx,
+			{
+				'status[]': z.array(z.string()).optional(),
+				'payAt[after]': isoDayOrTime.optional(),
+				'order[payAt]': sortDirection.optional(),
+			},
+			['status'],
+		);
 		const now = ctx.app.clock.now();
 		let orders = [...ctx.app.store.orders.values()].filter(
 			(o) =>
@@ -245,6 +357,12 @@ export function registerOrders(router: Router<Ctx>): void {
 				visibleYet(ctx.app.quirks, o.payAt, now),
 		);
 		orders = ordered(ctx, orders, (o) => o.payAt, q['order[payAt]']);
-		return ctx.app.page(ctx, orders, (o) => ctx.app.serialize.order(o, false), { path: `/event-points/${event.id}/orders`, type: 'Order', iri: (id) => `/api/v2/orders/${id}`, page: q.page, itemsPerPage: q.itemsPerPage });
+		return ctx.app.page(ctx, orders, (o) => ctx.app.serialize.order(o, false), {
+			path: `/event-points/${event.id}/orders`,
+			type: 'Order',
+			iri: (id) => `/api/v2/orders/${id}`,
+			page: q.page,
+			itemsPerPage: q.itemsPerPage,
+		});
 	});
 }

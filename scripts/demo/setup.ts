@@ -12,11 +12,22 @@ import type { Sandbox } from '../../sandbox';
 import { apiCredential, REPO_ROOT, type N8nServer } from '../n8n/instance';
 
 /** Demo-only login of the throwaway n8n (its data folder is deleted on exit). */
-export const OWNER = { email: 'demo@example.com', firstName: 'Demo', lastName: 'User', password: 'Demo-passw0rd' };
+export const OWNER = {
+	email: 'demo@example.com',
+	firstName: 'Demo',
+	lastName: 'User',
+	password: 'Demo-passw0rd',
+};
 
 export const API_CREDENTIAL = { id: 'PeDemoApiCred001', name: 'Public Events (sandbox)' };
-export const ORGANISER_CREDENTIAL = { id: 'PeDemoOrgCred001', name: 'Public Events (sandbox, organiser)' };
-export const WEBHOOK_CREDENTIAL = { id: 'PeDemoWebhook001', name: 'Public Events webhook (sandbox)' };
+export const ORGANISER_CREDENTIAL = {
+	id: 'PeDemoOrgCred001',
+	name: 'Public Events (sandbox, organiser)',
+};
+export const WEBHOOK_CREDENTIAL = {
+	id: 'PeDemoWebhook001',
+	name: 'Public Events webhook (sandbox)',
+};
 /** The Bearer Auth credential the MCP example's trigger asks for. */
 export const MCP_CREDENTIAL = { id: 'PeDemoMcpToken01', name: 'Public Events MCP token' };
 
@@ -27,15 +38,27 @@ export interface DemoSecrets {
 }
 
 export function demoSecrets(): DemoSecrets {
-	return { webhookSecret: randomBytes(24).toString('base64url'), mcpToken: randomBytes(32).toString('base64url') };
+	return {
+		webhookSecret: randomBytes(24).toString('base64url'),
+		mcpToken: randomBytes(32).toString('base64url'),
+	};
 }
 
 /** The partner key, the organiser key (it may export barcodes), the push secret and the MCP token. */
 function demoCredentials(sandbox: Sandbox, secrets: DemoSecrets) {
 	return [
 		apiCredential(API_CREDENTIAL, sandbox.baseUrl, sandbox.keys.partner, sandbox.environment),
-		apiCredential(ORGANISER_CREDENTIAL, sandbox.baseUrl, sandbox.keys.organiser, sandbox.environment),
-		{ ...WEBHOOK_CREDENTIAL, type: 'publicEventsWebhookApi', data: { secret: secrets.webhookSecret } },
+		apiCredential(
+			ORGANISER_CREDENTIAL,
+			sandbox.baseUrl,
+			sandbox.keys.organiser,
+			sandbox.environment,
+		),
+		{
+			...WEBHOOK_CREDENTIAL,
+			type: 'publicEventsWebhookApi',
+			data: { secret: secrets.webhookSecret },
+		},
 		{ ...MCP_CREDENTIAL, type: 'httpBearerAuth', data: { token: secrets.mcpToken } },
 	];
 }
@@ -66,7 +89,10 @@ export function loadExamples(dir = join(REPO_ROOT, 'examples')): Example[] {
 		.filter((file) => file.endsWith('.json'))
 		.sort()
 		.map((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as Example)
-		.map((example) => ({ ...example, nodes: example.nodes.map((n) => (n.type === MCP_TRIGGER ? freshPath(n) : n)) }));
+		.map((example) => ({
+			...example,
+			nodes: example.nodes.map((n) => (n.type === MCP_TRIGGER ? freshPath(n) : n)),
+		}));
 }
 
 function freshPath(node: ExampleNode): ExampleNode {
@@ -79,15 +105,30 @@ function freshPath(node: ExampleNode): ExampleNode {
  * does (CLI imports would each cost an n8n start-up). n8n picks the credentials' ids: the
  * examples' references (PeDemo…) are pointed at them.
  */
-export async function importDemo(server: N8nServer, cookie: string, sandbox: Sandbox, secrets: DemoSecrets, examples: Example[]): Promise<void> {
+export async function importDemo(
+	server: N8nServer,
+	cookie: string,
+	sandbox: Sandbox,
+	secrets: DemoSecrets,
+	examples: Example[],
+): Promise<void> {
 	const ids = new Map<string, string>();
 	for (const { id, ...credential } of demoCredentials(sandbox, secrets)) {
-		ids.set(id, ((await server.rest(cookie, 'POST', '/credentials', credential)) as { id: string }).id);
+		ids.set(
+			id,
+			((await server.rest(cookie, 'POST', '/credentials', credential)) as { id: string }).id,
+		);
 	}
 	const relink = (refs: ExampleNode['credentials']) =>
-		refs && Object.fromEntries(Object.entries(refs).map(([type, ref]) => [type, { ...ref, id: ids.get(ref.id) ?? ref.id }]));
+		refs &&
+		Object.fromEntries(
+			Object.entries(refs).map(([type, ref]) => [type, { ...ref, id: ids.get(ref.id) ?? ref.id }]),
+		);
 	for (const example of examples) {
-		await server.rest(cookie, 'POST', '/workflows', { ...example, nodes: example.nodes.map((n) => ({ ...n, credentials: relink(n.credentials) })) });
+		await server.rest(cookie, 'POST', '/workflows', {
+			...example,
+			nodes: example.nodes.map((n) => ({ ...n, credentials: relink(n.credentials) })),
+		});
 	}
 }
 
@@ -97,12 +138,20 @@ export async function importDemo(server: N8nServer, cookie: string, sandbox: San
  * whether the trigger asks for the Bearer token. The example does; an example changed to
  * *Authentication: None* is still published, and the demo says so.
  */
-export async function publishMcp(server: N8nServer, cookie: string, examples: Example[]): Promise<{ name: string; url: string; bearer: boolean } | undefined> {
+export async function publishMcp(
+	server: N8nServer,
+	cookie: string,
+	examples: Example[],
+): Promise<{ name: string; url: string; bearer: boolean } | undefined> {
 	for (const example of examples) {
 		const trigger = example.nodes.find((n) => n.type === MCP_TRIGGER && n.parameters?.path);
 		if (!trigger) continue;
 		await server.activateWorkflow(cookie, example.id);
-		return { name: example.name, url: `${server.url}/mcp/${trigger.parameters!.path}`, bearer: trigger.parameters!.authentication === 'bearerAuth' };
+		return {
+			name: example.name,
+			url: `${server.url}/mcp/${trigger.parameters!.path}`,
+			bearer: trigger.parameters!.authentication === 'bearerAuth',
+		};
 	}
 	return undefined;
 }
@@ -113,12 +162,24 @@ export async function publishMcp(server: N8nServer, cookie: string, examples: Ex
  * arrives there, signed. (Its production URL would need the workflow published, and the
  * example's CRM step calls an outside service.) Returns the example's name, or undefined.
  */
-export function subscribePush(sandbox: Sandbox, server: N8nServer, examples: Example[], secret: string): string | undefined {
+export function subscribePush(
+	sandbox: Sandbox,
+	server: N8nServer,
+	examples: Example[],
+	secret: string,
+): string | undefined {
 	for (const example of examples) {
-		const trigger = example.nodes.find((n) => n.type.endsWith('.publicEventsTrigger') && n.webhookId);
+		const trigger = example.nodes.find(
+			(n) => n.type.endsWith('.publicEventsTrigger') && n.webhookId,
+		);
 		if (!trigger) continue;
 		const partner = sandbox.app.store.companies.find((c) => c.slug === 'partner')!;
-		sandbox.app.push.subscribe({ url: `${server.url}/webhook-test/${trigger.webhookId}/webhook`, secret, types: ['order.sale'], companyId: partner.id });
+		sandbox.app.push.subscribe({
+			url: `${server.url}/webhook-test/${trigger.webhookId}/webhook`,
+			secret,
+			types: ['order.sale'],
+			companyId: partner.id,
+		});
 		return example.name;
 	}
 	return undefined;
@@ -132,18 +193,28 @@ const SHIPPED_CRM_URL = /^https:\/\/crm\.example\.com\//;
  * theirs: the example then runs green with no outside service, and GET on the same address
  * lists what it posted. `url` is undefined when no example posts to a CRM.
  */
-export function wireCrm(sandbox: Sandbox, examples: Example[]): { examples: Example[]; url?: string } {
+export function wireCrm(
+	sandbox: Sandbox,
+	examples: Example[],
+): { examples: Example[]; url?: string } {
 	const url = `${sandbox.baseUrl}/__sandbox/crm/deals`;
-	const posts = (node: ExampleNode) => node.type === 'n8n-nodes-base.httpRequest' && SHIPPED_CRM_URL.test(node.parameters?.url ?? '');
+	const posts = (node: ExampleNode) =>
+		node.type === 'n8n-nodes-base.httpRequest' && SHIPPED_CRM_URL.test(node.parameters?.url ?? '');
 	const wired = examples.map((example) => ({
 		...example,
-		nodes: example.nodes.map((node) => (posts(node) ? { ...node, parameters: { ...node.parameters, url } } : node)),
+		nodes: example.nodes.map((node) =>
+			posts(node) ? { ...node, parameters: { ...node.parameters, url } } : node,
+		),
 	}));
-	return { examples: wired, url: examples.some((example) => example.nodes.some(posts)) ? url : undefined };
+	return {
+		examples: wired,
+		url: examples.some((example) => example.nodes.some(posts)) ? url : undefined,
+	};
 }
 
 /** Examples that call a service only reachable with the user's own account (Google Sheets). */
-export const needsOwnAccount = (example: Example) => example.nodes.some((n) => n.type === 'n8n-nodes-base.googleSheets');
+export const needsOwnAccount = (example: Example) =>
+	example.nodes.some((n) => n.type === 'n8n-nodes-base.googleSheets');
 
 /** Whether 127.0.0.1:`port` can be listened on now. */
 export function portIsFree(port: number): Promise<boolean> {
@@ -160,12 +231,17 @@ export function portIsFree(port: number): Promise<boolean> {
  */
 export function build(onSpawn: (kill: () => void) => void): Promise<void> {
 	return new Promise((done, fail) => {
-		const child = spawn('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn('npm', ['run', 'build'], {
+			cwd: REPO_ROOT,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let output = '';
 		child.stdout.on('data', (d: Buffer) => (output += d.toString()));
 		child.stderr.on('data', (d: Buffer) => (output += d.toString()));
 		onSpawn(() => child.kill('SIGTERM'));
 		child.on('error', fail);
-		child.on('exit', (code) => (code === 0 ? done() : fail(new Error(`npm run build failed (exit ${code}):\n${output}`))));
+		child.on('exit', (code) =>
+			code === 0 ? done() : fail(new Error(`npm run build failed (exit ${code}):\n${output}`)),
+		);
 	});
 }

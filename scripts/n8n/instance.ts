@@ -5,7 +5,15 @@
  * execute, export. docs/compatibility.md has the versions.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	closeSync,
+	mkdtempSync,
+	openSync,
+	readFileSync,
+	realpathSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -16,13 +24,24 @@ import { freePort, killGroup, runToFiles, type RunResult } from './process';
 import { N8nServer } from './server';
 
 export { finishedWork, logLines, nodeOutput, parseRawOutput, type LogLine } from './output';
-export { installCommunityPackage, PACKAGE_NAME, packPackage, REPO_ROOT, type PackedPackage } from './pack';
+export {
+	installCommunityPackage,
+	PACKAGE_NAME,
+	packPackage,
+	REPO_ROOT,
+	type PackedPackage,
+} from './pack';
 export { runToFiles, type RunResult } from './process';
 export { DEFAULT_N8N_VERSION, N8N_VERSION, type N8nInstall } from './install';
 export { N8nServer } from './server';
 
 /** The package's API credential as `n8n import:credentials` (and n8n's REST API) takes it. */
-export function apiCredential(ref: { id: string; name: string }, baseUrl: string, apiKey: string, environment = 'staging') {
+export function apiCredential(
+	ref: { id: string; name: string },
+	baseUrl: string,
+	apiKey: string,
+	environment = 'staging',
+) {
 	return { ...ref, type: 'publicEventsApi', data: { environment, baseUrl, apiKey } };
 }
 
@@ -48,7 +67,11 @@ export interface N8nInstanceOptions {
 }
 
 /** What each n8n process prints once it is ready. */
-const READY = { start: 'Editor is now accessible', worker: 'n8n worker is now ready', webhook: 'Webhook listener waiting for requests' };
+const READY = {
+	start: 'Editor is now accessible',
+	worker: 'n8n worker is now ready',
+	webhook: 'Webhook listener waiting for requests',
+};
 
 /**
  * One n8n user folder (its own SQLite database, unless `env` names another, and its own nodes
@@ -124,7 +147,9 @@ export class N8nInstance {
 		if (result.signal) {
 			killGroup(pid); // its task runner outlives it
 			if (finishedWork(args, result.stdout)) {
-				console.warn(`[n8n-e2e] n8n ${args[0]} died of ${result.signal} after it had done its work; result kept (see finishedWork)`);
+				console.warn(
+					`[n8n-e2e] n8n ${args[0]} died of ${result.signal} after it had done its work; result kept (see finishedWork)`,
+				);
 				return result;
 			}
 		}
@@ -171,7 +196,9 @@ export class N8nInstance {
 
 	/** Like execute, but a failed run is returned too (n8n prints it, then exits 1): check `status`. */
 	async executeAllowingFailure(workflowId: string): Promise<any> {
-		const { stdout } = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], { check: false });
+		const { stdout } = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], {
+			check: false,
+		});
 		return parseRawOutput(stdout);
 	}
 
@@ -186,7 +213,17 @@ export class N8nInstance {
 	 * resolves once the process says it is ready (`/healthz` answers earlier, so it waits for the
 	 * log line: for `start`, the editor and the active workflows' webhooks are served).
 	 */
-	async start({ port, timeoutMs = 120_000, command = 'start', args = [] }: { port?: number; timeoutMs?: number; command?: keyof typeof READY; args?: string[] } = {}): Promise<N8nServer> {
+	async start({
+		port,
+		timeoutMs = 120_000,
+		command = 'start',
+		args = [],
+	}: {
+		port?: number;
+		timeoutMs?: number;
+		command?: keyof typeof READY;
+		args?: string[];
+	} = {}): Promise<N8nServer> {
 		const listenPort = port ?? (await freePort());
 		const logFile = join(this.userFolder, `${++this.files}-${command}.log`);
 		const fd = openSync(logFile, 'w');
@@ -226,7 +263,9 @@ export class N8nInstance {
 		while (!server.log().includes(READY[command])) {
 			if (gone !== undefined || Date.now() > deadline) {
 				await server.stop();
-				throw new Error(`n8n ${command} ${gone !== undefined ? `exited ${gone}` : 'timed out'}\n${server.log().slice(-6000)}`);
+				throw new Error(
+					`n8n ${command} ${gone !== undefined ? `exited ${gone}` : 'timed out'}\n${server.log().slice(-6000)}`,
+				);
 			}
 			await new Promise((r) => setTimeout(r, 250));
 		}

@@ -35,12 +35,14 @@ export function parseRawOutput(stdout: string): any {
 /** Output items (`json` only) of a node in a run; the last run of it unless `runIndex` is given. */
 export function nodeOutput(run: any, nodeName: string, runIndex?: number): any[] {
 	const runs = run?.data?.resultData?.runData?.[nodeName];
-	if (!runs) throw new Error(`node "${nodeName}" did not run; nodes that ran: ${Object.keys(run?.data?.resultData?.runData ?? {}).join(', ')}`);
+	if (!runs)
+		throw new Error(
+			`node "${nodeName}" did not run; nodes that ran: ${Object.keys(run?.data?.resultData?.runData ?? {}).join(', ')}`,
+		);
 	const task = runs[runIndex ?? runs.length - 1];
 	if (task.error) throw new Error(`node "${nodeName}" failed: ${task.error.message}`);
 	return (task.data?.main?.[0] ?? []).map((item: { json: unknown }) => item.json);
 }
-
 
 /**
  * Whether a CLI run had done its work before it exited: `execute` printed a successful run,

@@ -33,24 +33,36 @@ export interface PackedPackage {
 export async function packPackage(root = REPO_ROOT, { build = true } = {}): Promise<PackedPackage> {
 	if (build) {
 		const built = await npm(['run', 'build'], root);
-		if (built.code !== 0) throw new Error(`npm run build failed:\n${built.stdout}\n${built.stderr}`);
+		if (built.code !== 0)
+			throw new Error(`npm run build failed:\n${built.stdout}\n${built.stderr}`);
 	}
 	const dir = mkdtempSync(join(tmpdir(), 'pe-e2e-pack-'));
 	const cleanup = () => rmSync(dir, { recursive: true, force: true });
 	try {
-		const packed = await npm(['pack', '--json', '--ignore-scripts', '--pack-destination', dir], root);
+		const packed = await npm(
+			['pack', '--json', '--ignore-scripts', '--pack-destination', dir],
+			root,
+		);
 		if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.stderr}`);
-		const [{ filename, files, name, version }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{
+		const [{ filename, files, name, version }] = JSON.parse(
+			packed.stdout.slice(packed.stdout.indexOf('[')),
+		) as Array<{
 			filename: string;
 			name: string;
 			version: string;
 			files: Array<{ path: string }>;
 		}>;
-		const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { n8n?: { nodes?: string[]; credentials?: string[] } };
-		const listed = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])].map((f) => f.replace(/^\.\//, ''));
+		const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+			n8n?: { nodes?: string[]; credentials?: string[] };
+		};
+		const listed = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])].map((f) =>
+			f.replace(/^\.\//, ''),
+		);
 		const shipped = files.map((f) => f.path);
 		const missing = listed.filter((file) => !shipped.includes(file));
-		const unlisted = shipped.filter((f) => /\.(node|credentials)\.js$/.test(f)).filter((file) => !listed.includes(file));
+		const unlisted = shipped
+			.filter((f) => /\.(node|credentials)\.js$/.test(f))
+			.filter((file) => !listed.includes(file));
 		if (listed.length === 0 || missing.length > 0 || unlisted.length > 0) {
 			throw new Error(
 				`package.json's n8n section lists ${listed.length} files; missing from the tarball: [${missing.join(', ')}]; shipped but not listed: [${unlisted.join(', ')}]`,
@@ -64,7 +76,15 @@ export async function packPackage(root = REPO_ROOT, { build = true } = {}): Prom
 }
 
 /** The npm install n8n's installer runs in the unpacked package (2.40.7 and 1.123.81 alike). */
-const INSTALL_ARGS = ['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'];
+const INSTALL_ARGS = [
+	'install',
+	'--audit=false',
+	'--fund=false',
+	'--bin-links=false',
+	'--install-strategy=shallow',
+	'--ignore-scripts=true',
+	'--package-lock=false',
+];
 
 /**
  * Lays the package out in `<n8nFolder>/nodes` as n8n's installer does: the tarball unpacked
@@ -73,18 +93,34 @@ const INSTALL_ARGS = ['install', '--audit=false', '--fund=false', '--bin-links=f
  * installed packages). Every n8n process loads `nodes/node_modules/n8n-nodes-*` at start,
  * whether or not its database lists the package. Returns the package folder.
  */
-export async function installCommunityPackage(packed: PackedPackage, n8nFolder: string): Promise<string> {
+export async function installCommunityPackage(
+	packed: PackedPackage,
+	n8nFolder: string,
+): Promise<string> {
 	const nodesDir = join(n8nFolder, 'nodes');
 	const packageDir = join(nodesDir, 'node_modules', packed.name);
 	mkdirSync(packageDir, { recursive: true });
-	const untar = await runToFiles('tar', ['-xzf', packed.tarball, '-C', packageDir, '--strip-components=1'], { cwd: nodesDir });
+	const untar = await runToFiles(
+		'tar',
+		['-xzf', packed.tarball, '-C', packageDir, '--strip-components=1'],
+		{ cwd: nodesDir },
+	);
 	if (untar.code !== 0) throw new Error(`tar failed: ${untar.stderr}`);
 	const manifest = join(packageDir, 'package.json');
 	const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, unknown>;
-	for (const section of ['devDependencies', 'peerDependencies', 'optionalDependencies']) delete pkg[section];
+	for (const section of ['devDependencies', 'peerDependencies', 'optionalDependencies'])
+		delete pkg[section];
 	writeFileSync(manifest, JSON.stringify(pkg, null, 2));
 	const installed = await npm(INSTALL_ARGS, packageDir);
-	if (installed.code !== 0) throw new Error(`npm install in ${packageDir} failed:\n${installed.stderr}`);
-	writeFileSync(join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [packed.name]: packed.version } }, null, 2));
+	if (installed.code !== 0)
+		throw new Error(`npm install in ${packageDir} failed:\n${installed.stderr}`);
+	writeFileSync(
+		join(nodesDir, 'package.json'),
+		JSON.stringify(
+			{ name: 'installed-nodes', private: true, dependencies: { [packed.name]: packed.version } },
+			null,
+			2,
+		),
+	);
 	return packageDir;
 }

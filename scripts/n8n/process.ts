@@ -19,28 +19,39 @@ export interface RunResult {
 export async function runToFiles(
 	cmd: string,
 	args: string[],
-	opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; onSpawn?: (pid: number) => void },
+	opts: {
+		cwd: string;
+		env?: NodeJS.ProcessEnv;
+		timeoutMs?: number;
+		onSpawn?: (pid: number) => void;
+	},
 ): Promise<RunResult> {
 	const dir = mkdtempSync(join(tmpdir(), 'pe-run-'));
 	const outFd = openSync(join(dir, 'stdout'), 'w');
 	const errFd = openSync(join(dir, 'stderr'), 'w');
 	try {
-		const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
-			(done, fail) => {
-				// Its own process group: killing the group also ends n8n's task-runner child.
-				const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', outFd, errFd], detached: true });
-				if (child.pid) opts.onSpawn?.(child.pid);
-				const timer = setTimeout(() => killGroup(child.pid), opts.timeoutMs ?? 180_000);
-				child.on('error', (err) => {
-					clearTimeout(timer);
-					fail(err);
-				});
-				child.on('exit', (c, s) => {
-					clearTimeout(timer);
-					done({ code: c, signal: s });
-				});
-			},
-		);
+		const { code, signal } = await new Promise<{
+			code: number | null;
+			signal: NodeJS.Signals | null;
+		}>((done, fail) => {
+			// Its own process group: killing the group also ends n8n's task-runner child.
+			const child = spawn(cmd, args, {
+				cwd: opts.cwd,
+				env: opts.env,
+				stdio: ['ignore', outFd, errFd],
+				detached: true,
+			});
+			if (child.pid) opts.onSpawn?.(child.pid);
+			const timer = setTimeout(() => killGroup(child.pid), opts.timeoutMs ?? 180_000);
+			child.on('error', (err) => {
+				clearTimeout(timer);
+				fail(err);
+			});
+			child.on('exit', (c, s) => {
+				clearTimeout(timer);
+				done({ code: c, signal: s });
+			});
+		});
 		return {
 			code,
 			signal,

@@ -21,7 +21,8 @@ function waitFor(check: () => boolean, what: string, timeoutMs = 30_000): Promis
 	return new Promise((resolve, reject) => {
 		const poll = () => {
 			if (check()) return resolve();
-			if (Date.now() > deadline) return reject(new Error(`${what} did not start in ${timeoutMs} ms`));
+			if (Date.now() > deadline)
+				return reject(new Error(`${what} did not start in ${timeoutMs} ms`));
 			setTimeout(poll, 100);
 		};
 		poll();
@@ -31,13 +32,31 @@ function waitFor(check: () => boolean, what: string, timeoutMs = 30_000): Promis
 export async function startRedis(): Promise<Service> {
 	const port = await freePort();
 	const dir = mkdtempSync(join(tmpdir(), 'pe-redis-'));
-	const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
+	const child = spawn(
+		'redis-server',
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			dir,
+		],
+		{
+			stdio: ['ignore', 'pipe', 'pipe'],
+		},
+	);
 	let out = '';
 	child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
 	const exited = new Promise((resolve) => child.on('exit', resolve));
-	await waitFor(() => out.includes('Ready to accept connections'), `redis-server (${out.slice(-500)})`);
+	await waitFor(
+		() => out.includes('Ready to accept connections'),
+		`redis-server (${out.slice(-500)})`,
+	);
 	return {
 		port,
 		stop: async () => {
@@ -66,10 +85,23 @@ export async function startPostgres(): Promise<Service & { env: Record<string, s
 	const uid = asRoot ? Number(execFileSync('id', ['-u', 'postgres']).toString().trim()) : undefined;
 	if (uid !== undefined) chownSync(dir, uid, uid);
 	const run = (bin: string, args: string[]) =>
-		asRoot ? execFileSync('runuser', ['-u', 'postgres', '--', postgresBin(bin), ...args], { stdio: 'pipe' }) : execFileSync(postgresBin(bin), args, { stdio: 'pipe' });
+		asRoot
+			? execFileSync('runuser', ['-u', 'postgres', '--', postgresBin(bin), ...args], {
+					stdio: 'pipe',
+				})
+			: execFileSync(postgresBin(bin), args, { stdio: 'pipe' });
 	const data = join(dir, 'data');
 	run('initdb', ['-D', data, '--auth=trust', '-U', 'postgres', '--no-sync']);
-	run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, '-w', 'start']);
+	run('pg_ctl', [
+		'-D',
+		data,
+		'-l',
+		join(dir, 'log'),
+		'-o',
+		`-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+		'-w',
+		'start',
+	]);
 	return {
 		port,
 		env: {

@@ -17,7 +17,12 @@ export class N8nServer {
 	 * Creates the owner account through n8n's REST API (what the setup screen does) and
 	 * returns the `n8n-auth` cookie that signs later REST calls and a browser in.
 	 */
-	async setupOwner(owner: { email: string; firstName: string; lastName: string; password: string }): Promise<string> {
+	async setupOwner(owner: {
+		email: string;
+		firstName: string;
+		lastName: string;
+		password: string;
+	}): Promise<string> {
 		const res = await fetch(`${this.url}/rest/owner/setup`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
@@ -33,11 +38,15 @@ export class N8nServer {
 	async rest(cookie: string, method: string, path: string, body?: unknown): Promise<any> {
 		const res = await fetch(`${this.url}/rest${path}`, {
 			method,
-			headers: { cookie: `n8n-auth=${cookie}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+			headers: {
+				cookie: `n8n-auth=${cookie}`,
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await res.text();
-		if (!res.ok) throw new Error(`${method} /rest${path} answered ${res.status}: ${text.slice(0, 2000)}`);
+		if (!res.ok)
+			throw new Error(`${method} /rest${path} answered ${res.status}: ${text.slice(0, 2000)}`);
 		return text ? (JSON.parse(text) as { data?: unknown }).data : undefined;
 	}
 
@@ -46,7 +55,9 @@ export class N8nServer {
 	 * the triggers are live (a poll trigger's first poll came about 1 s later): wait for them.
 	 */
 	async activateWorkflow(cookie: string, workflowId: string): Promise<void> {
-		const { versionId } = (await this.rest(cookie, 'GET', `/workflows/${workflowId}`)) as { versionId: string };
+		const { versionId } = (await this.rest(cookie, 'GET', `/workflows/${workflowId}`)) as {
+			versionId: string;
+		};
 		await this.rest(cookie, 'POST', `/workflows/${workflowId}/activate`, { versionId });
 	}
 }

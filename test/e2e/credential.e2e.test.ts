@@ -5,14 +5,26 @@
  * shows in the answer or in anything n8n printed. (editor.e2e.test.ts drives the same dialog in
  * a browser on the default version.)
  */
-import { apiCredential, ensureN8n, N8nInstance, packPackage, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
+import {
+	apiCredential,
+	ensureN8n,
+	N8nInstance,
+	packPackage,
+	type N8nServer,
+	type PackedPackage,
+} from '../../scripts/n8n/instance';
 import { SandboxClient } from '../helpers/sandboxClient';
 import { expectNoSecrets, secretsOf } from '../helpers/secrets';
 
 const GOOD = { id: 'PeE2eCredTestOk1', name: 'Public Events sandbox (credential test)' };
 const WRONG = { id: 'PeE2eCredTestBad', name: 'Public Events wrong key (credential test)' };
 const WRONG_KEY = 'pe_wrong_key_for_the_credential_test_7d1c';
-const OWNER = { email: 'owner@e2e.invalid', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-passw0rd' };
+const OWNER = {
+	email: 'owner@e2e.invalid',
+	firstName: 'E2E',
+	lastName: 'Owner',
+	password: 'E2e-owner-passw0rd',
+};
 
 describe('real n8n: the credential test', () => {
 	let sandbox: SandboxClient;
@@ -22,22 +34,34 @@ describe('real n8n: the credential test', () => {
 	let cookie: string;
 	const answers: unknown[] = [];
 
-	const requestsSince = (seq: number) => sandbox.app.log.since(seq).map((e) => `${e.method} ${e.route}${e.query} ${e.status ?? '-'}`);
+	const requestsSince = (seq: number) =>
+		sandbox.app.log.since(seq).map((e) => `${e.method} ${e.route}${e.query} ${e.status ?? '-'}`);
 
 	/** What the editor sends when it tests a stored credential; n8n answers `{ status, message }`. */
-	async function testCredential(credential: ReturnType<typeof apiCredential>): Promise<{ status: string; message: string }> {
-		const answer = (await server.rest(cookie, 'POST', '/credentials/test', { credentials: credential })) as { status: string; message: string };
+	async function testCredential(
+		credential: ReturnType<typeof apiCredential>,
+	): Promise<{ status: string; message: string }> {
+		const answer = (await server.rest(cookie, 'POST', '/credentials/test', {
+			credentials: credential,
+		})) as { status: string; message: string };
 		answers.push(answer);
 		return answer;
 	}
 
 	beforeAll(async () => {
-		const [install, started, pkg] = await Promise.all([ensureN8n(), SandboxClient.start({}), packPackage()]);
+		const [install, started, pkg] = await Promise.all([
+			ensureN8n(),
+			SandboxClient.start({}),
+			packPackage(),
+		]);
 		sandbox = started;
 		packed = pkg;
 		n8n = await N8nInstance.create({ install, packed });
 		const { baseUrl } = sandbox.sandbox;
-		await n8n.importCredentials([apiCredential(GOOD, baseUrl, sandbox.keys.partner), apiCredential(WRONG, baseUrl, WRONG_KEY)]);
+		await n8n.importCredentials([
+			apiCredential(GOOD, baseUrl, sandbox.keys.partner),
+			apiCredential(WRONG, baseUrl, WRONG_KEY),
+		]);
 		server = await n8n.start();
 		cookie = await server.setupOwner(OWNER);
 	});
@@ -51,9 +75,14 @@ describe('real n8n: the credential test', () => {
 
 	it('the right key: the test passes after one token request and one one-item page', async () => {
 		const seq = sandbox.app.log.lastSeq;
-		const answer = await testCredential(apiCredential(GOOD, sandbox.sandbox.baseUrl, sandbox.keys.partner));
+		const answer = await testCredential(
+			apiCredential(GOOD, sandbox.sandbox.baseUrl, sandbox.keys.partner),
+		);
 		expect(answer.status).toBe('OK');
-		expect(requestsSince(seq)).toEqual(['POST /token 200', 'GET /event-points?page=1&itemsPerPage=1 200']);
+		expect(requestsSince(seq)).toEqual([
+			'POST /token 200',
+			'GET /event-points?page=1&itemsPerPage=1 200',
+		]);
 	});
 
 	it('a wrong key: the test fails saying the key was refused, after one refused token request', async () => {
@@ -66,6 +95,10 @@ describe('real n8n: the credential test', () => {
 
 	it("no key or token in n8n's answers, output or server log", async () => {
 		await server.stop();
-		expectNoSecrets(`${JSON.stringify(answers)}\n${n8n.printedText()}`, secretsOf(sandbox, { 'wrong API key': WRONG_KEY }), 'credential test');
+		expectNoSecrets(
+			`${JSON.stringify(answers)}\n${n8n.printedText()}`,
+			secretsOf(sandbox, { 'wrong API key': WRONG_KEY }),
+			'credential test',
+		);
 	});
 });

@@ -52,11 +52,19 @@ export class DemoProcess {
 	/** Starts the demo in a process group of its own and waits until it says it is ready. */
 	static async start(): Promise<DemoProcess & { printed: DemoPrinted }> {
 		// Any free ports: a developer's own sandbox or n8n may hold 4010 and 5678.
-		const child = spawn('npx', ['tsx', 'scripts/demo.ts', '--sandbox-port', '0', '--n8n-port', '0'], { cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(
+			'npx',
+			['tsx', 'scripts/demo.ts', '--sandbox-port', '0', '--n8n-port', '0'],
+			{ cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+		);
 		const demo = new DemoProcess(child);
 		let gone = false;
 		void demo.exited.then(() => (gone = true));
-		await until(async () => gone || demo.output.includes('Ctrl+C stops'), 'the demo to be ready', 10 * 60_000);
+		await until(
+			async () => gone || demo.output.includes('Ctrl+C stops'),
+			'the demo to be ready',
+			10 * 60_000,
+		);
 		demo.printed = {
 			editor: demo.field(/n8n editor\s+(http:\S+)/),
 			email: demo.field(/login\s+(\S+@\S+)/),
@@ -86,7 +94,8 @@ export class DemoProcess {
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify({ emailOrLdapLoginId: email, password }),
 		});
-		if (login.status !== 200) throw new Error(`login with the printed account: ${login.status} ${await login.text()}`);
+		if (login.status !== 200)
+			throw new Error(`login with the printed account: ${login.status} ${await login.text()}`);
 		return /n8n-auth=([^;]+)/.exec(login.headers.getSetCookie().join('; '))![1];
 	}
 
@@ -94,15 +103,22 @@ export class DemoProcess {
 	async stop(): Promise<void> {
 		if (!this.child.pid || !this.running) return;
 		process.kill(-this.child.pid, 'SIGINT');
-		await Promise.race([this.exited, new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
+		await Promise.race([
+			this.exited,
+			new Promise((resolve) => setTimeout(resolve, 30_000).unref()),
+		]);
 		if (this.running) return this.kill();
-		for (const pid of this.printed ? processesUsing(this.printed.dataFolder) : []) process.kill(pid, 'SIGKILL');
+		for (const pid of this.printed ? processesUsing(this.printed.dataFolder) : [])
+			process.kill(pid, 'SIGKILL');
 	}
 
 	/** SIGKILL to its process group and to whatever runs on its data folder (n8n's task runners too). */
 	kill(): void {
 		if (!this.child.pid || !this.running) return;
-		for (const pid of [-this.child.pid, ...(this.printed ? processesUsing(this.printed.dataFolder) : [])]) {
+		for (const pid of [
+			-this.child.pid,
+			...(this.printed ? processesUsing(this.printed.dataFolder) : []),
+		]) {
 			try {
 				process.kill(pid, 'SIGKILL');
 			} catch {

@@ -9,7 +9,15 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { ensureN8n, N8nInstance, PACKAGE_NAME, packPackage, REPO_ROOT, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
+import {
+	ensureN8n,
+	N8nInstance,
+	PACKAGE_NAME,
+	packPackage,
+	REPO_ROOT,
+	type N8nServer,
+	type PackedPackage,
+} from '../../scripts/n8n/instance';
 import { eventLabel } from '../../nodes/PublicEvents/methods/loadOptions';
 import { PUSH_TRIGGER_SCHEMA, readSchema } from '../helpers/outputSchema';
 import { SandboxClient } from '../helpers/sandboxClient';
@@ -31,15 +39,34 @@ import {
 } from './editor/workflow';
 
 const WEBHOOK_ID = randomUUID();
-const OWNER = { email: 'owner@e2e.invalid', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-passw0rd' };
+const OWNER = {
+	email: 'owner@e2e.invalid',
+	firstName: 'E2E',
+	lastName: 'Owner',
+	password: 'E2e-owner-passw0rd',
+};
 /** The AI example as the demo has it, its tools on this suite's credential. */
-const AI_DESK = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'ai-ticket-desk.json'), 'utf8')) as { id: string; nodes: Array<{ name: string; type: string; credentials?: object }> };
-for (const node of AI_DESK.nodes) if ((node.credentials as { publicEventsApi?: object } | undefined)?.publicEventsApi) node.credentials = { publicEventsApi: API_CREDENTIAL };
+const AI_DESK = JSON.parse(
+	readFileSync(join(REPO_ROOT, 'examples', 'ai-ticket-desk.json'), 'utf8'),
+) as { id: string; nodes: Array<{ name: string; type: string; credentials?: object }> };
+for (const node of AI_DESK.nodes)
+	if ((node.credentials as { publicEventsApi?: object } | undefined)?.publicEventsApi)
+		node.credentials = { publicEventsApi: API_CREDENTIAL };
 /** The MCP trigger's Bearer credential, as the demo creates it: the trigger shows no credential issue. */
-const MCP_TOKEN = { id: 'PeDemoMcpToken01', name: 'Public Events MCP token', type: 'httpBearerAuth', data: { token: randomUUID() } };
-const NODE_TYPES = { [NODES.action]: 'publicEvents', [NODES.push]: 'publicEventsTrigger', [NODES.poll]: 'publicEventsPollTrigger', [NODES.payment]: 'publicEvents' };
+const MCP_TOKEN = {
+	id: 'PeDemoMcpToken01',
+	name: 'Public Events MCP token',
+	type: 'httpBearerAuth',
+	data: { token: randomUUID() },
+};
+const NODE_TYPES = {
+	[NODES.action]: 'publicEvents',
+	[NODES.push]: 'publicEventsTrigger',
+	[NODES.poll]: 'publicEventsPollTrigger',
+	[NODES.payment]: 'publicEvents',
+};
 
-describe('real n8n editor in a browser: the package\'s nodes and credential', () => {
+describe("real n8n editor in a browser: the package's nodes and credential", () => {
 	let sandbox: SandboxClient;
 	let packed: PackedPackage;
 	let n8n: N8nInstance;
@@ -50,7 +77,8 @@ describe('real n8n editor in a browser: the package\'s nodes and credential', ()
 	/** API requests n8n made since a request-log position, as `METHOD route?query status`. */
 	const requestsSince = (seq: number) =>
 		sandbox.app.log.since(seq).map((e) => `${e.method} ${e.route}${e.query} ${e.status ?? '-'}`);
-	const secrets = () => secretsOf(sandbox, { 'wrong API key': WRONG_KEY, 'webhook secret': WEBHOOK_SECRET });
+	const secrets = () =>
+		secretsOf(sandbox, { 'wrong API key': WRONG_KEY, 'webhook secret': WEBHOOK_SECRET });
 
 	async function expectScreenshot(name: string) {
 		const shot = await editor.screenshot(name);
@@ -67,12 +95,19 @@ describe('real n8n editor in a browser: the package\'s nodes and credential', ()
 	}
 
 	beforeAll(async () => {
-		const [install, started, pkg] = await Promise.all([ensureN8n(), SandboxClient.start({}), packPackage()]);
+		const [install, started, pkg] = await Promise.all([
+			ensureN8n(),
+			SandboxClient.start({}),
+			packPackage(),
+		]);
 		sandbox = started;
 		packed = pkg;
 		n8n = await N8nInstance.create({ install, packed });
 		order = await chooseOrder(sandbox);
-		await n8n.importCredentials([...credentials(sandbox.sandbox.baseUrl, sandbox.keys.partner), MCP_TOKEN]);
+		await n8n.importCredentials([
+			...credentials(sandbox.sandbox.baseUrl, sandbox.keys.partner),
+			MCP_TOKEN,
+		]);
 		await n8n.importWorkflows([editorWorkflow(order, WEBHOOK_ID), AI_DESK]);
 		server = await n8n.start();
 		editor = await EditorBrowser.open(server.url, await server.setupOwner(OWNER));
@@ -99,13 +134,20 @@ describe('real n8n editor in a browser: the package\'s nodes and credential', ()
 			const src = (await icon.getAttribute('src')) ?? '';
 			expect(src).toMatch(/^\/icons\/n8n-nodes-public-events\/.*\/publicEvents\.svg$/);
 			// the dark theme's icon is served too
-			const dark = await editor.page.request.get(`${server.url}${src.replace(/\.svg$/, '.dark.svg')}`);
+			const dark = await editor.page.request.get(
+				`${server.url}${src.replace(/\.svg$/, '.dark.svg')}`,
+			);
 			expect([dark.status(), (await dark.text()).trimStart().slice(0, 4)]).toEqual([200, '<svg']);
 			// loaded and drawn, not a broken image
-			await expect(icon.evaluate((img) => {
-				const { complete, naturalWidth } = img as unknown as { complete: boolean; naturalWidth: number };
-				return complete && naturalWidth > 0;
-			})).resolves.toBe(true);
+			await expect(
+				icon.evaluate((img) => {
+					const { complete, naturalWidth } = img as unknown as {
+						complete: boolean;
+						naturalWidth: number;
+					};
+					return complete && naturalWidth > 0;
+				}),
+			).resolves.toBe(true);
 			// n8n draws "?" for a node type it does not know
 			await expect(node.innerText()).resolves.not.toMatch(/^\?$/m);
 		}
@@ -113,24 +155,34 @@ describe('real n8n editor in a browser: the package\'s nodes and credential', ()
 		await expectHealthyPage();
 	});
 
-	it('the AI ticket desk example: the MCP Server Trigger with four Public Events tools; a tool\'s Description is its operation\'s', async () => {
+	it("the AI ticket desk example: the MCP Server Trigger with four Public Events tools; a tool's Description is its operation's", async () => {
 		await editor.canvas(AI_DESK.id);
 
 		for (const node of AI_DESK.nodes.filter((n) => !n.type.endsWith('stickyNote'))) {
-			await expect(editor.canvasNode(node.name).getAttribute('data-node-type')).resolves.toBe(node.type);
+			await expect(editor.canvasNode(node.name).getAttribute('data-node-type')).resolves.toBe(
+				node.type,
+			);
 		}
 		await expectScreenshot('ai-ticket-desk.png');
 		const panel = await editor.openPanel('Hold Places');
 		// A textarea's text is its value, not the page's text.
-		const shown = await panel.evaluate((el) => [el.textContent, ...[...el.querySelectorAll('textarea')].map((t) => t.value)].join('\n'));
+		const shown = await panel.evaluate((el) =>
+			[el.textContent, ...[...el.querySelectorAll('textarea')].map((t) => t.value)].join('\n'),
+		);
 		expect(shown).toContain('one price category ID every place offers (both from the place list)');
 		await editor.closePanel();
 		await expectHealthyPage();
 	});
 
-	it('before any run, the next node\'s input shows Create\'s output fields from the shipped schema', async () => {
-		for (const [resource, operation] of [['order', 'create'], ['event', 'getMany'], ['widget', 'getManyOrders']]) {
-			const answer = await editor.page.request.get(`${server.url}/schemas/n8n-nodes-public-events.publicEvents/1.0.0/${resource}/${operation}.json`);
+	it("before any run, the next node's input shows Create's output fields from the shipped schema", async () => {
+		for (const [resource, operation] of [
+			['order', 'create'],
+			['event', 'getMany'],
+			['widget', 'getManyOrders'],
+		]) {
+			const answer = await editor.page.request.get(
+				`${server.url}/schemas/n8n-nodes-public-events.publicEvents/1.0.0/${resource}/${operation}.json`,
+			);
 			expect([resource, operation, answer.status()]).toEqual([resource, operation, 200]);
 			expect(await answer.json()).toEqual(readSchema(resource, operation));
 		}
@@ -139,95 +191,161 @@ describe('real n8n editor in a browser: the package\'s nodes and credential', ()
 		const input = editor.testId('ndv-input-panel');
 		await input.getByText('Usually outputs the following fields', { exact: false }).waitFor();
 		const text = await input.innerText();
-		for (const field of Object.keys(readSchema('order', 'create')!.properties!)) expect(text).toContain(field);
+		for (const field of Object.keys(readSchema('order', 'create')!.properties!))
+			expect(text).toContain(field);
 		await expectScreenshot('schema-preview.png');
 		await expectHealthyPage();
 	});
 
-	it('n8n serves the push trigger\'s output schema; the poll trigger ships none (its sources differ in shape)', async () => {
+	it("n8n serves the push trigger's output schema; the poll trigger ships none (its sources differ in shape)", async () => {
 		// n8n 2.40.7's editor does not preview trigger schemas before a run ("Trigger nodes do not
 		// have schema previews"); the schema endpoint and its AI builder's lookup read them.
-		const push = await editor.page.request.get(`${server.url}/schemas/n8n-nodes-public-events.publicEventsTrigger/1.0.0.json`);
+		const push = await editor.page.request.get(
+			`${server.url}/schemas/n8n-nodes-public-events.publicEventsTrigger/1.0.0.json`,
+		);
 		expect(push.status()).toBe(200);
 		expect(await push.json()).toEqual(JSON.parse(readFileSync(PUSH_TRIGGER_SCHEMA, 'utf8')));
-		const poll = await editor.page.request.get(`${server.url}/schemas/n8n-nodes-public-events.publicEventsPollTrigger/1.0.0.json`);
+		const poll = await editor.page.request.get(
+			`${server.url}/schemas/n8n-nodes-public-events.publicEventsPollTrigger/1.0.0.json`,
+		);
 		expect(poll.status()).toBe(404);
 	});
 
-	it('the action node\'s panel renders its parameters; the price category is named from the sandbox (loadOptions)', async () => {
+	it("the action node's panel renders its parameters; the price category is named from the sandbox (loadOptions)", async () => {
 		await editor.canvas(WORKFLOW_ID);
 		const seq = sandbox.app.log.lastSeq;
 
 		const panel = await editor.openPanel(NODES.action);
 
-		for (const label of ['Credential', 'Resource', 'Operation', 'Event', 'Sector', 'Places', 'Price Category Name or ID', 'Hold Minutes']) {
+		for (const label of [
+			'Credential',
+			'Resource',
+			'Operation',
+			'Event',
+			'Sector',
+			'Places',
+			'Price Category Name or ID',
+			'Hold Minutes',
+		]) {
 			await expect(panel.getByText(label, { exact: true }).first().isVisible()).resolves.toBe(true);
 		}
-		await expect(panel.getByText('Held places count against your account', { exact: false }).isVisible()).resolves.toBe(true);
+		await expect(
+			panel.getByText('Held places count against your account', { exact: false }).isVisible(),
+		).resolves.toBe(true);
 		// The stored price category shows by its name once n8n loaded the place's categories.
 		const category = editor.testId('parameter-input-priceCategory').locator('input');
-		expect(await settled(() => category.inputValue(), (value) => !value.startsWith('Loading'))).toMatch(/^\w.* · \d+(\.\d+)? [A-Z]{3}$/);
-		expect(requestsSince(seq)).toContainEqual(expect.stringMatching(/^GET \/event-points\/\{id\}\/places\?.* 200$/));
+		expect(
+			await settled(
+				() => category.inputValue(),
+				(value) => !value.startsWith('Loading'),
+			),
+		).toMatch(/^\w.* · \d+(\.\d+)? [A-Z]{3}$/);
+		expect(requestsSince(seq)).toContainEqual(
+			expect.stringMatching(/^GET \/event-points\/\{id\}\/places\?.* 200$/),
+		);
 		await expectScreenshot('action-node-panel.png');
 		await expectHealthyPage();
 	});
 
-	it('the event locator lists the sandbox\'s events and its search narrows them (listSearch)', async () => {
+	it("the event locator lists the sandbox's events and its search narrows them (listSearch)", async () => {
 		await editor.canvas(WORKFLOW_ID);
 		await editor.openPanel(NODES.action);
 		const seq = sandbox.app.log.lastSeq;
-		const visible = ((await sandbox.getAll('/event-points', { query: { 'order[dateStarted]': 'asc' } })) as any[]).slice(0, 100);
+		const visible = (
+			(await sandbox.getAll('/event-points', { query: { 'order[dateStarted]': 'asc' } })) as any[]
+		).slice(0, 100);
 
 		await editor.testId('rlc-input').first().click();
 		const items = editor.testId('rlc-item');
 		// n8n lists the chosen event first, then the first page (100) of events, soonest first
-		const firstPage = [order.eventLabel, ...visible.map(eventLabel).filter((label) => label !== order.eventLabel)];
-		expect(await settled(() => items.allInnerTexts(), (texts) => texts.length > 1)).toEqual(firstPage);
+		const firstPage = [
+			order.eventLabel,
+			...visible.map(eventLabel).filter((label) => label !== order.eventLabel),
+		];
+		expect(
+			await settled(
+				() => items.allInnerTexts(),
+				(texts) => texts.length > 1,
+			),
+		).toEqual(firstPage);
 
 		// search by the performer with most events (names read "Performer: Title"), not the chosen one's
-		const performers = visible.map((e) => String(e.eventName).split(':')[0]).filter((p) => !order.eventLabel.startsWith(p));
+		const performers = visible
+			.map((e) => String(e.eventName).split(':')[0])
+			.filter((p) => !order.eventLabel.startsWith(p));
 		const count = (p: string) => performers.filter((q) => q === p).length;
 		const search = performers.reduce((best, p) => (count(p) > count(best) ? p : best));
-		const matching = visible.map(eventLabel).filter((label) => label.toLowerCase().includes(search.toLowerCase()));
+		const matching = visible
+			.map(eventLabel)
+			.filter((label) => label.toLowerCase().includes(search.toLowerCase()));
 		expect(matching.length).toBeGreaterThan(1);
 		await editor.testId('rlc-search').fill(search);
 		const wanted = [order.eventLabel, ...matching];
-		expect(await settled(() => items.allInnerTexts(), (texts) => texts.join('\n') === wanted.join('\n'))).toEqual(wanted);
-		expect(requestsSince(seq).filter((r) => /^GET \/event-points\?.* 200$/.test(r)).length).toBeGreaterThanOrEqual(1);
+		expect(
+			await settled(
+				() => items.allInnerTexts(),
+				(texts) => texts.join('\n') === wanted.join('\n'),
+			),
+		).toEqual(wanted);
+		expect(
+			requestsSince(seq).filter((r) => /^GET \/event-points\?.* 200$/.test(r)).length,
+		).toBeGreaterThanOrEqual(1);
 		await expectScreenshot('event-locator-list.png');
 		await editor.page.keyboard.press('Escape');
 		await expectHealthyPage();
 	});
 
-	it('the push trigger\'s panel renders its events, security and webhook credential', async () => {
+	it("the push trigger's panel renders its events, security and webhook credential", async () => {
 		await editor.canvas(WORKFLOW_ID);
 		const panel = await editor.openPanel(NODES.push);
 
-		for (const text of ['Webhook URLs', 'Events', 'New Event', 'Sale', 'Refund', 'Security', 'Header Name', 'Fetch Full Order']) {
+		for (const text of [
+			'Webhook URLs',
+			'Events',
+			'New Event',
+			'Sale',
+			'Refund',
+			'Security',
+			'Header Name',
+			'Fetch Full Order',
+		]) {
 			await expect(panel.getByText(text, { exact: true }).first().isVisible()).resolves.toBe(true);
 		}
-		await expect(editor.testId('node-credentials-select').locator('input').inputValue()).resolves.toBe(HOOK_CREDENTIAL.name);
+		await expect(
+			editor.testId('node-credentials-select').locator('input').inputValue(),
+		).resolves.toBe(HOOK_CREDENTIAL.name);
 		// the URL to give the service, as the notice says: the production one
 		await panel.getByText('Webhook URLs', { exact: true }).click();
-		await panel.getByText(`${server.url}/webhook-test/${WEBHOOK_ID}/webhook`, { exact: true }).waitFor();
+		await panel
+			.getByText(`${server.url}/webhook-test/${WEBHOOK_ID}/webhook`, { exact: true })
+			.waitFor();
 		await panel.getByText('Production URL', { exact: true }).click();
 		await panel.getByText(`${server.url}/webhook/${WEBHOOK_ID}/webhook`, { exact: true }).waitFor();
 		await expectScreenshot('push-trigger-panel.png');
 		await expectHealthyPage();
 	});
 
-	it('the poll trigger\'s panel renders; its event dropdown is filled from the sandbox (loadOptions)', async () => {
+	it("the poll trigger's panel renders; its event dropdown is filled from the sandbox (loadOptions)", async () => {
 		await editor.canvas(WORKFLOW_ID);
 		const seq = sandbox.app.log.lastSeq;
 		const panel = await editor.openPanel(NODES.poll);
-		for (const text of ['Poll Times', 'Source', 'Include', 'Event Orders Of', 'Event Names or IDs']) {
+		for (const text of [
+			'Poll Times',
+			'Source',
+			'Include',
+			'Event Orders Of',
+			'Event Names or IDs',
+		]) {
 			await expect(panel.getByText(text, { exact: true }).first().isVisible()).resolves.toBe(true);
 		}
 
 		// A click while the options are still loading can leave the dropdown shut (seen once in CI
 		// under load): wait for the options' request, and click again while nothing shows.
 		const listed = () => requestsSince(seq).some((r) => /^GET \/event-points\?.* 200$/.test(r));
-		await settled(async () => listed(), (done) => done);
+		await settled(
+			async () => listed(),
+			(done) => done,
+		);
 		const input = editor.testId('parameter-input-eventIds');
 		const options = editor.page.locator('.el-select-dropdown__item:visible');
 		let clicks = 0;
@@ -242,17 +360,20 @@ describe('real n8n editor in a browser: the package\'s nodes and credential', ()
 			)
 		).map((name) => name.trim());
 		expect(names).toContain(order.eventLabel);
-		expect(requestsSince(seq)).toContainEqual(expect.stringMatching(/^GET \/event-points\?.* 200$/));
+		expect(requestsSince(seq)).toContainEqual(
+			expect.stringMatching(/^GET \/event-points\?.* 200$/),
+		);
 		await expectScreenshot('poll-trigger-panel.png');
 		await editor.page.keyboard.press('Escape');
 		await expectHealthyPage();
 	});
 
-	it('the credential\'s test passes against the sandbox, on opening and after saving; the key stays off the page', async () => {
+	it("the credential's test passes against the sandbox, on opening and after saving; the key stays off the page", async () => {
 		await editor.canvas(WORKFLOW_ID);
 		await editor.openPanel(NODES.action);
 		const seq = sandbox.app.log.lastSeq;
-		const testCalls = () => requestsSince(seq).filter((r) => r.startsWith('GET /event-points?page=1&itemsPerPage=1 '));
+		const testCalls = () =>
+			requestsSince(seq).filter((r) => r.startsWith('GET /event-points?page=1&itemsPerPage=1 '));
 
 		// The node's credential → edit: n8n tests a stored credential when it opens it.
 		await editor.testId('credential-edit-button').locator('svg').click();
@@ -263,7 +384,10 @@ describe('real n8n editor in a browser: the package\'s nodes and credential', ()
 		// Save a change: n8n saves, then tests again.
 		await editor.testId('parameter-input-language').locator('input').fill('en');
 		await editor.testId('credential-save-button').click();
-		await settled(async () => testCalls().length, (count) => count >= 2);
+		await settled(
+			async () => testCalls().length,
+			(count) => count >= 2,
+		);
 		await dialog.getByText('Connection tested successfully').waitFor();
 		expect(testCalls()).toEqual(Array(2).fill('GET /event-points?page=1&itemsPerPage=1 200'));
 		// nothing refused on the way: the test got a token and used it
@@ -271,7 +395,9 @@ describe('real n8n editor in a browser: the package\'s nodes and credential', ()
 
 		await expectScreenshot('credential-test.png');
 		// n8n masks a saved password field: the page holds a placeholder, not the key
-		await expect(dialog.locator('input[type="password"]').inputValue()).resolves.toMatch(/^__n8n_BLANK_VALUE_/);
+		await expect(dialog.locator('input[type="password"]').inputValue()).resolves.toMatch(
+			/^__n8n_BLANK_VALUE_/,
+		);
 		expect(await editor.capture()).not.toContain(sandbox.keys.partner);
 		await expectHealthyPage();
 		await editor.closeDialog();
@@ -299,8 +425,12 @@ describe('real n8n editor in a browser: the package\'s nodes and credential', ()
 		await editor.closeDialog();
 	});
 
-	it('no secret in the pages, n8n\'s output or the server log', async () => {
+	it("no secret in the pages, n8n's output or the server log", async () => {
 		expect(editor.capturedHtml().length).toBeGreaterThan(0);
-		expectNoSecrets(`${n8n.printedText()}\n${server.log()}\n${editor.capturedHtml()}`, secrets(), 'real n8n editor');
+		expectNoSecrets(
+			`${n8n.printedText()}\n${server.log()}\n${editor.capturedHtml()}`,
+			secrets(),
+			'real n8n editor',
+		);
 	});
 });

@@ -11,16 +11,37 @@ import { join } from 'node:path';
 import { expectNoSecrets, secretsOf } from '../helpers/secrets';
 import { Receiver } from '../helpers/receiver';
 import { SandboxClient } from '../helpers/sandboxClient';
-import { apiCredential, ensureN8n, N8nInstance, n8nMajor, nodeOutput, packPackage, REPO_ROOT, type PackedPackage } from '../../scripts/n8n/instance';
+import {
+	apiCredential,
+	ensureN8n,
+	N8nInstance,
+	n8nMajor,
+	nodeOutput,
+	packPackage,
+	REPO_ROOT,
+	type PackedPackage,
+} from '../../scripts/n8n/instance';
 import type { N8nInstall } from '../../scripts/n8n/install';
 
 const DEMO_API = { id: 'PeDemoApiCred001', name: 'Public Events (sandbox)' };
 // The demo's organiser credential, which the barcode export example names.
 const ORGANISER = { id: 'PeDemoOrgCred001', name: 'Public Events (sandbox, organiser)' };
-const IDS = { sale: 'PeExSellTicket01', sheet: 'PeExSalesSheet01', barcodes: 'PeExBarcodeCsv01', catalog: 'PeExCatalogSync1', crm: 'PeE2eCrmProbe001', barcodesPartner: 'PeE2eBarcodePrt1' };
+const IDS = {
+	sale: 'PeExSellTicket01',
+	sheet: 'PeExSalesSheet01',
+	barcodes: 'PeExBarcodeCsv01',
+	catalog: 'PeExCatalogSync1',
+	crm: 'PeE2eCrmProbe001',
+	barcodesPartner: 'PeE2eBarcodePrt1',
+};
 const BARCODE = /^\d{13}$/;
 
-type Workflow = { id: string; name?: string; nodes: Array<{ name: string; type: string; [key: string]: any }>; connections: Record<string, any> };
+type Workflow = {
+	id: string;
+	name?: string;
+	nodes: Array<{ name: string; type: string; [key: string]: any }>;
+	connections: Record<string, any>;
+};
 
 function example(file: string): Workflow {
 	return JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as Workflow;
@@ -62,7 +83,14 @@ describe('real n8n: the example workflows', () => {
 			...crm,
 			id: IDS.crm,
 			nodes: [
-				{ id: 'b6f0c9d4-1d0e-4b7e-9d6a-5e0f1c2d3e4f', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					id: 'b6f0c9d4-1d0e-4b7e-9d6a-5e0f1c2d3e4f',
+					name: 'Start',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
 				{
 					id: 'c7a1dae5-2e1f-4c8f-8e7b-6f1a2d3e4f5a',
 					name: 'On Sale',
@@ -73,27 +101,52 @@ describe('real n8n: the example workflows', () => {
 				},
 				{ ...send, parameters: { ...send.parameters, url: receiver.url } },
 			],
-			connections: { Start: { main: [[{ node: 'On Sale', type: 'main', index: 0 }]] }, 'On Sale': crm.connections['On Sale'] },
+			connections: {
+				Start: { main: [[{ node: 'On Sale', type: 'main', index: 0 }]] },
+				'On Sale': crm.connections['On Sale'],
+			},
 		};
 	}
 
 	beforeAll(async () => {
-		[install, sandbox, packed, receiver] = await Promise.all([ensureN8n(), SandboxClient.start({ placesPerEvent: 40 }), packPackage(), Receiver.start()]);
+		[install, sandbox, packed, receiver] = await Promise.all([
+			ensureN8n(),
+			SandboxClient.start({ placesPerEvent: 40 }),
+			packPackage(),
+			Receiver.start(),
+		]);
 		n8n = await N8nInstance.create({ install, packed });
 		files = join(n8n.userFolder, '.n8n-files');
 		mkdirSync(join(files, 'public-events'), { recursive: true });
 		const { baseUrl } = sandbox.sandbox;
-		await n8n.importCredentials([apiCredential(DEMO_API, baseUrl, sandbox.keys.partner), apiCredential(ORGANISER, baseUrl, sandbox.keys.organiser)]);
+		await n8n.importCredentials([
+			apiCredential(DEMO_API, baseUrl, sandbox.keys.partner),
+			apiCredential(ORGANISER, baseUrl, sandbox.keys.organiser),
+		]);
 
 		// The paid order the CRM probe posts: the shape of the push trigger's item with Fetch Full Order.
 		const place = await sandbox.freePlace(1002);
-		const created = await sandbox.send('POST', '/orders', { eventPoint: '1002', places: [place.id], priceCategory: place.priceCategory });
-		const paid = (await sandbox.send('PUT', `/orders/${created.body.id}/status`, { toStatus: 'paid' })).body;
-		const pushed = { type: 'sale', orderId: String(paid.id), eventPointId: '1002', occurredAt: paid.payAt, order: paid };
+		const created = await sandbox.send('POST', '/orders', {
+			eventPoint: '1002',
+			places: [place.id],
+			priceCategory: place.priceCategory,
+		});
+		const paid = (
+			await sandbox.send('PUT', `/orders/${created.body.id}/status`, { toStatus: 'paid' })
+		).body;
+		const pushed = {
+			type: 'sale',
+			orderId: String(paid.id),
+			eventPointId: '1002',
+			occurredAt: paid.payAt,
+			order: paid,
+		};
 
 		const barcodes = example('nightly-barcode-export.json');
 		// What a partner who imports it with their own (partner) key runs.
-		const withPartnerKey = JSON.parse(JSON.stringify(barcodes).replaceAll(JSON.stringify(ORGANISER), JSON.stringify(DEMO_API))) as Workflow;
+		const withPartnerKey = JSON.parse(
+			JSON.stringify(barcodes).replaceAll(JSON.stringify(ORGANISER), JSON.stringify(DEMO_API)),
+		) as Workflow;
 		const workflows = [
 			{ ...withPartnerKey, id: IDS.barcodesPartner, name: `${barcodes.name ?? ''} (partner key)` },
 			example('sell-a-ticket.json'),
@@ -114,17 +167,37 @@ describe('real n8n: the example workflows', () => {
 	});
 
 	it("the examples' n8n nodes are types and versions this n8n has", () => {
-		const known = JSON.parse(readFileSync(join(install.dir, 'node_modules', 'n8n-nodes-base', 'dist', 'types', 'nodes.json'), 'utf8')) as Array<{ name: string; version: number | number[] }>;
+		const known = JSON.parse(
+			readFileSync(
+				join(install.dir, 'node_modules', 'n8n-nodes-base', 'dist', 'types', 'nodes.json'),
+				'utf8',
+			),
+		) as Array<{ name: string; version: number | number[] }>;
 		const versions = new Map<string, number[]>();
-		for (const d of known) versions.set(`n8n-nodes-base.${d.name}`, [...(versions.get(`n8n-nodes-base.${d.name}`) ?? []), ...[d.version].flat()]);
-		const used = ['sell-a-ticket', 'sales-and-refunds-to-spreadsheet', 'nightly-barcode-export', 'catalog-sync', 'push-sale-to-crm']
+		for (const d of known)
+			versions.set(`n8n-nodes-base.${d.name}`, [
+				...(versions.get(`n8n-nodes-base.${d.name}`) ?? []),
+				...[d.version].flat(),
+			]);
+		const used = [
+			'sell-a-ticket',
+			'sales-and-refunds-to-spreadsheet',
+			'nightly-barcode-export',
+			'catalog-sync',
+			'push-sale-to-crm',
+		]
 			.flatMap((name) => example(`${name}.json`).nodes)
 			.filter((n) => n.type.startsWith('n8n-nodes-base.'));
 		expect(used.length).toBeGreaterThan(10);
-		for (const node of used) expect([node.type, node.typeVersion, versions.get(node.type)?.includes(node.typeVersion)]).toEqual([node.type, node.typeVersion, true]);
+		for (const node of used)
+			expect([
+				node.type,
+				node.typeVersion,
+				versions.get(node.type)?.includes(node.typeVersion),
+			]).toEqual([node.type, node.typeVersion, true]);
 	});
 
-	it('sell a ticket: the integration order ends with sold tickets whose barcodes are the sandbox order\'s', async () => {
+	it("sell a ticket: the integration order ends with sold tickets whose barcodes are the sandbox order's", async () => {
 		const run = await n8n.execute(IDS.sale);
 
 		expect(run.status).toBe('success');
@@ -135,20 +208,32 @@ describe('real n8n: the example workflows', () => {
 		const placed = nodeOutput(run, 'Get Places')[0];
 		const paid = await order(tickets[0].orderId);
 		expect(paid.status).toBe('paid');
-		expect(tickets.map((t) => [t.orderStatus, t.status, t.placeId, t.barcode])).toEqual(paid.tickets.map((t: any) => ['paid', 'sold', placed.id, t.barcode]));
+		expect(tickets.map((t) => [t.orderStatus, t.status, t.placeId, t.barcode])).toEqual(
+			paid.tickets.map((t: any) => ['paid', 'sold', placed.id, t.barcode]),
+		);
 		for (const t of tickets) expect(t.barcode).toMatch(BARCODE);
 	});
 
 	it('sell a ticket: when reporting the payment fails, the error output releases the hold at once', async () => {
-		await sandbox.admin('POST', '/faults', { kind: 'status', status: 503, method: 'PUT', path: '/orders/{id}/status', count: 1 });
+		await sandbox.admin('POST', '/faults', {
+			kind: 'status',
+			status: 503,
+			method: 'PUT',
+			path: '/orders/{id}/status',
+			count: 1,
+		});
 		try {
 			const run = await n8n.execute(IDS.sale);
 
 			expect(run.status).toBe('success');
 			const created = nodeOutput(run, 'Create Order')[0];
 			expect(nodeOutput(run, 'Report Payment')).toEqual([]);
-			expect(errorOutput(run, 'Report Payment')).toEqual([expect.objectContaining({ error: expect.stringContaining('503') })]);
-			expect(nodeOutput(run, 'Release Hold')).toEqual([expect.objectContaining({ id: created.id, status: 'expired' })]);
+			expect(errorOutput(run, 'Report Payment')).toEqual([
+				expect.objectContaining({ error: expect.stringContaining('503') }),
+			]);
+			expect(nodeOutput(run, 'Release Hold')).toEqual([
+				expect.objectContaining({ id: created.id, status: 'expired' }),
+			]);
 			expect((await order(created.id)).status).toBe('expired');
 			// The place is free again for the next customer.
 			const places = await sandbox.getAll(`/event-points/${created.eventPoint}/places`);
@@ -169,9 +254,14 @@ describe('real n8n: the example workflows', () => {
 		expect(events.length).toBeGreaterThan(0);
 		expect(events.length).toBeLessThan(all.length);
 		for (const event of events) {
-			const expected = (await sandbox.getAll(`/event-points/${event.id}/barcodes`, { as: 'organiser' })).map((b) => `${b.barcode} ${b.placeId} ${b.sectorName}`);
+			const expected = (
+				await sandbox.getAll(`/event-points/${event.id}/barcodes`, { as: 'organiser' })
+			).map((b) => `${b.barcode} ${b.placeId} ${b.sectorName}`);
 			const rows = sheetRows(install, join(files, 'public-events', `barcodes-${event.id}.csv`));
-			expect([event.id, rows.map((r) => `${r.barcode} ${r.placeId} ${r.sectorName}`).sort()]).toEqual([event.id, expected.sort()]);
+			expect([
+				event.id,
+				rows.map((r) => `${r.barcode} ${r.placeId} ${r.sectorName}`).sort(),
+			]).toEqual([event.id, expected.sort()]);
 			for (const r of rows) expect(r.barcode).toMatch(BARCODE);
 		}
 	});
@@ -183,14 +273,16 @@ describe('real n8n: the example workflows', () => {
 		expect(run.status).toBe('error');
 		expect(run.data.resultData.lastNodeExecuted).toBe('Nothing Exported');
 		const message = String(run.data.resultData.error.message);
-		expect(message).toMatch(/^No barcode file was written: Export Barcodes answered an error for each of the \d+ events ahead/);
+		expect(message).toMatch(
+			/^No barcode file was written: Export Barcodes answered an error for each of the \d+ events ahead/,
+		);
 		expect(message).toMatch(/403/);
 		expect(message).toMatch(/organiser key/);
 		expect(errorOutput(run, 'Export Barcodes').length).toBeGreaterThan(0);
 		expect(readdirSync(join(files, 'public-events')).filter((f) => !before.has(f))).toEqual([]);
 	});
 
-	it('catalog sync, Run Now: each reference list in its own file, equal to the sandbox\'s list', async () => {
+	it("catalog sync, Run Now: each reference list in its own file, equal to the sandbox's list", async () => {
 		const run = await n8n.execute(IDS.catalog);
 
 		expect(run.status).toBe('success');
@@ -203,9 +295,15 @@ describe('real n8n: the example workflows', () => {
 			['genres', '/genres'],
 			['promo-codes', '/promocodes'],
 		];
-		expect(nodeOutput(run, 'Write List').map((item) => item.fileName.split('/').at(-1)).sort()).toEqual(lists.map(([file]) => `${file}.json`).sort());
+		expect(
+			nodeOutput(run, 'Write List')
+				.map((item) => item.fileName.split('/').at(-1))
+				.sort(),
+		).toEqual(lists.map(([file]) => `${file}.json`).sort());
 		for (const [file, path] of lists) {
-			const written = JSON.parse(readFileSync(join(files, 'public-events', `${file}.json`), 'utf8'));
+			const written = JSON.parse(
+				readFileSync(join(files, 'public-events', `${file}.json`), 'utf8'),
+			);
 			const list = await sandbox.getAll(path);
 			expect([file, list.length > 0, written]).toEqual([file, true, list]);
 		}
@@ -221,10 +319,31 @@ describe('real n8n: the example workflows', () => {
 		const rows = sheetRows(install, join(files, 'public-events', 'sales-and-refunds.xlsx'));
 		const money = (n: number) => String(Math.round(n * 100) / 100);
 		const expected = [
-			...sales.map((s: any) => ['sale', String(s.id), s.payAt, s.email, String(s.tickets.length), money(s.totalPrice.amount)]),
-			...refunds.map((r: any) => ['refund', String(r.order), r.refundedAt, '', String(r.tickets.length), money(-r.amount.amount)]),
+			...sales.map((s: any) => [
+				'sale',
+				String(s.id),
+				s.payAt,
+				s.email,
+				String(s.tickets.length),
+				money(s.totalPrice.amount),
+			]),
+			...refunds.map((r: any) => [
+				'refund',
+				String(r.order),
+				r.refundedAt,
+				'',
+				String(r.tickets.length),
+				money(-r.amount.amount),
+			]),
 		];
-		const got = rows.map((r) => [r.type, r.orderId, r.at, r.email, r.tickets, money(Number(r.amount))]);
+		const got = rows.map((r) => [
+			r.type,
+			r.orderId,
+			r.at,
+			r.email,
+			r.tickets,
+			money(Number(r.amount)),
+		]);
 		expect([...got].sort()).toEqual([...expected].sort());
 		expect(rows.map((r) => r.at)).toEqual(rows.map((r) => r.at).sort());
 	});
@@ -236,7 +355,10 @@ describe('real n8n: the example workflows', () => {
 		expect(receiver.requests).toHaveLength(1);
 		const [request] = receiver.requests;
 		const [sale] = nodeOutput(run, 'On Sale');
-		expect([request.method, request.headers['content-type']]).toEqual(['POST', expect.stringContaining('application/json')]);
+		expect([request.method, request.headers['content-type']]).toEqual([
+			'POST',
+			expect.stringContaining('application/json'),
+		]);
 		expect(JSON.parse(request.raw)).toEqual({
 			externalId: sale.orderId,
 			source: 'public-events',
@@ -250,7 +372,13 @@ describe('real n8n: the example workflows', () => {
 	});
 
 	it('nothing n8n printed, and no file the examples wrote, holds a key or a token', () => {
-		const written = ['barcodes-1001.csv', 'countries.json', 'promo-codes.json'].map((f) => readFileSync(join(files, 'public-events', f), 'utf8'));
-		expectNoSecrets([n8n.printedText(), ...written].join('\n'), secretsOf(sandbox), 'real n8n examples');
+		const written = ['barcodes-1001.csv', 'countries.json', 'promo-codes.json'].map((f) =>
+			readFileSync(join(files, 'public-events', f), 'utf8'),
+		);
+		expectNoSecrets(
+			[n8n.printedText(), ...written].join('\n'),
+			secretsOf(sandbox),
+			'real n8n examples',
+		);
 	});
 });

@@ -6,10 +6,19 @@ import { randomUUID } from 'node:crypto';
  * own second, poll every 10 s: the tests wait seconds, not minutes.
  */
 export const POLL_EVERY_MS = 10_000;
-export const pollTimes = { item: [0, 10, 20, 30, 40, 50].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) };
+export const pollTimes = {
+	item: [0, 10, 20, 30, 40, 50].map((second) => ({
+		mode: 'custom',
+		cronExpression: `${second} * * * * *`,
+	})),
+};
 
 /** The push trigger named 'Push', checking signatures with `credential`, as forwardingWorkflow's trigger. */
-export function signedPushTrigger(webhookId: string, credential: { id: string; name: string }, events: string[]) {
+export function signedPushTrigger(
+	webhookId: string,
+	credential: { id: string; name: string },
+	events: string[],
+) {
 	return {
 		name: 'Push',
 		type: 'n8n-nodes-public-events.publicEventsTrigger',
@@ -20,7 +29,11 @@ export function signedPushTrigger(webhookId: string, credential: { id: string; n
 }
 
 /** Trigger -> HTTP Request POSTing each item to `receiverUrl`. */
-export function forwardingWorkflow(id: string, trigger: { name: string; type: string; parameters: object } & Record<string, unknown>, receiverUrl: string) {
+export function forwardingWorkflow(
+	id: string,
+	trigger: { name: string; type: string; parameters: object } & Record<string, unknown>,
+	receiverUrl: string,
+) {
 	return {
 		id,
 		name: `e2e: ${trigger.name}`,
@@ -34,7 +47,14 @@ export function forwardingWorkflow(id: string, trigger: { name: string; type: st
 				type: 'n8n-nodes-base.httpRequest',
 				typeVersion: 4.2,
 				position: [240, 0],
-				parameters: { method: 'POST', url: receiverUrl, sendBody: true, specifyBody: 'json', jsonBody: '={{ JSON.stringify($json) }}', options: {} },
+				parameters: {
+					method: 'POST',
+					url: receiverUrl,
+					sendBody: true,
+					specifyBody: 'json',
+					jsonBody: '={{ JSON.stringify($json) }}',
+					options: {},
+				},
 			},
 		],
 		connections: { [trigger.name]: { main: [[{ node: 'Forward', type: 'main', index: 0 }]] } },

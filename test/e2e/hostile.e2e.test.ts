@@ -14,7 +14,14 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { apiCredential, ensureN8n, N8nInstance, nodeOutput, packPackage, type PackedPackage } from '../../scripts/n8n/instance';
+import {
+	apiCredential,
+	ensureN8n,
+	N8nInstance,
+	nodeOutput,
+	packPackage,
+	type PackedPackage,
+} from '../../scripts/n8n/instance';
 import { expectNoSecrets } from '../helpers/secrets';
 
 const KEY = 'key_live_hostile_e2e_4d1c9a7b20';
@@ -30,12 +37,48 @@ interface Hit {
 
 /** Each node: its name, the stub prefix its credential points at, its parameters. */
 const CASES = [
-	{ name: 'Read redirected away', prefix: 'read', parameters: { resource: 'event', operation: 'get', eventId: { __rl: true, mode: 'id', value: '1' } } },
-	{ name: 'Token redirected away', prefix: 'token', parameters: { resource: 'event', operation: 'get', eventId: { __rl: true, mode: 'id', value: '1' } } },
-	{ name: 'Paid, answer not HTTP', prefix: 'garbage', parameters: { resource: 'order', operation: 'changeStatus', orderId: '5', toStatus: 'paid' } },
-	{ name: 'Paid, answer gzip-mangled', prefix: 'gzip', parameters: { resource: 'order', operation: 'changeStatus', orderId: '5', toStatus: 'paid' } },
-	{ name: 'Paid, 502 and not applied', prefix: 'gateway', parameters: { resource: 'order', operation: 'changeStatus', orderId: '5', toStatus: 'paid' } },
-	{ name: 'Production over http', prefix: 'production', parameters: { resource: 'event', operation: 'get', eventId: { __rl: true, mode: 'id', value: '1' } } },
+	{
+		name: 'Read redirected away',
+		prefix: 'read',
+		parameters: {
+			resource: 'event',
+			operation: 'get',
+			eventId: { __rl: true, mode: 'id', value: '1' },
+		},
+	},
+	{
+		name: 'Token redirected away',
+		prefix: 'token',
+		parameters: {
+			resource: 'event',
+			operation: 'get',
+			eventId: { __rl: true, mode: 'id', value: '1' },
+		},
+	},
+	{
+		name: 'Paid, answer not HTTP',
+		prefix: 'garbage',
+		parameters: { resource: 'order', operation: 'changeStatus', orderId: '5', toStatus: 'paid' },
+	},
+	{
+		name: 'Paid, answer gzip-mangled',
+		prefix: 'gzip',
+		parameters: { resource: 'order', operation: 'changeStatus', orderId: '5', toStatus: 'paid' },
+	},
+	{
+		name: 'Paid, 502 and not applied',
+		prefix: 'gateway',
+		parameters: { resource: 'order', operation: 'changeStatus', orderId: '5', toStatus: 'paid' },
+	},
+	{
+		name: 'Production over http',
+		prefix: 'production',
+		parameters: {
+			resource: 'event',
+			operation: 'get',
+			eventId: { __rl: true, mode: 'id', value: '1' },
+		},
+	},
 ] as const;
 
 describe('real n8n against a hostile service (a stub, not the sandbox)', () => {
@@ -74,7 +117,8 @@ describe('real n8n against a hostile service (a stub, not the sandbox)', () => {
 			}
 			return json(200, { id: 1, eventName: 'Concert' });
 		}
-		if (req.method === 'GET' && path === '/api/v2/orders/5') return json(200, { id: 5, status: orders.get(prefix) ?? 'reserved_to_time', tickets: [] });
+		if (req.method === 'GET' && path === '/api/v2/orders/5')
+			return json(200, { id: 5, status: orders.get(prefix) ?? 'reserved_to_time', tickets: [] });
 		if (req.method === 'PUT' && path === '/api/v2/orders/5/status') {
 			if (prefix === 'gateway') {
 				res.writeHead(502, { 'content-type': 'text/html' });
@@ -91,20 +135,33 @@ describe('real n8n against a hostile service (a stub, not the sandbox)', () => {
 		return json(404, { message: `no route ${req.method} ${path}` });
 	}
 
-	function recording(origin: Hit['origin'], handle: (req: IncomingMessage, res: ServerResponse) => void): Server {
+	function recording(
+		origin: Hit['origin'],
+		handle: (req: IncomingMessage, res: ServerResponse) => void,
+	): Server {
 		return createServer((req, res) => {
 			const chunks: Buffer[] = [];
 			req.on('data', (chunk: Buffer) => chunks.push(chunk));
 			req.on('end', () => {
 				const body = Buffer.concat(chunks).toString('utf8');
-				hits.push({ origin, method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization, body });
+				hits.push({
+					origin,
+					method: req.method ?? '',
+					path: req.url ?? '',
+					authorization: req.headers.authorization,
+					body,
+				});
 				handle(req, res);
 			});
 		});
 	}
 
 	const listen = (server: Server) =>
-		new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+		new Promise<string>((resolve) =>
+			server.listen(0, '127.0.0.1', () =>
+				resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+			),
+		);
 
 	beforeAll(async () => {
 		api = recording('api', answer);
@@ -119,12 +176,24 @@ describe('real n8n against a hostile service (a stub, not the sandbox)', () => {
 		await n8n.importCredentials(
 			CASES.map((c, i) =>
 				c.prefix === 'production'
-					? apiCredential({ id: `PeE2eCredHostl${i}`, name: c.name }, 'http://tickets.example.invalid', KEY, 'production')
+					? apiCredential(
+							{ id: `PeE2eCredHostl${i}`, name: c.name },
+							'http://tickets.example.invalid',
+							KEY,
+							'production',
+						)
 					: apiCredential({ id: `PeE2eCredHostl${i}`, name: c.name }, `${apiUrl}/${c.prefix}`, KEY),
 			),
 		);
 		const nodes = [
-			{ id: randomUUID(), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: randomUUID(),
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			...CASES.map((c, i) => ({
 				id: randomUUID(),
 				name: c.name,
@@ -138,8 +207,19 @@ describe('real n8n against a hostile service (a stub, not the sandbox)', () => {
 			})),
 		];
 		const names = ['Start', ...CASES.map((c) => c.name)];
-		const connections = Object.fromEntries(names.slice(0, -1).map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
-		const workflow = { id: WORKFLOW_ID, name: 'e2e: hostile service', active: false, settings: { executionOrder: 'v1' }, nodes, connections };
+		const connections = Object.fromEntries(
+			names
+				.slice(0, -1)
+				.map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]),
+		);
+		const workflow = {
+			id: WORKFLOW_ID,
+			name: 'e2e: hostile service',
+			active: false,
+			settings: { executionOrder: 'v1' },
+			nodes,
+			connections,
+		};
 		await n8n.importWorkflow(workflow);
 		run = await n8n.execute(WORKFLOW_ID);
 	});
@@ -147,7 +227,11 @@ describe('real n8n against a hostile service (a stub, not the sandbox)', () => {
 	afterAll(async () => {
 		n8n?.cleanup();
 		packed?.cleanup();
-		await Promise.all([api, other].map((server) => new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)))));
+		await Promise.all(
+			[api, other].map(
+				(server) => new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined))),
+			),
+		);
 	});
 
 	const only = (name: string) => {
@@ -162,38 +246,57 @@ describe('real n8n against a hostile service (a stub, not the sandbox)', () => {
 	});
 
 	it('a read redirected to another origin fails, naming where it pointed', () => {
-		expect(only('Read redirected away').error).toContain(`${otherUrl}/api/v2/event-points/1, away from the Base URL's address`);
+		expect(only('Read redirected away').error).toContain(
+			`${otherUrl}/api/v2/event-points/1, away from the Base URL's address`,
+		);
 	});
 
 	it('a redirected token request fails without sending the key on', () => {
-		expect(only('Token redirected away').error).toMatch(/answered a redirect \(307\) instead of a token/);
+		expect(only('Token redirected away').error).toMatch(
+			/answered a redirect \(307\) instead of a token/,
+		);
 	});
 
 	it('writes applied behind unreadable answers are read back and reported applied, sent once each', () => {
-		for (const [name, prefix] of [['Paid, answer not HTTP', 'garbage'], ['Paid, answer gzip-mangled', 'gzip']]) {
+		for (const [name, prefix] of [
+			['Paid, answer not HTTP', 'garbage'],
+			['Paid, answer gzip-mangled', 'gzip'],
+		]) {
 			const item = only(name);
 			expect(item.error).toBeUndefined();
 			expect(item.status).toBe('paid');
 			expect(JSON.stringify(item.writeCheck)).toMatch(/applied/);
-			expect(hits.filter((h) => h.method === 'PUT' && h.path.startsWith(`/${prefix}/`))).toHaveLength(1);
+			expect(
+				hits.filter((h) => h.method === 'PUT' && h.path.startsWith(`/${prefix}/`)),
+			).toHaveLength(1);
 		}
 	});
 
 	it('a write answered 502 and not applied is read back and said not applied, and not sent again', () => {
 		const item = only('Paid, 502 and not applied');
 		expect(item.error).toMatch(/not applied/i);
-		expect(hits.filter((h) => h.method === 'PUT' && h.path.startsWith('/gateway/'))).toHaveLength(1);
-		expect(hits.filter((h) => h.method === 'GET' && h.path.startsWith('/gateway/api/v2/orders/5'))).not.toHaveLength(0);
+		expect(hits.filter((h) => h.method === 'PUT' && h.path.startsWith('/gateway/'))).toHaveLength(
+			1,
+		);
+		expect(
+			hits.filter((h) => h.method === 'GET' && h.path.startsWith('/gateway/api/v2/orders/5')),
+		).not.toHaveLength(0);
 	});
 
 	it('production over plain http to a remote host is refused before any request, naming Base URL', () => {
-		expect(only('Production over http').error).toMatch(/^The credential's Base URL: Production needs an https:\/\/ address/);
+		expect(only('Production over http').error).toMatch(
+			/^The credential's Base URL: Production needs an https:\/\/ address/,
+		);
 		expect(hits.filter((h) => h.path.startsWith('/production/'))).toEqual([]);
 	});
 
 	it('nothing n8n printed or stored in the run holds the key or a token', () => {
 		const secrets: Record<string, string> = { 'the API key': KEY };
 		tokens.forEach((token, i) => (secrets[`token ${i + 1}`] = token));
-		expectNoSecrets(`${n8n.printedText()}\n${JSON.stringify(run)}`, secrets, 'real n8n against the hostile stub');
+		expectNoSecrets(
+			`${n8n.printedText()}\n${JSON.stringify(run)}`,
+			secrets,
+			'real n8n against the hostile stub',
+		);
 	});
 });

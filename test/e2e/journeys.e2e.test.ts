@@ -12,9 +12,22 @@ import { REPO_ROOT } from '../../scripts/n8n/instance';
 import { until } from '../helpers/push';
 import { DemoProcess, restClient } from './demoProcess';
 import { EditorBrowser, UNKNOWN_NODE_TEXTS } from './editor/browser';
-import { choose, chooseCredential, executeWorkflow, outputCount, runEnded, searchNodes, settled, succeeded } from './editor/userActions';
+import {
+	choose,
+	chooseCredential,
+	executeWorkflow,
+	outputCount,
+	runEnded,
+	searchNodes,
+	settled,
+	succeeded,
+} from './editor/userActions';
 
-const example = (file: string) => JSON.parse(readFileSync(join(REPO_ROOT, 'examples', `${file}.json`), 'utf8')) as { id: string; name: string };
+const example = (file: string) =>
+	JSON.parse(readFileSync(join(REPO_ROOT, 'examples', `${file}.json`), 'utf8')) as {
+		id: string;
+		name: string;
+	};
 const SELL = example('sell-a-ticket');
 const PUSH = example('push-sale-to-crm');
 const TABLE = example('sales-to-data-table');
@@ -26,20 +39,37 @@ const RUNS = [
 	{ example: SELL, trigger: undefined, last: 'Report Payment' },
 	{ example: example('catalog-sync'), trigger: 'Run Now', last: 'Write List' },
 	{ example: BARCODES, trigger: 'Run Now', last: 'Write CSV' },
-	{ example: example('sales-and-refunds-to-spreadsheet'), trigger: 'Run Now', last: 'Write Spreadsheet' },
+	{
+		example: example('sales-and-refunds-to-spreadsheet'),
+		trigger: 'Run Now',
+		last: 'Write Spreadsheet',
+	},
 	{ example: TABLE, trigger: 'New Sales and Refunds', last: 'Save to Table' },
 ];
 const WRONG_KEY = 'pe_test_partner_not_issued_0000000000';
-const SEARCH_WORDS = ['ticket', 'barcode', 'refund', 'payment', 'seat', 'order', 'sale', 'event', 'Public Events'];
+const SEARCH_WORDS = [
+	'ticket',
+	'barcode',
+	'refund',
+	'payment',
+	'seat',
+	'order',
+	'sale',
+	'event',
+	'Public Events',
+];
 
-describe('a partner\'s journeys in the demo\'s editor (Chromium)', () => {
+describe("a partner's journeys in the demo's editor (Chromium)", () => {
 	let demo: DemoProcess;
 	let editor: EditorBrowser;
 	let rest: ReturnType<typeof restClient>;
 	let sandbox: string;
 	let keys: { partner: string; organiser: string };
 
-	const sellTicket = async () => (await (await fetch(`${sandbox}/__sandbox/widget-orders`, { method: 'POST' })).json()) as { id: number };
+	const sellTicket = async () =>
+		(await (await fetch(`${sandbox}/__sandbox/widget-orders`, { method: 'POST' })).json()) as {
+			id: number;
+		};
 
 	/** Which keys a page's HTML holds (their names, not the page: an expect would print it whole). */
 	const secretsIn = (html: string) =>
@@ -66,7 +96,8 @@ describe('a partner\'s journeys in the demo\'s editor (Chromium)', () => {
 		demo = await DemoProcess.start();
 		sandbox = demo.printed!.sandbox;
 		// the sandbox's control surface, printed by the demo, names its keys
-		keys = ((await (await fetch(`${sandbox}/__sandbox/state`)).json()) as { keys: typeof keys }).keys;
+		keys = ((await (await fetch(`${sandbox}/__sandbox/state`)).json()) as { keys: typeof keys })
+			.keys;
 		const cookie = await demo.login();
 		rest = restClient(demo.printed!.editor, cookie);
 		editor = await EditorBrowser.open(demo.printed!.editor, cookie);
@@ -86,7 +117,12 @@ describe('a partner\'s journeys in the demo\'s editor (Chromium)', () => {
 		await editor.testId('add-resource-credential').click();
 		await editor.testId('new-credential-type-select').locator('input').fill('Public Events');
 		const types = editor.testId('new-credential-type-select-option');
-		expect(await settled(() => types.allInnerTexts(), (t) => t.includes('Public Events API'))).toContain('Public Events API');
+		expect(
+			await settled(
+				() => types.allInnerTexts(),
+				(t) => t.includes('Public Events API'),
+			),
+		).toContain('Public Events API');
 		await types.filter({ hasText: /^Public Events API$/ }).click();
 		await editor.testId('new-credential-type-button').click();
 		const dialog = editor.testId('credential-edit-dialog');
@@ -102,14 +138,20 @@ describe('a partner\'s journeys in the demo\'s editor (Chromium)', () => {
 		await editor.testId('credential-save-button').click();
 		await dialog.getByText('Couldn’t connect with these settings').waitFor();
 		await dialog.getByText('More details').click();
-		await dialog.getByText(/The API key was refused by POST \S+\/api\/v2\/token \(401\)\. Staging and production keys differ/).waitFor();
+		await dialog
+			.getByText(
+				/The API key was refused by POST \S+\/api\/v2\/token \(401\)\. Staging and production keys differ/,
+			)
+			.waitFor();
 		await checkpoint('1-credential-refused', { keepHtml: false });
 		await editor.closeDialog();
 
 		// opened again from the list, as saved: n8n tests it again; the key field holds a placeholder
 		await editor.page.getByText('Public Events account', { exact: true }).click();
 		await dialog.getByText('Couldn’t connect with these settings').waitFor();
-		await expect(editor.testId('parameter-input-apiKey').locator('input').inputValue()).resolves.toMatch(/^__n8n_BLANK_VALUE_/);
+		await expect(
+			editor.testId('parameter-input-apiKey').locator('input').inputValue(),
+		).resolves.toMatch(/^__n8n_BLANK_VALUE_/);
 		await checkpoint('1-credential-reopened');
 		expect(secretsIn(await editor.capture())).toEqual([]);
 		await editor.closeDialog();
@@ -118,19 +160,36 @@ describe('a partner\'s journeys in the demo\'s editor (Chromium)', () => {
 	it('2. a workflow from the node creator: each word a user types finds "Public Events"; Get many events runs and shows its items', async () => {
 		await editor.goto('/workflow/new');
 		// "Add first step" (the canvas's plus when the workflow is empty)
-		await editor.testId('canvas-add-button').or(editor.testId('canvas-plus-button')).first().click();
+		await editor
+			.testId('canvas-add-button')
+			.or(editor.testId('canvas-plus-button'))
+			.first()
+			.click();
 		await searchNodes(editor, 'manual', (names) => names.includes('Manual Trigger'));
-		await editor.testId('node-creator-item-name').filter({ hasText: /^Manual Trigger$/ }).click();
+		await editor
+			.testId('node-creator-item-name')
+			.filter({ hasText: /^Manual Trigger$/ })
+			.click();
 		await editor.testId('canvas-handle-plus').first().click();
 
 		const found: Record<string, string[]> = {};
-		for (const words of SEARCH_WORDS) found[words] = await searchNodes(editor, words, (names) => names.includes('Public Events'));
-		for (const words of SEARCH_WORDS) expect([words, found[words].includes('Public Events')]).toEqual([words, true]);
+		for (const words of SEARCH_WORDS)
+			found[words] = await searchNodes(editor, words, (names) => names.includes('Public Events'));
+		for (const words of SEARCH_WORDS)
+			expect([words, found[words].includes('Public Events')]).toEqual([words, true]);
 		expect(found['Public Events'][0]).toBe('Public Events');
-		expect(Object.values(found).flat().filter((name) => /^Public Events\b.*HTTP/i.test(name))).toEqual([]);
+		expect(
+			Object.values(found)
+				.flat()
+				.filter((name) => /^Public Events\b.*HTTP/i.test(name)),
+		).toEqual([]);
 		await checkpoint('2-node-creator-search');
 
-		await editor.testId('node-creator-item-name').filter({ hasText: /^Public Events$/ }).first().click();
+		await editor
+			.testId('node-creator-item-name')
+			.filter({ hasText: /^Public Events$/ })
+			.first()
+			.click();
 		await editor.testId('node-creator').getByText('Get many events', { exact: true }).click();
 		await editor.testId('ndv').waitFor();
 		await chooseCredential(editor, 'Public Events (sandbox)');
@@ -142,14 +201,21 @@ describe('a partner\'s journeys in the demo\'s editor (Chromium)', () => {
 		await choose(editor, 'resource', 'Order');
 		await choose(editor, 'operation', 'Create');
 		await editor.testId('parameter-input-priceCategory').click();
-		await editor.page.locator('.el-select-dropdown:visible').getByText(/^Choose the event above first/).waitFor();
+		await editor.page
+			.locator('.el-select-dropdown:visible')
+			.getByText(/^Choose the event above first/)
+			.waitFor();
 		expect(await editor.page.locator('body').innerText()).not.toContain('Error fetching options');
 		await checkpoint('2-price-category-waits-for-event');
 		await editor.page.keyboard.press('Escape');
 	});
 
 	describe('3. each shipped example, run with "Execute workflow"', () => {
-		for (const { example: { id, name }, trigger, last } of RUNS) {
+		for (const {
+			example: { id, name },
+			trigger,
+			last,
+		} of RUNS) {
 			it(`${name}${trigger ? ` (from "${trigger}")` : ''} runs green`, async () => {
 				// the poll trigger's test run fetches the latest sale: make one, as the demo's curl line does
 				if (id === TABLE.id) await sellTicket();
@@ -168,11 +234,23 @@ describe('a partner\'s journeys in the demo\'s editor (Chromium)', () => {
 			});
 		}
 
-		it('the barcode export with the partner\'s key does not end green: it stops at Nothing Exported, saying an organiser key is needed', async () => {
-			const barcodes = (await rest('GET', `/workflows/${BARCODES.id}`)) as { nodes: Array<{ credentials?: object }>; connections: object };
-			const partner = ((await rest('GET', `/workflows/${SELL.id}`)) as { nodes: Array<{ name: string; credentials?: object }> }).nodes.find((n) => n.name === 'Get Events')!.credentials;
+		it("the barcode export with the partner's key does not end green: it stops at Nothing Exported, saying an organiser key is needed", async () => {
+			const barcodes = (await rest('GET', `/workflows/${BARCODES.id}`)) as {
+				nodes: Array<{ credentials?: object }>;
+				connections: object;
+			};
+			const partner = (
+				(await rest('GET', `/workflows/${SELL.id}`)) as {
+					nodes: Array<{ name: string; credentials?: object }>;
+				}
+			).nodes.find((n) => n.name === 'Get Events')!.credentials;
 			const nodes = barcodes.nodes.map((n) => (n.credentials ? { ...n, credentials: partner } : n));
-			const { id } = (await rest('POST', '/workflows', { name: 'Barcodes with the partner key', nodes, connections: barcodes.connections, settings: { executionOrder: 'v1' } })) as { id: string };
+			const { id } = (await rest('POST', '/workflows', {
+				name: 'Barcodes with the partner key',
+				nodes,
+				connections: barcodes.connections,
+				settings: { executionOrder: 'v1' },
+			})) as { id: string };
 			await editor.canvas(id);
 			await executeWorkflow(editor, 'Run Now');
 			const ended = await runEnded(editor);
@@ -191,27 +269,39 @@ describe('a partner\'s journeys in the demo\'s editor (Chromium)', () => {
 			await sellTicket();
 			expect(await runEnded(editor)).toMatch(/^Workflow executed successfully/);
 			expect(await succeeded(editor, 'Send to CRM')).toBe(true);
-			const deals = await until(async () => {
-				const all = (await (await fetch(crm)).json()) as Array<{ body: { externalId?: unknown } }>;
-				return all.length > before && all;
-			}, 'the stand-in CRM to receive the deal', 10_000);
+			const deals = await until(
+				async () => {
+					const all = (await (await fetch(crm)).json()) as Array<{
+						body: { externalId?: unknown };
+					}>;
+					return all.length > before && all;
+				},
+				'the stand-in CRM to receive the deal',
+				10_000,
+			);
 			expect(deals[deals.length - 1].body.externalId).toEqual(expect.anything());
 			await checkpoint('3-push-to-crm');
 		});
 
 		// The two examples not run from the editor, and what a user is told instead.
 		it(`${SHEETS.name}: not run (Google's servers are out of reach here); the demo's list says it needs a Google account`, () => {
-			expect(demo.output).toContain(`${SHEETS.name}   (needs your Google account: it cannot run in this offline demo)`);
+			expect(demo.output).toContain(
+				`${SHEETS.name}   (needs your Google account: it cannot run in this offline demo)`,
+			);
 		});
 
 		it(`${DESK.name}: not run from the editor: it is published at start as an MCP server (the demo suite connects an MCP client)`, async () => {
-			expect(((await rest('GET', `/workflows/${DESK.id}`)) as { active: boolean }).active).toBe(true);
+			expect(((await rest('GET', `/workflows/${DESK.id}`)) as { active: boolean }).active).toBe(
+				true,
+			);
 		});
 	});
 
-	it('4a. push trigger test mode: the package\'s header, then a sold ticket arrives in the panel as a sale with its order ID', async () => {
+	it("4a. push trigger test mode: the package's header, then a sold ticket arrives in the panel as a sale with its order ID", async () => {
 		const panel = await openPanel(PUSH.id, 'On Sale');
-		await panel.getByText('Click below, then have a test notification sent to the Test URL', { exact: true }).waitFor();
+		await panel
+			.getByText('Click below, then have a test notification sent to the Test URL', { exact: true })
+			.waitFor();
 		// (n8n's own header for such a trigger: "Pull in events from Public Events")
 		expect(await panel.innerText()).not.toContain('Pull in events from');
 		await checkpoint('4-push-trigger-before');
@@ -219,7 +309,9 @@ describe('a partner\'s journeys in the demo\'s editor (Chromium)', () => {
 		await editor.testId('trigger-listening').waitFor();
 		await editor.testId('output-panel').getByText('No trigger output').waitFor();
 		// while listening, the panel's notice tells where a test notification has to go
-		await panel.getByText('have the service send one test notification to the Test URL', { exact: false }).waitFor();
+		await panel
+			.getByText('have the service send one test notification to the Test URL', { exact: false })
+			.waitFor();
 		await checkpoint('4-push-trigger-listening');
 		await sellTicket();
 		await editor.testId('trigger-listening').waitFor({ state: 'hidden', timeout: 30_000 });
@@ -235,34 +327,58 @@ describe('a partner\'s journeys in the demo\'s editor (Chromium)', () => {
 
 	it('4b. poll trigger test mode: the start notice is on screen; Fetch Test Event shows an item', async () => {
 		const panel = await openPanel(TABLE.id, 'New Sales and Refunds');
-		const notice = panel.getByText(/^Polling starts when the workflow is published \(activated\)/).first();
+		const notice = panel
+			.getByText(/^Polling starts when the workflow is published \(activated\)/)
+			.first();
 		const text = await notice.innerText();
 		expect(text).toContain('every minute unless changed');
 		expect(text).toContain('Start From');
 		// it fetches the most recent sale or refund: the one sold now
 		const sale = await sellTicket();
-		await editor.testId('trigger-execute-button').filter({ hasText: 'Fetch Test Event' }).first().click();
-		await editor.testId('output-panel').getByText(String(sale.id), { exact: true }).first().waitFor();
+		await editor
+			.testId('trigger-execute-button')
+			.filter({ hasText: 'Fetch Test Event' })
+			.first()
+			.click();
+		await editor
+			.testId('output-panel')
+			.getByText(String(sale.id), { exact: true })
+			.first()
+			.waitFor();
 		expect(await outputCount(editor)).toBe('1 item');
 		await checkpoint('4-poll-trigger-fetched');
 	});
 
 	it('5. no hidden holds: Create fed two places says it ran twice and names Execute Once', async () => {
-		const sell = (await rest('GET', `/workflows/${SELL.id}`)) as { nodes: Array<{ name: string; parameters: object }>; connections: Record<string, unknown> };
+		const sell = (await rest('GET', `/workflows/${SELL.id}`)) as {
+			nodes: Array<{ name: string; parameters: object }>;
+			connections: Record<string, unknown>;
+		};
 		const kept = ['Start', 'Get Events', 'Get Places', 'Create Order'];
 		const nodes = sell.nodes
 			.filter((n) => kept.includes(n.name))
-			.map((n) => (n.name === 'Get Places' ? { ...n, parameters: { ...n.parameters, limit: 2, options: { onlyAvailable: true } } } : n));
+			.map((n) =>
+				n.name === 'Get Places'
+					? { ...n, parameters: { ...n.parameters, limit: 2, options: { onlyAvailable: true } } }
+					: n,
+			);
 		const connections = Object.fromEntries(kept.slice(0, 3).map((n) => [n, sell.connections[n]]));
-		const { id } = (await rest('POST', '/workflows', { name: 'Hold two places', nodes, connections, settings: { executionOrder: 'v1' } })) as { id: string };
+		const { id } = (await rest('POST', '/workflows', {
+			name: 'Hold two places',
+			nodes,
+			connections,
+			settings: { executionOrder: 'v1' },
+		})) as { id: string };
 
 		await editor.canvas(id);
 		await executeWorkflow(editor);
 		expect(await runEnded(editor)).toMatch(/^Workflow executed successfully/);
 		await editor.openPanel('Create Order');
 		expect(await outputCount(editor)).toBe('2 items');
-		const hint = editor.testId('output-panel').getByText(/^This node ran 2 times, once for each input item/);
-		expect(await hint.innerText()).toContain('turn on Execute Once in the node\'s Settings');
+		const hint = editor
+			.testId('output-panel')
+			.getByText(/^This node ran 2 times, once for each input item/);
+		expect(await hint.innerText()).toContain("turn on Execute Once in the node's Settings");
 		await checkpoint('5-execute-once-hint');
 	});
 

@@ -45,7 +45,12 @@ function tokenWorkflow() {
 				typeVersion: 2,
 				position: [0, 0],
 				webhookId: randomUUID(),
-				parameters: { httpMethod: 'POST', path: TOKEN_PATH, responseMode: 'onReceived', options: {} },
+				parameters: {
+					httpMethod: 'POST',
+					path: TOKEN_PATH,
+					responseMode: 'onReceived',
+					options: {},
+				},
 			},
 			{
 				id: randomUUID(),
@@ -75,7 +80,10 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 	}
 
 	/** API requests of runs since a log position, as `METHOD route status`. */
-	const requestsSince = (seq: number) => sandbox().app.log.since(seq).map((e) => `${e.method} ${e.route} ${e.status ?? '-'}`);
+	const requestsSince = (seq: number) =>
+		sandbox()
+			.app.log.since(seq)
+			.map((e) => `${e.method} ${e.route} ${e.status ?? '-'}`);
 
 	/**
 	 * `count` calls at once, alternated between the webhook processors; resolves once every run
@@ -143,7 +151,9 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 		const requests = await callAll(CALLS);
 		expect(requests.filter((r) => r === 'GET /event-points 200')).toHaveLength(CALLS);
 		// each run that held the expired token was refused once, then took the renewed one
-		expect(requests.filter((r) => !r.endsWith(' 200')).every((r) => r === 'GET /event-points 401')).toBe(true);
+		expect(
+			requests.filter((r) => !r.endsWith(' 200')).every((r) => r === 'GET /event-points 401'),
+		).toBe(true);
 		const renewed = requests.filter((r) => r === 'POST /token 200').length;
 		console.log(`[queue] ${CALLS} executions at once after expiry: ${renewed} renewal(s)`);
 		expect(renewed).toBeGreaterThanOrEqual(1);
@@ -153,7 +163,10 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 	});
 
 	/** Executions (sink requests) per delivery id, for the ids given. */
-	const executionsOf = (ids: string[]) => ids.map((id) => sink.bodies<{ deliveryId: string }>().filter((b) => b.deliveryId === id).length);
+	const executionsOf = (ids: string[]) =>
+		ids.map(
+			(id) => sink.bodies<{ deliveryId: string }>().filter((b) => b.deliveryId === id).length,
+		);
 
 	/**
 	 * Sales (and refunds of the first `refunds`) pushed through the balancer, routed as it is set;
@@ -161,16 +174,37 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 	 * byte for byte (a sender's retry): at the other processor, or twice at once through the
 	 * balancer. Returns, per delivery, the executions of the first round and those the copies added.
 	 */
-	async function pushRound(sales: number, refunds: number, spaced: boolean, retry: 'other' | 'balancer' = 'other'): Promise<{ first: number[]; retried: number; remembered: number }> {
-		const subscription = await subscribe(sandbox(), { url: balancer.url, secret: WEBHOOK_SECRET, types: ['order.sale', 'order.refund'] });
+	async function pushRound(
+		sales: number,
+		refunds: number,
+		spaced: boolean,
+		retry: 'other' | 'balancer' = 'other',
+	): Promise<{ first: number[]; retried: number; remembered: number }> {
+		const subscription = await subscribe(sandbox(), {
+			url: balancer.url,
+			secret: WEBHOOK_SECRET,
+			types: ['order.sale', 'order.refund'],
+		});
 		const kept = balancer.deliveries.length;
 		/** Waits until `n` deliveries were answered 2xx and each has started an execution; their ids. */
 		const settle = async (n: number) => {
-			const ids = await until(async () => {
-				const all = await deliveriesOf(sandbox(), subscription.id);
-				return all.length === n && all.every((d) => d.state === 'delivered') && all.map((d) => String(d.notificationId));
-			}, 'every delivery answered 2xx', 30_000);
-			await until(async () => executionsOf(ids).every((count) => count > 0), 'an execution for every delivery', 60_000);
+			const ids = await until(
+				async () => {
+					const all = await deliveriesOf(sandbox(), subscription.id);
+					return (
+						all.length === n &&
+						all.every((d) => d.state === 'delivered') &&
+						all.map((d) => String(d.notificationId))
+					);
+				},
+				'every delivery answered 2xx',
+				30_000,
+			);
+			await until(
+				async () => executionsOf(ids).every((count) => count > 0),
+				'an execution for every delivery',
+				60_000,
+			);
 			return ids;
 		};
 		const sold: number[] = [];
@@ -180,19 +214,31 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 			if (spaced) await settle(++sent);
 		}
 		for (const id of sold.slice(0, refunds)) {
-			expect((await sandbox().admin('POST', `/widget-orders/${id}/refund`)).status).toBeLessThan(300);
+			expect((await sandbox().admin('POST', `/widget-orders/${id}/refund`)).status).toBeLessThan(
+				300,
+			);
 			if (spaced) await settle(++sent);
 		}
 		const total = sales + refunds;
 		const ids = await settle(total);
 		const first = executionsOf(ids);
-		const stored = (await cluster.main.rest(cluster.cookie, 'GET', `/workflows/${PUSH_WORKFLOW}`)) as { staticData?: Record<string, { seenDeliveries?: string[] }> };
+		const stored = (await cluster.main.rest(
+			cluster.cookie,
+			'GET',
+			`/workflows/${PUSH_WORKFLOW}`,
+		)) as { staticData?: Record<string, { seenDeliveries?: string[] }> };
 		const remembered = stored.staticData?.['node:Push']?.seenDeliveries?.length ?? 0;
 		const round = balancer.deliveries.slice(kept, kept + total);
 		const answers = [];
 		for (const delivery of round) {
-			if (retry === 'other') answers.push(await send(pushUrl(webhooks[(delivery.target + 1) % webhooks.length]), delivery));
-			else answers.push(...(await Promise.all([send(balancer.url, delivery), send(balancer.url, delivery)])));
+			if (retry === 'other')
+				answers.push(
+					await send(pushUrl(webhooks[(delivery.target + 1) % webhooks.length]), delivery),
+				);
+			else
+				answers.push(
+					...(await Promise.all([send(balancer.url, delivery), send(balancer.url, delivery)])),
+				);
 		}
 		expect(answers.map((a) => a.status)).toEqual(Array(answers.length).fill(200));
 		// a sale after the retries: once its execution is in, the retries' are most likely in too
@@ -208,7 +254,9 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 	it(`pushes through two webhook processors, spaced: ${SALES} sales and ${REFUNDS} refunds each start one execution; retries at the other processor start none`, async () => {
 		balancer.route = 'alternate';
 		const { first, retried, remembered } = await pushRound(SALES, REFUNDS, true);
-		console.log(`[queue] ${SALES + REFUNDS} spaced deliveries alternated over 2 webhook processors: executions per delivery ${first.join(' ')} (delivery ids in the stored static data: ${remembered}); the same again at the other processor: ${retried} more`);
+		console.log(
+			`[queue] ${SALES + REFUNDS} spaced deliveries alternated over 2 webhook processors: executions per delivery ${first.join(' ')} (delivery ids in the stored static data: ${remembered}); the same again at the other processor: ${retried} more`,
+		);
 		expect(first).toEqual(Array(SALES + REFUNDS).fill(1));
 		expect(remembered).toBe(SALES + REFUNDS);
 		expect(retried).toBe(0);
@@ -219,7 +267,9 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 	it(`pushes in a burst, alternated: ${SALES} sales and ${REFUNDS} refunds at once each start one execution; retries at the other processor measured`, async () => {
 		balancer.route = 'alternate';
 		const { first, retried, remembered } = await pushRound(SALES, REFUNDS, false);
-		console.log(`[queue] ${SALES + REFUNDS} deliveries in a burst alternated over 2 webhook processors: executions per delivery ${first.join(' ')} (delivery ids in the stored static data: ${remembered}); the same again at the other processor: ${retried} more`);
+		console.log(
+			`[queue] ${SALES + REFUNDS} deliveries in a burst alternated over 2 webhook processors: executions per delivery ${first.join(' ')} (delivery ids in the stored static data: ${remembered}); the same again at the other processor: ${retried} more`,
+		);
 		expect(first).toEqual(Array(SALES + REFUNDS).fill(1));
 		expect(retried).toBeLessThanOrEqual(SALES + REFUNDS);
 	});
@@ -228,30 +278,50 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 	it(`pushes in a burst, routed by delivery id: ${SALES} sales and ${REFUNDS} refunds each start one execution; retries, two at once, start none`, async () => {
 		balancer.route = 'sticky';
 		const { first, retried } = await pushRound(SALES, REFUNDS, false, 'balancer');
-		console.log(`[queue] ${SALES + REFUNDS} deliveries in a burst routed by delivery id: executions per delivery ${first.join(' ')}; each again twice at once: ${retried} more`);
+		console.log(
+			`[queue] ${SALES + REFUNDS} deliveries in a burst routed by delivery id: executions per delivery ${first.join(' ')}; each again twice at once: ${retried} more`,
+		);
 		expect(first).toEqual(Array(SALES + REFUNDS).fill(1));
 		expect(retried).toBe(0);
 	});
 
 	it('the same delivery at both processors at the same moment: measured (n8n saves static data without a lock)', async () => {
 		balancer.route = 'both';
-		const subscription = await subscribe(sandbox(), { url: balancer.url, secret: WEBHOOK_SECRET, types: ['order.sale'] });
+		const subscription = await subscribe(sandbox(), {
+			url: balancer.url,
+			secret: WEBHOOK_SECRET,
+			types: ['order.sale'],
+		});
 		const copies = 5;
 		for (let i = 0; i < copies; i++) await sell();
 		const delivered = async (n: number) =>
-			await until(async () => {
-				const all = await deliveriesOf(sandbox(), subscription.id);
-				return all.length === n && all.every((d) => d.state === 'delivered') && all.map((d) => String(d.notificationId));
-			}, 'every delivery answered 2xx', 30_000);
+			await until(
+				async () => {
+					const all = await deliveriesOf(sandbox(), subscription.id);
+					return (
+						all.length === n &&
+						all.every((d) => d.state === 'delivered') &&
+						all.map((d) => String(d.notificationId))
+					);
+				},
+				'every delivery answered 2xx',
+				30_000,
+			);
 		const ids = await delivered(copies);
-		await until(async () => executionsOf(ids).every((count) => count > 0), 'an execution for every delivery', 60_000);
+		await until(
+			async () => executionsOf(ids).every((count) => count > 0),
+			'an execution for every delivery',
+			60_000,
+		);
 		// a sale through one processor: once its execution is in, the copies' are most likely in too
 		balancer.route = 'alternate';
 		await sell();
 		const last = (await delivered(copies + 1)).filter((id) => !ids.includes(id));
-		await until(async () => executionsOf(last)[0] > 0, 'the last sale\'s execution', 60_000);
+		await until(async () => executionsOf(last)[0] > 0, "the last sale's execution", 60_000);
 		const counts = executionsOf(ids);
-		console.log(`[queue] ${copies} deliveries each sent to both webhook processors at once: executions per delivery ${counts.join(' ')}`);
+		console.log(
+			`[queue] ${copies} deliveries each sent to both webhook processors at once: executions per delivery ${counts.join(' ')}`,
+		);
 		expect(counts.every((count) => count >= 1 && count <= 2)).toBe(true);
 		await sandbox().admin('DELETE', '/webhooks');
 	});
@@ -259,7 +329,9 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 	it('the database lists no installed package: each process ran the nodes from its own nodes folder', async () => {
 		// Settings > Community nodes lists the database's records; the folders were laid out as
 		// n8n's installer does, without one.
-		await expect(cluster.main.rest(cluster.cookie, 'GET', '/community-packages')).resolves.toEqual([]);
+		await expect(cluster.main.rest(cluster.cookie, 'GET', '/community-packages')).resolves.toEqual(
+			[],
+		);
 	});
 
 	// Each process loads nodes from its own n8n folder, whatever the database lists: a worker
@@ -268,20 +340,45 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 		await cluster.stopWorkers();
 		const bare = await cluster.startWorker({ withPackage: false });
 		const filter = encodeURIComponent(JSON.stringify({ workflowId: TOKEN_WORKFLOW }));
-		const runs = async () => ((await cluster.main.rest(cluster.cookie, 'GET', `/executions?filter=${filter}&limit=200`)) as { results: Array<{ id: string; status: string }> }).results;
+		const runs = async () =>
+			(
+				(await cluster.main.rest(
+					cluster.cookie,
+					'GET',
+					`/executions?filter=${filter}&limit=200`,
+				)) as { results: Array<{ id: string; status: string }> }
+			).results;
 		const before = new Set((await runs()).map((r) => r.id));
 		const seq = sandbox().app.log.lastSeq;
-		const res = await fetch(`${webhooks[0].url}/webhook/${TOKEN_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		const res = await fetch(`${webhooks[0].url}/webhook/${TOKEN_PATH}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: '{}',
+		});
 		expect(res.status).toBe(200);
-		const failed = await until(async () => {
-			await new Promise((r) => setTimeout(r, 500));
-			const all = await runs();
-			return all.find((r) => !before.has(r.id) && !['new', 'running', 'waiting'].includes(r.status));
-		}, 'the execution on the worker without the package to end', 60_000);
-		const execution = (await cluster.main.rest(cluster.cookie, 'GET', `/executions/${failed.id}`)) as { status: string; data: string };
+		const failed = await until(
+			async () => {
+				await new Promise((r) => setTimeout(r, 500));
+				const all = await runs();
+				return all.find(
+					(r) => !before.has(r.id) && !['new', 'running', 'waiting'].includes(r.status),
+				);
+			},
+			'the execution on the worker without the package to end',
+			60_000,
+		);
+		const execution = (await cluster.main.rest(
+			cluster.cookie,
+			'GET',
+			`/executions/${failed.id}`,
+		)) as { status: string; data: string };
 		// n8n stores the run flattened (flatted): every string is one element of the array
-		const strings = (JSON.parse(execution.data) as unknown[]).filter((v): v is string => typeof v === 'string');
-		console.log(`[queue] a worker without the package took a job: execution ${execution.status}, "${strings.find((s) => s.startsWith('Unrecognized'))}"`);
+		const strings = (JSON.parse(execution.data) as unknown[]).filter(
+			(v): v is string => typeof v === 'string',
+		);
+		console.log(
+			`[queue] a worker without the package took a job: execution ${execution.status}, "${strings.find((s) => s.startsWith('Unrecognized'))}"`,
+		);
 		// what the execution list shows (Error) and the execution's error message
 		expect(execution.status).toBe('error');
 		expect(strings).toContain(MISSING_PACKAGE);
@@ -290,6 +387,10 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 	});
 
 	it('nothing n8n printed holds the API key or a token', () => {
-		expectNoSecrets(cluster.printed(), secretsOf(sandbox(), { 'webhook secret': WEBHOOK_SECRET }), 'queue-mode processes');
+		expectNoSecrets(
+			cluster.printed(),
+			secretsOf(sandbox(), { 'webhook secret': WEBHOOK_SECRET }),
+			'queue-mode processes',
+		);
 	});
 });

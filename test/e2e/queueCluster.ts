@@ -6,15 +6,28 @@
  * folder, as separate machines or containers would. docs/queue-mode.md has the settings and
  * the figures.
  */
-import { ensureN8n, N8nInstance, packPackage, type N8nInstall, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
+import {
+	ensureN8n,
+	N8nInstance,
+	packPackage,
+	type N8nInstall,
+	type N8nServer,
+	type PackedPackage,
+} from '../../scripts/n8n/instance';
 import { startPostgres, startRedis, type Service } from '../../scripts/n8n/queue';
 import type { SandboxInit } from '../../sandbox/options';
 import { SandboxClient } from '../helpers/sandboxClient';
 
 export const WORKERS = 2;
 type PostgresService = Awaited<ReturnType<typeof startPostgres>>;
-const valueOf = (part: PromiseSettledResult<unknown>) => (part.status === 'fulfilled' ? part.value : undefined);
-const OWNER = { email: 'owner@e2e.invalid', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-passw0rd' };
+const valueOf = (part: PromiseSettledResult<unknown>) =>
+	part.status === 'fulfilled' ? part.value : undefined;
+const OWNER = {
+	email: 'owner@e2e.invalid',
+	firstName: 'E2E',
+	lastName: 'Owner',
+	password: 'E2e-owner-passw0rd',
+};
 
 export interface QueueClusterOptions {
 	sandbox?: SandboxInit;
@@ -49,14 +62,20 @@ export class QueueCluster {
 
 	/** A new n8n folder on the cluster's database and Redis, with the package unless `withPackage: false`. */
 	private async folder(withPackage = true): Promise<N8nInstance> {
-		const n8n = await N8nInstance.create({ install: this.n8n.install, packed: withPackage ? this.packed : undefined, env: this.env });
+		const n8n = await N8nInstance.create({
+			install: this.n8n.install,
+			packed: withPackage ? this.packed : undefined,
+			env: this.env,
+		});
 		this.folders.push(n8n);
 		return n8n;
 	}
 
 	/** Starts one more worker in its own n8n folder; `withPackage: false` leaves its nodes folder empty. */
 	async startWorker({ withPackage = true } = {}): Promise<N8nServer> {
-		const worker = await (await this.folder(withPackage)).start({ command: 'worker', args: ['--concurrency=5'] });
+		const worker = await (
+			await this.folder(withPackage)
+		).start({ command: 'worker', args: ['--concurrency=5'] });
 		this.processes.push(worker);
 		this.workers.push(worker);
 		return worker;
@@ -73,8 +92,20 @@ export class QueueCluster {
 	}
 
 	static async start(options: QueueClusterOptions): Promise<QueueCluster> {
-		const parts = await Promise.allSettled([ensureN8n(), SandboxClient.start(options.sandbox), packPackage(), startRedis(), startPostgres()] as const);
-		const [install, sandbox, packed, redis, postgres] = parts.map(valueOf) as [N8nInstall?, SandboxClient?, PackedPackage?, Service?, PostgresService?];
+		const parts = await Promise.allSettled([
+			ensureN8n(),
+			SandboxClient.start(options.sandbox),
+			packPackage(),
+			startRedis(),
+			startPostgres(),
+		] as const);
+		const [install, sandbox, packed, redis, postgres] = parts.map(valueOf) as [
+			N8nInstall?,
+			SandboxClient?,
+			PackedPackage?,
+			Service?,
+			PostgresService?,
+		];
 		if (!install || !sandbox || !packed || !redis || !postgres) {
 			// what did start must not outlive the suite (a running Redis keeps jest from exiting)
 			packed?.cleanup();
@@ -105,8 +136,16 @@ export class QueueCluster {
 			cluster.processes.push(main);
 			cluster.cookie = await main.setupOwner(OWNER);
 			for (const id of options.activate) await main.activateWorkflow(cluster.cookie, id);
-			const folders = await Promise.all(Array.from({ length: WORKERS + 2 }, () => cluster.folder()));
-			const started = await Promise.all(folders.map((f, i) => (i < WORKERS ? f.start({ command: 'worker', args: ['--concurrency=5'] }) : f.start({ command: 'webhook' }))));
+			const folders = await Promise.all(
+				Array.from({ length: WORKERS + 2 }, () => cluster.folder()),
+			);
+			const started = await Promise.all(
+				folders.map((f, i) =>
+					i < WORKERS
+						? f.start({ command: 'worker', args: ['--concurrency=5'] })
+						: f.start({ command: 'webhook' }),
+				),
+			);
 			cluster.processes.push(...started);
 			cluster.workers = started.slice(0, WORKERS);
 			cluster.webhooks = started.slice(WORKERS);
@@ -115,7 +154,11 @@ export class QueueCluster {
 			const deadline = Date.now() + 60_000;
 			for (const hook of cluster.webhooks) {
 				for (const path of options.paths) {
-					while ((await fetch(`${hook.url}/webhook/${path}`, { method: 'OPTIONS' })).status === 404 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+					while (
+						(await fetch(`${hook.url}/webhook/${path}`, { method: 'OPTIONS' })).status === 404 &&
+						Date.now() < deadline
+					)
+						await new Promise((r) => setTimeout(r, 500));
 				}
 			}
 		} catch (error) {
@@ -133,7 +176,10 @@ export class QueueCluster {
 
 	/** Everything that n8n printed, also of stopped processes (for the secrets scan). */
 	printed(): string {
-		return this.folders.map((f) => f.printedText()).join('\n') + this.processes.map((p) => p.log()).join('\n');
+		return (
+			this.folders.map((f) => f.printedText()).join('\n') +
+			this.processes.map((p) => p.log()).join('\n')
+		);
 	}
 
 	async stop(): Promise<void> {

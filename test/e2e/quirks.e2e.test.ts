@@ -12,7 +12,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { apiCredential, ensureN8n, N8nInstance, nodeOutput, packPackage, REPO_ROOT, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
+import {
+	apiCredential,
+	ensureN8n,
+	N8nInstance,
+	nodeOutput,
+	packPackage,
+	REPO_ROOT,
+	type N8nServer,
+	type PackedPackage,
+} from '../../scripts/n8n/instance';
 import { until } from '../helpers/push';
 import { Receiver } from '../helpers/receiver';
 import { SandboxClient } from '../helpers/sandboxClient';
@@ -23,7 +32,12 @@ const MINUTE = 60_000;
 const DEMO_API = { id: 'PeDemoApiCred001', name: 'Public Events (sandbox)' };
 const POLL_WORKFLOW = 'PeE2eWfQuirkPol1';
 const SELL_WORKFLOW = 'PeExSellTicket01';
-const OWNER = { email: 'owner@e2e.invalid', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-passw0rd' };
+const OWNER = {
+	email: 'owner@e2e.invalid',
+	firstName: 'E2E',
+	lastName: 'Owner',
+	password: 'E2e-owner-passw0rd',
+};
 
 describe('real n8n against the sandbox in quirks mode', () => {
 	let sandbox: SandboxClient;
@@ -36,14 +50,30 @@ describe('real n8n against the sandbox in quirks mode', () => {
 
 	/** Polls since a request-log position: each reads page 1 of the widget sales once. */
 	const pollsSince = (seq: number) =>
-		sandbox.app.log.since(seq).filter((e) => e.method === 'GET' && e.route === '/widget-orders' && e.status !== undefined && new URLSearchParams(e.query).get('page') === '1').length;
+		sandbox.app.log
+			.since(seq)
+			.filter(
+				(e) =>
+					e.method === 'GET' &&
+					e.route === '/widget-orders' &&
+					e.status !== undefined &&
+					new URLSearchParams(e.query).get('page') === '1',
+			).length;
 	async function polls(count: number) {
 		const from = sandbox.app.log.lastSeq;
-		await until(async () => pollsSince(from) >= count, `${count} polls`, (count + 1) * POLL_EVERY_MS + 20_000);
+		await until(
+			async () => pollsSince(from) >= count,
+			`${count} polls`,
+			(count + 1) * POLL_EVERY_MS + 20_000,
+		);
 	}
 	async function sell(count: number, at?: string) {
 		for (let i = 0; i < count; i++) {
-			const res = await sandbox.admin('POST', '/widget-orders', { company: 'partner', tickets: 1, ...(at ? { at } : {}) });
+			const res = await sandbox.admin('POST', '/widget-orders', {
+				company: 'partner',
+				tickets: 1,
+				...(at ? { at } : {}),
+			});
 			expect(res.status).toBe(201);
 			sold.add(String(res.body.id));
 		}
@@ -58,7 +88,10 @@ describe('real n8n against the sandbox in quirks mode', () => {
 	beforeAll(async () => {
 		const [install, started, pkg, receiver] = await Promise.all([
 			ensureN8n(),
-			SandboxClient.start({ placesPerEvent: 40, quirks: 'ignore-sort,clock-skew=-10m,late-visible=8m' }),
+			SandboxClient.start({
+				placesPerEvent: 40,
+				quirks: 'ignore-sort,clock-skew=-10m,late-visible=8m',
+			}),
 			packPackage(),
 			Receiver.start(),
 		]);
@@ -66,15 +99,23 @@ describe('real n8n against the sandbox in quirks mode', () => {
 		packed = pkg;
 		polled = receiver;
 		n8n = await N8nInstance.create({ install, packed });
-		await n8n.importCredentials([apiCredential(DEMO_API, sandbox.sandbox.baseUrl, sandbox.keys.partner)]);
-		const sell = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'sell-a-ticket.json'), 'utf8'));
+		await n8n.importCredentials([
+			apiCredential(DEMO_API, sandbox.sandbox.baseUrl, sandbox.keys.partner),
+		]);
+		const sell = JSON.parse(
+			readFileSync(join(REPO_ROOT, 'examples', 'sell-a-ticket.json'), 'utf8'),
+		);
 		await n8n.importWorkflows([
 			forwardingWorkflow(
 				POLL_WORKFLOW,
 				{
 					name: 'Poll',
 					type: 'n8n-nodes-public-events.publicEventsPollTrigger',
-					parameters: { pollTimes, source: 'salesAndRefunds', include: ['widgetSales', 'widgetRefunds'] },
+					parameters: {
+						pollTimes,
+						source: 'salesAndRefunds',
+						include: ['widgetSales', 'widgetRefunds'],
+					},
 					credentials: { publicEventsApi: DEMO_API },
 				},
 				polled.url,
@@ -117,7 +158,8 @@ describe('real n8n against the sandbox in quirks mode', () => {
 		const items = polled.bodies();
 		const count = (type: string) => {
 			const seen = new Map<string, number>();
-			for (const item of items.filter((i) => i.type === type)) seen.set(String(item.orderId), (seen.get(String(item.orderId)) ?? 0) + 1);
+			for (const item of items.filter((i) => i.type === type))
+				seen.set(String(item.orderId), (seen.get(String(item.orderId)) ?? 0) + 1);
 			return seen;
 		};
 		const sales = count('sale');
@@ -126,7 +168,9 @@ describe('real n8n against the sandbox in quirks mode', () => {
 		expect([...sales.values()].every((n) => n === 1)).toBe(true);
 		expect([...refunds.keys()].sort()).toEqual([...refunded].sort());
 		expect([...refunds.values()].every((n) => n === 1)).toBe(true);
-		console.log(`quirks poll: ${sold.size} sales and ${refunded.size} refunds made, ${items.length} items forwarded`);
+		console.log(
+			`quirks poll: ${sold.size} sales and ${refunded.size} refunds made, ${items.length} items forwarded`,
+		);
 	});
 
 	it('sell a ticket: writes applied behind answers that are not HTTP, reads redirected: one order paid, nothing sent twice, nothing left held', async () => {
@@ -141,14 +185,27 @@ describe('real n8n against the sandbox in quirks mode', () => {
 		await sandbox.setQuirks({});
 		const paid = (await sandbox.get(`/orders/${tickets[0].orderId}`)).body;
 		expect(paid.status).toBe('paid');
-		expect(tickets.map((t: any) => t.barcode).sort()).toEqual(paid.tickets.map((t: any) => t.barcode).sort());
-		const writes = sandbox.app.log.since(from).filter((e) => e.method !== 'GET' && e.route !== '/token');
-		expect(writes.map((e) => `${e.method} ${e.route}`)).toEqual(['POST /orders', 'PUT /orders/{id}/status']);
-		expect([...sandbox.app.store.orders.values()].filter((o) => o.status === 'reserved_to_time')).toEqual([]);
+		expect(tickets.map((t: any) => t.barcode).sort()).toEqual(
+			paid.tickets.map((t: any) => t.barcode).sort(),
+		);
+		const writes = sandbox.app.log
+			.since(from)
+			.filter((e) => e.method !== 'GET' && e.route !== '/token');
+		expect(writes.map((e) => `${e.method} ${e.route}`)).toEqual([
+			'POST /orders',
+			'PUT /orders/{id}/status',
+		]);
+		expect(
+			[...sandbox.app.store.orders.values()].filter((o) => o.status === 'reserved_to_time'),
+		).toEqual([]);
 	});
 
 	it('no secret in anything n8n printed', async () => {
 		await server.stop();
-		expectNoSecrets(n8n.printedText() + server.log(), secretsOf(sandbox), 'real n8n in quirks mode');
+		expectNoSecrets(
+			n8n.printedText() + server.log(),
+			secretsOf(sandbox),
+			'real n8n in quirks mode',
+		);
 	});
 });

@@ -8,7 +8,14 @@ import { randomUUID } from 'node:crypto';
 
 import { expectNoSecrets, secretsOf } from '../helpers/secrets';
 import { SandboxClient } from '../helpers/sandboxClient';
-import { apiCredential, ensureN8n, N8nInstance, nodeOutput, packPackage, type PackedPackage } from '../../scripts/n8n/instance';
+import {
+	apiCredential,
+	ensureN8n,
+	N8nInstance,
+	nodeOutput,
+	packPackage,
+	type PackedPackage,
+} from '../../scripts/n8n/instance';
 
 const HOUR = 3600_000;
 const CREDENTIAL = { id: 'PeE2eCredToken01', name: 'Public Events sandbox (e2e)' };
@@ -68,7 +75,9 @@ describe('real n8n: token stored across executions and renewed on expiry', () =>
 		n8nTokenRequests += (await tokenCount()) - before;
 		expect(run.status).toBe('success');
 		const items = nodeOutput(run, NODE);
-		const requests = sandbox.app.log.since(lastSeq).map((e) => `${e.method} ${e.route} ${e.status}`);
+		const requests = sandbox.app.log
+			.since(lastSeq)
+			.map((e) => `${e.method} ${e.route} ${e.status}`);
 		return { ids: items.map((e) => String(e.id)).sort(), items, requests };
 	}
 
@@ -79,11 +88,17 @@ describe('real n8n: token stored across executions and renewed on expiry', () =>
 
 	beforeAll(async () => {
 		// Install (first time only), sandbox and build in parallel: they do not depend on each other.
-		const [install, started, pkg] = await Promise.all([ensureN8n(), SandboxClient.start({}), packPackage()]);
+		const [install, started, pkg] = await Promise.all([
+			ensureN8n(),
+			SandboxClient.start({}),
+			packPackage(),
+		]);
 		sandbox = started;
 		packed = pkg;
 		n8n = await N8nInstance.create({ install, packed });
-		await n8n.importCredentials([apiCredential(CREDENTIAL, sandbox.sandbox.baseUrl, sandbox.keys.partner)]);
+		await n8n.importCredentials([
+			apiCredential(CREDENTIAL, sandbox.sandbox.baseUrl, sandbox.keys.partner),
+		]);
 		await n8n.importWorkflow(workflow());
 	});
 
@@ -118,7 +133,11 @@ describe('real n8n: token stored across executions and renewed on expiry', () =>
 		expect(run.ids).toEqual(expected);
 		expect(n8nTokenRequests).toBe(2);
 		// n8n itself renews: the stale token is refused once, then the request is repeated.
-		expect(run.requests.slice(0, 3)).toEqual(['GET /event-points 401', 'POST /token 200', 'GET /event-points 200']);
+		expect(run.requests.slice(0, 3)).toEqual([
+			'GET /event-points 401',
+			'POST /token 200',
+			'GET /event-points 200',
+		]);
 		expect(run.requests.filter((r) => !r.endsWith(' 200'))).toHaveLength(1);
 		const newToken = await storedToken();
 		expect(newToken).not.toBe('');

@@ -7,9 +7,21 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { apiCredential, ensureN8n, N8nInstance, packPackage, type N8nServer, type PackedPackage } from '../../scripts/n8n/instance';
+import {
+	apiCredential,
+	ensureN8n,
+	N8nInstance,
+	packPackage,
+	type N8nServer,
+	type PackedPackage,
+} from '../../scripts/n8n/instance';
 import { deliveriesOf, subscribe, until } from '../helpers/push';
-import { forwardingWorkflow, POLL_EVERY_MS, pollTimes, signedPushTrigger } from './forwardingWorkflow';
+import {
+	forwardingWorkflow,
+	POLL_EVERY_MS,
+	pollTimes,
+	signedPushTrigger,
+} from './forwardingWorkflow';
 import { Receiver } from '../helpers/receiver';
 import { SandboxClient } from '../helpers/sandboxClient';
 import { expectNoSecrets, secretsOf } from '../helpers/secrets';
@@ -21,7 +33,12 @@ const HOOK_CREDENTIAL = { id: 'PeE2eCredTrigHook', name: 'Public Events webhook 
 const PUSH_WORKFLOW = 'PeE2eWfPushTrig1';
 const POLL_WORKFLOW = 'PeE2eWfPollTrig1';
 const WEBHOOK_ID = randomUUID();
-const OWNER = { email: 'owner@e2e.invalid', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-passw0rd' };
+const OWNER = {
+	email: 'owner@e2e.invalid',
+	firstName: 'E2E',
+	lastName: 'Owner',
+	password: 'E2e-owner-passw0rd',
+};
 
 describe('real n8n: push and poll triggers, activated in a running n8n', () => {
 	let sandbox: SandboxClient;
@@ -36,7 +53,10 @@ describe('real n8n: push and poll triggers, activated in a running n8n', () => {
 
 	const webhookUrl = () => `${server.url}/webhook/${WEBHOOK_ID}/webhook`;
 	/** Completed GETs of a feed since a request-log position: one per poll. */
-	const feedReads = (sinceSeq: number, route: string) => sandbox.app.log.since(sinceSeq).filter((e) => e.method === 'GET' && e.route === route && e.status !== undefined).length;
+	const feedReads = (sinceSeq: number, route: string) =>
+		sandbox.app.log
+			.since(sinceSeq)
+			.filter((e) => e.method === 'GET' && e.route === route && e.status !== undefined).length;
 	const tokenRequests = async () => (await sandbox.counters())['POST /token'] ?? 0;
 	let tokensAfterFirstPoll = 0;
 
@@ -47,9 +67,15 @@ describe('real n8n: push and poll triggers, activated in a running n8n', () => {
 		return res.body;
 	}
 
-	async function executions(workflowId: string): Promise<Array<{ id: string; status: string; mode: string }>> {
+	async function executions(
+		workflowId: string,
+	): Promise<Array<{ id: string; status: string; mode: string }>> {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-		return ((await server.rest(cookie, 'GET', `/executions?filter=${filter}&limit=100`)) as { results: any[] }).results;
+		return (
+			(await server.rest(cookie, 'GET', `/executions?filter=${filter}&limit=100`)) as {
+				results: any[];
+			}
+		).results;
 	}
 
 	beforeAll(async () => {
@@ -81,7 +107,11 @@ describe('real n8n: push and poll triggers, activated in a running n8n', () => {
 				{
 					name: 'Poll',
 					type: 'n8n-nodes-public-events.publicEventsPollTrigger',
-					parameters: { pollTimes, source: 'salesAndRefunds', include: ['widgetSales', 'widgetRefunds'] },
+					parameters: {
+						pollTimes,
+						source: 'salesAndRefunds',
+						include: ['widgetSales', 'widgetRefunds'],
+					},
 					credentials: { publicEventsApi: API_CREDENTIAL },
 				},
 				polled.url,
@@ -95,10 +125,23 @@ describe('real n8n: push and poll triggers, activated in a running n8n', () => {
 		const beforeActivation = sandbox.app.log.lastSeq;
 		await server.activateWorkflow(cookie, PUSH_WORKFLOW);
 		await server.activateWorkflow(cookie, POLL_WORKFLOW);
-		const probe = async () => (await fetch(webhookUrl(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status;
+		const probe = async () =>
+			(
+				await fetch(webhookUrl(), {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: '{}',
+				})
+			).status;
 		await until(async () => (await probe()) !== 404, 'the push webhook to be registered', 30_000);
 		expect(await probe()).toBe(401);
-		await until(async () => feedReads(beforeActivation, '/widget-orders') >= 1 && feedReads(beforeActivation, '/widget-orders-refunds') >= 1, 'the first poll', 30_000);
+		await until(
+			async () =>
+				feedReads(beforeActivation, '/widget-orders') >= 1 &&
+				feedReads(beforeActivation, '/widget-orders-refunds') >= 1,
+			'the first poll',
+			30_000,
+		);
 		tokensAfterFirstPoll = await tokenRequests();
 	});
 
@@ -110,8 +153,16 @@ describe('real n8n: push and poll triggers, activated in a running n8n', () => {
 	});
 
 	it('push: a signed sale and refund each start one execution with their payload; a wrong signature is answered 401 and starts none', async () => {
-		const good = await subscribe(sandbox, { url: webhookUrl(), secret: WEBHOOK_SECRET, types: ['order.sale', 'order.refund'] });
-		const bad = await subscribe(sandbox, { url: webhookUrl(), secret: WRONG_SECRET, types: ['order.sale'] });
+		const good = await subscribe(sandbox, {
+			url: webhookUrl(),
+			secret: WEBHOOK_SECRET,
+			types: ['order.sale', 'order.refund'],
+		});
+		const bad = await subscribe(sandbox, {
+			url: webhookUrl(),
+			secret: WRONG_SECRET,
+			types: ['order.sale'],
+		});
 
 		const sale = await sell(2);
 		const refund = (await sandbox.admin('POST', `/widget-orders/${sale.id}/refund`)).body;
@@ -147,7 +198,9 @@ describe('real n8n: push and poll triggers, activated in a running n8n', () => {
 
 		const runs = await until(async () => {
 			const all = await executions(PUSH_WORKFLOW);
-			return all.length >= 2 && all.every((r) => r.status !== 'running' && r.status !== 'new') && all;
+			return (
+				all.length >= 2 && all.every((r) => r.status !== 'running' && r.status !== 'new') && all
+			);
 		}, 'both executions to finish');
 		expect(runs.map((r) => [r.mode, r.status])).toEqual([
 			['webhook', 'success'],
@@ -161,7 +214,11 @@ describe('real n8n: push and poll triggers, activated in a running n8n', () => {
 		const soldAt = Date.now();
 		const isThisSale = (item: any) => item.type === 'sale' && item.orderId === String(sale.id);
 
-		const item = await until(async () => polled.bodies().find(isThisSale), 'the poll trigger to emit the sale', 2 * POLL_EVERY_MS);
+		const item = await until(
+			async () => polled.bodies().find(isThisSale),
+			'the poll trigger to emit the sale',
+			2 * POLL_EVERY_MS,
+		);
 		const delayMs = Date.now() - soldAt;
 		expect(item).toMatchObject({
 			source: 'widgetSales',
@@ -174,7 +231,11 @@ describe('real n8n: push and poll triggers, activated in a running n8n', () => {
 		// Two more polls after the one that found it (the later one only starts once the first
 		// has long emitted, 10 s apart): neither emits the sale again.
 		const found = sandbox.app.log.lastSeq;
-		await until(async () => feedReads(found, '/widget-orders') >= 2, 'two more polls', 3 * POLL_EVERY_MS);
+		await until(
+			async () => feedReads(found, '/widget-orders') >= 2,
+			'two more polls',
+			3 * POLL_EVERY_MS,
+		);
 		expect(polled.bodies().filter(isThisSale)).toHaveLength(1);
 
 		// Every record the poll trigger emitted (also the push test's sale and refund) came once,
@@ -190,13 +251,19 @@ describe('real n8n: push and poll triggers, activated in a running n8n', () => {
 		// reads its two feeds at once and each finds no token yet: 2 token requests, measured.)
 		expect(tokensAfterFirstPoll).toBeGreaterThanOrEqual(1);
 		expect(await tokenRequests()).toBe(tokensAfterFirstPoll);
-		console.log(`poll trigger emitted the sale ${delayMs} ms after it was made (polls every ${POLL_EVERY_MS / 1000} s)`);
+		console.log(
+			`poll trigger emitted the sale ${delayMs} ms after it was made (polls every ${POLL_EVERY_MS / 1000} s)`,
+		);
 	});
 
 	it('no secret (API key, token, webhook secrets) in anything n8n printed', async () => {
 		await server.stop();
 		const printed = n8n.printedText() + server.log();
 		expect(printed).toContain('Editor is now accessible');
-		expectNoSecrets(printed, secretsOf(sandbox, { webhookSecret: WEBHOOK_SECRET }), 'real n8n triggers');
+		expectNoSecrets(
+			printed,
+			secretsOf(sandbox, { webhookSecret: WEBHOOK_SECRET }),
+			'real n8n triggers',
+		);
 	});
 });

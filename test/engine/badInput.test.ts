@@ -17,10 +17,16 @@ beforeAll(async () => {
 afterAll(() => sb.stop());
 
 const byId = (value: string) => ({ __rl: true as const, mode: 'id', value });
-const barcode = { resource: 'barcode', operation: 'exportForEvent', eventId: byId('1001'), returnAll: true };
+const barcode = {
+	resource: 'barcode',
+	operation: 'exportForEvent',
+	eventId: byId('1001'),
+	returnAll: true,
+};
 const orders = { resource: 'widget', operation: 'getManyOrders', returnAll: true };
 const events = { resource: 'event', operation: 'getMany', returnAll: true };
-const sent = async (before: number) => (await since(sb, before)).filter((entry) => entry.route !== '/token');
+const sent = async (before: number) =>
+	(await since(sb, before)).filter((entry) => entry.route !== '/token');
 
 describe('which item a bad value stops', () => {
 	it('the third of three items is bad: items 0 and 1 are sent, the error names item 2', async () => {
@@ -30,9 +36,14 @@ describe('which item a bad value stops', () => {
 			{ ...barcode, eventId: byId('={{ $json.ref }}'), returnAll: false, limit: 1 },
 			{ inputItems: [{ ref: '1001' }, { ref: '1002' }, { ref: 'x1' }] },
 		);
-		expect(error?.message).toBe('Event: expected a numeric ID (or its API address, such as /api/v2/event-points/123), got "x1"');
+		expect(error?.message).toBe(
+			'Event: expected a numeric ID (or its API address, such as /api/v2/event-points/123), got "x1"',
+		);
 		expect(error?.description).toBe('Fix the "Event" parameter of item 2.');
-		expect((await sent(before)).map((e) => e.path)).toEqual(['/event-points/1001/barcodes', '/event-points/1002/barcodes']);
+		expect((await sent(before)).map((e) => e.path)).toEqual([
+			'/event-points/1001/barcodes',
+			'/event-points/1002/barcodes',
+		]);
 	});
 
 	it('with continueOnFail the bad item becomes an error item and the next one runs', async () => {
@@ -40,21 +51,37 @@ describe('which item a bad value stops', () => {
 		const { items, error } = await runPublicEvents(
 			store,
 			{ ...orders, filters: { after: '={{ $json.after }}' } },
-			{ inputItems: [{ after: 'last week' }, { after: '2000-01-01' }], onError: 'continueRegularOutput' },
+			{
+				inputItems: [{ after: 'last week' }, { after: '2000-01-01' }],
+				onError: 'continueRegularOutput',
+			},
 		);
 		expect(error).toBeUndefined();
 		expect(items[0].json).toEqual({
-			error: 'Paid After: expected a date or date-time such as 2026-12-31T18:00:00Z, got "last week"',
+			error:
+				'Paid After: expected a date or date-time such as 2026-12-31T18:00:00Z, got "last week"',
 			description: 'Fix the "Paid After" parameter of item 0.',
 		});
 		expect(items.slice(1).length).toBeGreaterThan(0);
-		expect(items.slice(1).every((item) => JSON.stringify(item.pairedItem) === '{"item":1}' && item.json.error === undefined)).toBe(true);
+		expect(
+			items
+				.slice(1)
+				.every(
+					(item) =>
+						JSON.stringify(item.pairedItem) === '{"item":1}' && item.json.error === undefined,
+				),
+		).toBe(true);
 		expect((await sent(before)).map((e) => e.route)).toEqual(['/widget-orders']);
 	});
 
 	it('a value is quoted short, control characters escaped: an error never carries 100 kB or a raw line break', async () => {
-		const { error } = await runPublicEvents(store, { ...barcode, eventId: byId(`={{ "\\r\\nX-Injected: 1" + "x".repeat(102400) }}`) });
-		expect(error?.message).toBe('Event: expected a numeric ID (or its API address, such as /api/v2/event-points/123), got "\\u000d\\u000aX-Injected: 1xxxxxxxxxxxxxxxxxxxxxxxxx…"');
+		const { error } = await runPublicEvents(store, {
+			...barcode,
+			eventId: byId(`={{ "\\r\\nX-Injected: 1" + "x".repeat(102400) }}`),
+		});
+		expect(error?.message).toBe(
+			'Event: expected a numeric ID (or its API address, such as /api/v2/event-points/123), got "\\u000d\\u000aX-Injected: 1xxxxxxxxxxxxxxxxxxxxxxxxx…"',
+		);
 	});
 });
 
@@ -74,11 +101,25 @@ describe('what is accepted', () => {
 		const query = new URLSearchParams(request.query);
 		expect(query.getAll('city.id[]')).toEqual(['11', '12', '13']);
 		expect(query.get('venueHall.id')).toBe('1001');
-		const exported = await runPublicEvents(store, { ...barcode, eventId: byId('={{ 1002 }}'), returnAll: false, limit: 1 });
+		const exported = await runPublicEvents(store, {
+			...barcode,
+			eventId: byId('={{ 1002 }}'),
+			returnAll: false,
+			limit: 1,
+		});
 		expect(exported.error).toBeUndefined();
-		const archived = await runPublicEvents(store, { ...barcode, eventId: byId('https://x.example/api/v2/event-points-archived/1003'), returnAll: false, limit: 1 });
+		const archived = await runPublicEvents(store, {
+			...barcode,
+			eventId: byId('https://x.example/api/v2/event-points-archived/1003'),
+			returnAll: false,
+			limit: 1,
+		});
 		expect(archived.error).toBeUndefined();
-		expect((await sent(before)).map((e) => e.path)).toEqual(['/event-points', '/event-points/1002/barcodes', '/event-points/1003/barcodes']);
+		expect((await sent(before)).map((e) => e.path)).toEqual([
+			'/event-points',
+			'/event-points/1002/barcodes',
+			'/event-points/1003/barcodes',
+		]);
 	});
 
 	it.each([
@@ -97,19 +138,36 @@ describe('what is accepted', () => {
 
 	it('true and false as text (a spreadsheet cell), numbers as text, a language code with spaces around it', async () => {
 		const before = await mark(sb);
-		const run = (parameters: INodeParameters) => runPublicEvents(store, { ...orders, ...parameters });
-		const limited = await run({ returnAll: '={{ "false" }}', limit: '={{ "2" }}', options: { language: ' pt-BR ', maxRetries: '3', maxRetryWait: 0.5 } });
+		const run = (parameters: INodeParameters) =>
+			runPublicEvents(store, { ...orders, ...parameters });
+		const limited = await run({
+			returnAll: '={{ "false" }}',
+			limit: '={{ "2" }}',
+			options: { language: ' pt-BR ', maxRetries: '3', maxRetryWait: 0.5 },
+		});
 		expect([limited.error, limited.items.length]).toEqual([undefined, 2]);
-		const split = await run({ returnAll: false, limit: 1, options: { splitTickets: '={{ "TRUE" }}' } });
+		const split = await run({
+			returnAll: false,
+			limit: 1,
+			options: { splitTickets: '={{ "TRUE" }}' },
+		});
 		expect(split.items[0]?.json).toHaveProperty('ticketId');
 		const requests = await sent(before);
-		expect(requests.map((entry) => new URLSearchParams(entry.query).get('itemsPerPage'))).toEqual(['2', '1']);
+		expect(requests.map((entry) => new URLSearchParams(entry.query).get('itemsPerPage'))).toEqual([
+			'2',
+			'1',
+		]);
 	});
 
 	it('the events a country ID from an expression selects are those of that country', async () => {
 		const all = await sb.getAll('/event-points', { as: 'organiser' });
 		const country = all[0].country.id;
-		const { items } = await runPublicEvents(store, { ...events, filters: { countryIds: `={{ "${country}" }}` } });
-		expect(ids(items)).toEqual(all.filter((e) => e.country.id === country).map((e) => String(e.id)));
+		const { items } = await runPublicEvents(store, {
+			...events,
+			filters: { countryIds: `={{ "${country}" }}` },
+		});
+		expect(ids(items)).toEqual(
+			all.filter((e) => e.country.id === country).map((e) => String(e.id)),
+		);
 	});
 });

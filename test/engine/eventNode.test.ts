@@ -45,10 +45,11 @@ describe('Event: the token, in n8n-core', () => {
 		expect(error).toBeUndefined();
 		expect(ids(items)).toEqual(visible);
 		const log = await since(sb, before);
-		expect(log.filter((e) => e.route !== '/event-points' || e.status !== 200).map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([
-			'GET /event-points 401',
-			'POST /token 200',
-		]);
+		expect(
+			log
+				.filter((e) => e.route !== '/event-points' || e.status !== 200)
+				.map((e) => `${e.method} ${e.route} ${e.status}`),
+		).toEqual(['GET /event-points 401', 'POST /token 200']);
 		expect(store.data(id).token).not.toBe(oldToken);
 	});
 
@@ -68,7 +69,11 @@ describe('Event operations', () => {
 		const { store } = credentialFor(sb);
 		const all = await sb.getAll('/event-points');
 		const city = all[0].city.id;
-		const expected = (await sb.getAll('/event-points', { query: { 'city.id[]': [city], 'order[dateStarted]': 'desc' } })).map((e) => String(e.id));
+		const expected = (
+			await sb.getAll('/event-points', {
+				query: { 'city.id[]': [city], 'order[dateStarted]': 'desc' },
+			})
+		).map((e) => String(e.id));
 		const before = await mark(sb);
 		const { items, error } = await runPublicEvents(store, {
 			resource: 'event',
@@ -94,7 +99,11 @@ describe('Event operations', () => {
 		const [first, second] = await sb.getAll('/event-points');
 		const { items, error } = await runPublicEvents(
 			store,
-			{ resource: 'event', operation: 'get', eventId: { __rl: true, mode: 'id', value: '={{ $json.ref }}' } },
+			{
+				resource: 'event',
+				operation: 'get',
+				eventId: { __rl: true, mode: 'id', value: '={{ $json.ref }}' },
+			},
 			{ inputItems: [{ ref: String(first.id) }, { ref: `/api/v2/event-points/${second.id}` }] },
 		);
 		expect(error).toBeUndefined();
@@ -110,9 +119,16 @@ describe('Event operations', () => {
 		const english = (await sb.get(`/event-points/${first.id}`, { lang: 'en' })).body.eventName;
 		expect(german).not.toBe(english);
 		const { store } = credentialFor(sb, { language: 'de' });
-		const get = { resource: 'event', operation: 'get', eventId: { __rl: true, mode: 'id', value: String(first.id) } };
+		const get = {
+			resource: 'event',
+			operation: 'get',
+			eventId: { __rl: true, mode: 'id', value: String(first.id) },
+		};
 		expect((await runPublicEvents(store, get)).items[0].json.eventName).toBe(german);
-		expect((await runPublicEvents(store, { ...get, options: { language: 'en' } })).items[0].json.eventName).toBe(english);
+		expect(
+			(await runPublicEvents(store, { ...get, options: { language: 'en' } })).items[0].json
+				.eventName,
+		).toBe(english);
 	});
 
 	it('a credential Default Language that is not a code (here with a header injected) fails naming it; nothing is sent', async () => {
@@ -120,41 +136,78 @@ describe('Event operations', () => {
 		const before = (await sb.admin('GET', '/requests')).body.entries.length;
 		const { items, error } = await runPublicEvents(store, getMany);
 		expect(items).toEqual([]);
-		expect(error).toMatchObject({ name: 'NodeOperationError', message: expect.stringMatching(/^The credential's Default Language must be a language code such as en or pt-BR/) });
+		expect(error).toMatchObject({
+			name: 'NodeOperationError',
+			message: expect.stringMatching(
+				/^The credential's Default Language must be a language code such as en or pt-BR/,
+			),
+		});
 		expect((await sb.admin('GET', '/requests')).body.entries.length).toBe(before);
 	});
 
 	it('an empty list carries one hint, for the whole run: a missing event is an access setting', async () => {
 		const { store } = credentialFor(sb);
-		const hintsOf = (result: Awaited<ReturnType<typeof runPublicEvents>>) => result.run.data.resultData.runData[NODE_NAME][0].hints;
-		const empty = await runPublicEvents(store, { ...getMany, filters: { dateStartedAfter: '2999-01-01' } }, { inputItems: [{}, {}] });
+		const hintsOf = (result: Awaited<ReturnType<typeof runPublicEvents>>) =>
+			result.run.data.resultData.runData[NODE_NAME][0].hints;
+		const empty = await runPublicEvents(
+			store,
+			{ ...getMany, filters: { dateStartedAfter: '2999-01-01' } },
+			{ inputItems: [{}, {}] },
+		);
 		expect(empty.error).toBeUndefined();
 		expect(empty.items).toEqual([]);
 		expect(hintsOf(empty)).toEqual([
-			{ message: expect.stringMatching(/an access setting on the service side, not a fault\. .*Get Many Archived\.$/), location: 'outputPane' },
+			{
+				message: expect.stringMatching(
+					/an access setting on the service side, not a fault\. .*Get Many Archived\.$/,
+				),
+				location: 'outputPane',
+			},
 		]);
-		expect(hintsOf(await runPublicEvents(store, { ...getMany, returnAll: false, limit: 1 }))).toEqual([]);
+		expect(
+			hintsOf(await runPublicEvents(store, { ...getMany, returnAll: false, limit: 1 })),
+		).toEqual([]);
 	});
 
 	it('Get Many Archived lists the events whose sale ended', async () => {
 		const { store } = credentialFor(sb);
 		const archived = (await sb.getAll('/event-points-archived')).map((e) => String(e.id));
 		expect(archived.length).toBeGreaterThan(0);
-		const { items } = await runPublicEvents(store, { resource: 'event', operation: 'getManyArchived', returnAll: true });
+		const { items } = await runPublicEvents(store, {
+			resource: 'event',
+			operation: 'getManyArchived',
+			returnAll: true,
+		});
 		expect(ids(items)).toEqual(archived);
 	});
 
 	it('bad input fails before any request, naming the field and the item', async () => {
 		const { store } = credentialFor(sb);
 		const before = await mark(sb);
-		const bad = await runPublicEvents(store, { resource: 'event', operation: 'get', eventId: { __rl: true, mode: 'id', value: 'abc' } });
+		const bad = await runPublicEvents(store, {
+			resource: 'event',
+			operation: 'get',
+			eventId: { __rl: true, mode: 'id', value: 'abc' },
+		});
 		expect(bad.error?.message).toMatch(/^Event: expected a numeric ID/);
-		const badDay = await runPublicEvents(store, { ...getMany, filters: { dateStartedBefore: '31/12/2026' } });
+		const badDay = await runPublicEvents(store, {
+			...getMany,
+			filters: { dateStartedBefore: '31/12/2026' },
+		});
 		expect(badDay.error?.message).toMatch(/^Starts On or Before: expected a date/);
-		const badLimit = await runPublicEvents(store, { ...getMany, returnAll: false, limit: '={{ 0 }}' });
+		const badLimit = await runPublicEvents(store, {
+			...getMany,
+			returnAll: false,
+			limit: '={{ 0 }}',
+		});
 		expect(badLimit.error?.message).toMatch(/^Limit: expected a whole number/);
-		const badRetries = await runPublicEvents(store, { ...getMany, options: { maxRetries: '={{ "many" }}' } });
-		expect(badRetries.error?.message).toMatch(/^Max Retries: expected a whole number of at least 0 and at most 20/);
+		const badRetries = await runPublicEvents(store, {
+			...getMany,
+			options: { maxRetries: '={{ "many" }}' },
+		});
+		expect(badRetries.error?.message).toMatch(
+			/^Max Retries: expected a whole number of at least 0 and at most 20/,
+		);
 		expect(await since(sb, before)).toEqual([]);
 	});
 
@@ -163,8 +216,15 @@ describe('Event operations', () => {
 		const [first] = await sb.getAll('/event-points');
 		const { items, error } = await runPublicEvents(
 			store,
-			{ resource: 'event', operation: 'get', eventId: { __rl: true, mode: 'id', value: '={{ $json.ref }}' } },
-			{ inputItems: [{ ref: '999999' }, { ref: String(first.id) }], onError: 'continueRegularOutput' },
+			{
+				resource: 'event',
+				operation: 'get',
+				eventId: { __rl: true, mode: 'id', value: '={{ $json.ref }}' },
+			},
+			{
+				inputItems: [{ ref: '999999' }, { ref: String(first.id) }],
+				onError: 'continueRegularOutput',
+			},
 		);
 		expect(error).toBeUndefined();
 		expect(items[0].json.error).toMatch(/not linked to your company/);
@@ -204,7 +264,9 @@ describe('what the editor asks for', () => {
 		const cities = await sb.getAll('/cities');
 		const options = await callLoadOptions({ ...node(store), method: 'getCities' });
 		expect(options.map((o) => o.value).sort()).toEqual(cities.map((c) => String(c.id)).sort());
-		expect(options.map((o) => o.name)).toEqual([...options.map((o) => o.name)].sort((a, b) => a.localeCompare(b)));
+		expect(options.map((o) => o.name)).toEqual(
+			[...options.map((o) => o.name)].sort((a, b) => a.localeCompare(b)),
+		);
 		const lists = [
 			['getCategories', '/categories'],
 			['getGenres', '/genres'],
@@ -213,7 +275,10 @@ describe('what the editor asks for', () => {
 		];
 		for (const [method, path] of lists) {
 			const values = (await callLoadOptions({ ...node(store), method })).map((o) => o.value).sort();
-			expect([method, values]).toEqual([method, (await sb.getAll(path)).map((r) => String(r.id)).sort()]);
+			expect([method, values]).toEqual([
+				method,
+				(await sb.getAll(path)).map((r) => String(r.id)).sort(),
+			]);
 		}
 	});
 });

@@ -9,7 +9,13 @@ import {
 } from 'n8n-workflow';
 
 import { PublicEventsApi } from '../../credentials/PublicEventsApi.credentials';
-import { callListSearch, callLoadOptions, CredentialStore, loadOptionsContext, runNode } from '../helpers/engine';
+import {
+	callListSearch,
+	callLoadOptions,
+	CredentialStore,
+	loadOptionsContext,
+	runNode,
+} from '../helpers/engine';
 import { SandboxClient } from '../helpers/sandboxClient';
 
 const HOUR = 3_600_000;
@@ -51,7 +57,9 @@ class Probe implements INodeType {
 			async eventsByParameter(this: ILoadOptionsFunctions) {
 				const filter = this.getCurrentNodeParameter('nameFilter') as string;
 				const events = await getEvents(this);
-				return events.filter((event) => name(event).includes(filter)).map((event) => ({ name: name(event), value: event.id as number }));
+				return events
+					.filter((event) => name(event).includes(filter))
+					.map((event) => ({ name: name(event), value: event.id as number }));
 			},
 		},
 	};
@@ -62,7 +70,11 @@ class Probe implements INodeType {
 			try {
 				const eventId = this.getNodeParameter('eventId', i) as string;
 				if (eventId) {
-					const event = await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL, { method: 'GET', url: `${apiUrl}/event-points/${eventId}`, json: true });
+					const event = await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL, {
+						method: 'GET',
+						url: `${apiUrl}/event-points/${eventId}`,
+						json: true,
+					});
 					out.push({ json: event, pairedItem: { item: i } });
 				} else {
 					out.push({ json: { count: (await getEvents(this)).length }, pairedItem: { item: i } });
@@ -78,7 +90,12 @@ class Probe implements INodeType {
 }
 
 async function getEvents(ctx: IExecuteFunctions | ILoadOptionsFunctions): Promise<IDataObject[]> {
-	const request = { method: 'GET' as const, url: `${apiUrl}/event-points`, qs: { itemsPerPage: 100 }, json: true };
+	const request = {
+		method: 'GET' as const,
+		url: `${apiUrl}/event-points`,
+		qs: { itemsPerPage: 100 },
+		json: true,
+	};
 	return await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL, request);
 }
 
@@ -86,7 +103,11 @@ const name = (event: IDataObject) => String(event.eventName);
 
 function newStore() {
 	const store = new CredentialStore([new PublicEventsApi()]);
-	const { id } = store.add(CREDENTIAL, { environment: 'staging', baseUrl: sb.sandbox.baseUrl, apiKey: sb.keys.partner });
+	const { id } = store.add(CREDENTIAL, {
+		environment: 'staging',
+		baseUrl: sb.sandbox.baseUrl,
+		apiKey: sb.keys.partner,
+	});
 	return { store, id };
 }
 
@@ -116,8 +137,13 @@ describe('credentials through n8n-core', () => {
 		expect(store.updates).toHaveLength(1);
 		// n8n-core asks the helper before every request; only an empty token makes it fetch one.
 		expect(store.preAuthCalls).toHaveLength(50);
-		expect(store.preAuthCalls.map((call) => call.refreshed)).toEqual([true, ...Array(49).fill(false)]);
-		expect(store.preAuthCalls.every((call) => !call.credentialsExpired && call.credentialId === id)).toBe(true);
+		expect(store.preAuthCalls.map((call) => call.refreshed)).toEqual([
+			true,
+			...Array(49).fill(false),
+		]);
+		expect(
+			store.preAuthCalls.every((call) => !call.credentialsExpired && call.credentialId === id),
+		).toBe(true);
 	});
 
 	it('an expired token: one 401, one new token, the request retried, every item complete', async () => {
@@ -131,7 +157,9 @@ describe('credentials through n8n-core', () => {
 
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.json.count)).toEqual([12, 12, 12]);
-		const log: Array<{ method: string; route: string; status: number }> = (await sb.admin('GET', `/requests?since=${since}`)).body.entries;
+		const log: Array<{ method: string; route: string; status: number }> = (
+			await sb.admin('GET', `/requests?since=${since}`)
+		).body.entries;
 		expect(log.map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([
 			'GET /event-points 401',
 			'POST /token 200',
@@ -152,7 +180,11 @@ describe('credentials through n8n-core', () => {
 		const decrypted = await store.getDecrypted({} as never, { id, name: '' }, CREDENTIAL, 'manual');
 		expect(decrypted).toMatchObject({ token: '', language: '', apiKey: sb.keys.partner });
 		decrypted.apiKey = 'changed';
-		expect(store.data(id)).toEqual({ environment: 'staging', baseUrl: sb.sandbox.baseUrl, apiKey: sb.keys.partner });
+		expect(store.data(id)).toEqual({
+			environment: 'staging',
+			baseUrl: sb.sandbox.baseUrl,
+			apiKey: sb.keys.partner,
+		});
 	});
 });
 
@@ -161,7 +193,10 @@ describe('n8n execution semantics', () => {
 		const events = await sb.getAll('/event-points');
 		const ids = [events[3].id, events[7].id];
 		const { store } = newStore();
-		const { items, error } = await probe(store, { parameters: { eventId: '={{ $json.ref.id }}' }, inputItems: ids.map((id) => ({ ref: { id } })) });
+		const { items, error } = await probe(store, {
+			parameters: { eventId: '={{ $json.ref.id }}' },
+			inputItems: ids.map((id) => ({ ref: { id } })),
+		});
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.json.id)).toEqual(ids);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
@@ -173,11 +208,18 @@ describe('n8n execution semantics', () => {
 		const inputItems = [{ id: okId }, { id: 999999 }, { id: okId }];
 		const parameters = { eventId: '={{ $json.id }}' };
 
-		const { items, error } = await probe(store, { parameters, inputItems, onError: 'continueRegularOutput' });
+		const { items, error } = await probe(store, {
+			parameters,
+			inputItems,
+			onError: 'continueRegularOutput',
+		});
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(3);
 		expect(items[0].json.id).toBe(okId);
-		expect(items[1]).toEqual({ json: { error: 'The resource you are requesting could not be found' }, pairedItem: { item: 1 } });
+		expect(items[1]).toEqual({
+			json: { error: 'The resource you are requesting could not be found' },
+			pairedItem: { item: 1 },
+		});
 		expect(items[2].pairedItem).toEqual({ item: 2 });
 
 		// Without it the run stops on the node's NodeApiError and nothing is output.
@@ -188,7 +230,13 @@ describe('n8n execution semantics', () => {
 });
 
 class Thrower implements INodeType {
-	description: INodeTypeDescription = { ...new Probe().description, usableAsTool: true, name: 'thrower', credentials: [], properties: [] };
+	description: INodeTypeDescription = {
+		...new Probe().description,
+		usableAsTool: true,
+		name: 'thrower',
+		credentials: [],
+		properties: [],
+	};
 
 	async execute(): Promise<INodeExecutionData[][]> {
 		throw new Error('boom');
@@ -199,14 +247,23 @@ describe('n8n error handling around a node that throws', () => {
 	const inputItems = [{ a: 1 }, { a: 2 }];
 
 	it('stops the run by default', async () => {
-		const { items, error, run } = await runNode({ nodeType: new Thrower(), type: 'CUSTOM.thrower', inputItems });
+		const { items, error, run } = await runNode({
+			nodeType: new Thrower(),
+			type: 'CUSTOM.thrower',
+			inputItems,
+		});
 		expect(items).toEqual([]);
 		expect(error?.message).toBe('boom');
 		expect(run.data.resultData.lastNodeExecuted).toBe('Node under test');
 	});
 
 	it('with continueRegularOutput passes the input through and still records the error', async () => {
-		const { items, error } = await runNode({ nodeType: new Thrower(), type: 'CUSTOM.thrower', inputItems, onError: 'continueRegularOutput' });
+		const { items, error } = await runNode({
+			nodeType: new Thrower(),
+			type: 'CUSTOM.thrower',
+			inputItems,
+			onError: 'continueRegularOutput',
+		});
 		expect(items).toEqual([
 			{ json: { a: 1 }, pairedItem: { item: 0 } },
 			{ json: { a: 2 }, pairedItem: { item: 1 } },
@@ -224,11 +281,25 @@ describe('listSearch and loadOptions through LoadOptionsContext', () => {
 		const matching = events.filter((event) => name(event).includes(wanted));
 		expect(matching.length).toBeLessThan(events.length);
 
-		const search = await callListSearch({ nodeType: new Probe(), type: 'CUSTOM.probe', credentials: store, method: 'searchEvents', filter: wanted });
-		expect(search.results).toEqual(matching.map((event) => ({ name: name(event), value: String(event.id) })));
+		const search = await callListSearch({
+			nodeType: new Probe(),
+			type: 'CUSTOM.probe',
+			credentials: store,
+			method: 'searchEvents',
+			filter: wanted,
+		});
+		expect(search.results).toEqual(
+			matching.map((event) => ({ name: name(event), value: String(event.id) })),
+		);
 
 		// The method reads `nameFilter` with getCurrentNodeParameter: the parameters given here.
-		const options = await callLoadOptions({ nodeType: new Probe(), type: 'CUSTOM.probe', credentials: store, method: 'eventsByParameter', parameters: { nameFilter: wanted } });
+		const options = await callLoadOptions({
+			nodeType: new Probe(),
+			type: 'CUSTOM.probe',
+			credentials: store,
+			method: 'eventsByParameter',
+			parameters: { nameFilter: wanted },
+		});
 		expect(options).toEqual(matching.map((event) => ({ name: name(event), value: event.id })));
 
 		expect((await sb.counters())['POST /token']).toBe(1);
@@ -236,6 +307,8 @@ describe('listSearch and loadOptions through LoadOptionsContext', () => {
 
 	it('n8n-core uses the harness services (its own DI container), not a real InstanceSettings', () => {
 		// A real one would have written an encryption key to ~/.n8n/config.
-		expect(loadOptionsContext({ nodeType: new Probe(), type: 'CUSTOM.probe' }).getInstanceId()).toBe('engine-harness');
+		expect(
+			loadOptionsContext({ nodeType: new Probe(), type: 'CUSTOM.probe' }).getInstanceId(),
+		).toBe('engine-harness');
 	});
 });

@@ -8,12 +8,27 @@ import { SandboxClient } from '../helpers/sandboxClient';
 let sb: SandboxClient;
 
 beforeAll(async () => {
-	sb = await SandboxClient.start({ events: 3, placesPerEvent: 20, privateEvents: 0, archivedEvents: 0, widgetOrders: 0 });
+	sb = await SandboxClient.start({
+		events: 3,
+		placesPerEvent: 20,
+		privateEvents: 0,
+		archivedEvents: 0,
+		widgetOrders: 0,
+	});
 });
 afterAll(() => sb.stop());
 
-const step = (name: string, parameters: IDataObject): WorkflowNode => ({ name, nodeType: new PublicEvents(), type: 'CUSTOM.publicEvents', parameters: parameters as never });
-const byExpression = (expression: string) => ({ __rl: true, mode: 'id', value: `={{ ${expression} }}` });
+const step = (name: string, parameters: IDataObject): WorkflowNode => ({
+	name,
+	nodeType: new PublicEvents(),
+	type: 'CUSTOM.publicEvents',
+	parameters: parameters as never,
+});
+const byExpression = (expression: string) => ({
+	__rl: true,
+	mode: 'id',
+	value: `={{ ${expression} }}`,
+});
 
 /** Spec section 1, steps 2-5, as a user builds them: each step takes its ids from the one before. */
 const integrationOrder = (payOptions: IDataObject = {}) => [
@@ -34,26 +49,41 @@ const integrationOrder = (payOptions: IDataObject = {}) => [
 		priceCategory: '={{ $json.priceCategories[0].id }}',
 		reservedMinutes: 15,
 	}),
-	step('Pay', { resource: 'order', operation: 'changeStatus', orderId: '={{ $json.id }}', toStatus: 'paid', options: payOptions }),
+	step('Pay', {
+		resource: 'order',
+		operation: 'changeStatus',
+		orderId: '={{ $json.id }}',
+		toStatus: 'paid',
+		options: payOptions,
+	}),
 ];
 
 describe("the spec's integration order as one n8n workflow", () => {
 	it('token, events, places, order, paid: the output carries the tickets with barcodes; one token request', async () => {
 		const { store } = credentialFor(sb);
 		const [event] = await sb.getAll('/event-points');
-		const place = (await sb.getAll(`/event-points/${event.id}/places`)).find((p) => p.availableCount > 0);
+		const place = (await sb.getAll(`/event-points/${event.id}/places`)).find(
+			(p) => p.availableCount > 0,
+		);
 		const before = await mark(sb);
 
-		const { executed, output, error } = await runWorkflow({ nodes: integrationOrder(), credentials: store });
+		const { executed, output, error } = await runWorkflow({
+			nodes: integrationOrder(),
+			credentials: store,
+		});
 
 		expect(error).toBeUndefined();
 		expect(executed).toEqual(['Get Events', 'Get Places', 'Create Order', 'Pay']);
 		expect(output('Get Places').map((item) => item.json.id)).toEqual([place.id]);
 		const [paid] = output('Pay');
-		expect(paid.json).toEqual(expect.objectContaining({ id: output('Create Order')[0].json.id, status: 'paid' }));
+		expect(paid.json).toEqual(
+			expect.objectContaining({ id: output('Create Order')[0].json.id, status: 'paid' }),
+		);
 		const tickets = paid.json.tickets as IDataObject[];
 		expect(tickets).toHaveLength(1);
-		expect(tickets[0]).toEqual(expect.objectContaining({ placeId: place.id, barcode: expect.stringMatching(/^\d{13}$/) }));
+		expect(tickets[0]).toEqual(
+			expect.objectContaining({ placeId: place.id, barcode: expect.stringMatching(/^\d{13}$/) }),
+		);
 
 		const log = (await since(sb, before)).map((e) => `${e.method} ${e.route} ${e.status}`);
 		expect(log).toEqual([
@@ -66,7 +96,10 @@ describe("the spec's integration order as one n8n workflow", () => {
 		// What the sandbox now holds agrees: the place is sold, the order paid with the same barcode.
 		const stored = (await sb.get(`/orders/${paid.json.id}`)).body;
 		expect(stored.tickets[0].barcode).toBe(tickets[0].barcode);
-		expect((await sb.getAll(`/event-points/${event.id}/places`)).find((p) => p.id === place.id).availableCount).toBe(0);
+		expect(
+			(await sb.getAll(`/event-points/${event.id}/places`)).find((p) => p.id === place.id)
+				.availableCount,
+		).toBe(0);
 	});
 
 	it('with Split Tickets Into Items on the last step, each ticket is a row paired back to its order', async () => {

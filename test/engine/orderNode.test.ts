@@ -19,9 +19,11 @@ describe('Order: create and read', () => {
 		expect(error).toBeUndefined();
 		const created = items[0].json as unknown as Order;
 		expect(created.status).toBe('reserved_to_time');
-		expect((await since(sb(), before)).filter((e) => e.method !== 'POST' || e.route !== '/token').map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([
-			'POST /orders 201',
-		]);
+		expect(
+			(await since(sb(), before))
+				.filter((e) => e.method !== 'POST' || e.route !== '/token')
+				.map((e) => `${e.method} ${e.route} ${e.status}`),
+		).toEqual(['POST /orders 201']);
 		const stored = (await getOrder(created.id)).body;
 		expect(stored.tickets!.map((t) => String(t.placeId)).sort()).toEqual([...free.ids].sort());
 		expect(ms(stored.reservedToDate) - ms(stored.createdAt)).toBe(20 * MINUTE);
@@ -55,7 +57,10 @@ describe('Order: create and read', () => {
 		const whole = await order('get', { orderId: String(created.id) });
 		expect(json(whole)).toEqual([(await getOrder(created.id)).body]);
 
-		const split = await order('get', { orderId: `/api/v2/orders/${created.id}`, options: { splitTickets: true } });
+		const split = await order('get', {
+			orderId: `/api/v2/orders/${created.id}`,
+			options: { splitTickets: true },
+		});
 		const stored = (await getOrder(created.id)).body;
 		expect(json(split)).toEqual(
 			stored.tickets!.map((ticket) => ({
@@ -76,7 +81,12 @@ describe('Order: create and read', () => {
 		const { order: created } = await create(1);
 		const { items, error } = await order('getPaymentData', { orderId: String(created.id) });
 		expect(error).toBeUndefined();
-		expect(items[0].json).toEqual(expect.objectContaining({ type: expect.any(String), fields: expect.objectContaining({ orderId: String(created.id) }) }));
+		expect(items[0].json).toEqual(
+			expect.objectContaining({
+				type: expect.any(String),
+				fields: expect.objectContaining({ orderId: String(created.id) }),
+			}),
+		);
 		await setStatus(created.id, 'expired');
 	});
 });
@@ -85,9 +95,16 @@ describe('Order: changing a hold', () => {
 	it('Add Place adds a held ticket', async () => {
 		const { order: created, free } = await create(1);
 		const extra = (await sb().freePlaces(EVENT, 2)).ids.find((id) => !free.ids.includes(id))!;
-		const { items, error } = await order('addPlace', { orderId: String(created.id), places: byId(extra), priceCategory: free.priceCategory });
+		const { items, error } = await order('addPlace', {
+			orderId: String(created.id),
+			places: byId(extra),
+			priceCategory: free.priceCategory,
+		});
 		expect(error).toBeUndefined();
-		expect((items[0].json.tickets as IDataObject[]).map((t) => String(t.placeId))).toEqual([...free.ids, extra]);
+		expect((items[0].json.tickets as IDataObject[]).map((t) => String(t.placeId))).toEqual([
+			...free.ids,
+			extra,
+		]);
 		expect((await place(extra)).availableCount).toBe(0);
 		await setStatus(created.id, 'expired');
 	});
@@ -95,9 +112,14 @@ describe('Order: changing a hold', () => {
 	it('Remove Ticket drops the ticket and frees its place', async () => {
 		const { order: created } = await create(2);
 		const [gone, kept] = (await getOrder(created.id)).body.tickets!;
-		const { items, error } = await order('removeTicket', { orderId: String(created.id), ticketId: String(gone.ticketId) });
+		const { items, error } = await order('removeTicket', {
+			orderId: String(created.id),
+			ticketId: String(gone.ticketId),
+		});
 		expect(error).toBeUndefined();
-		expect((items[0].json.tickets as IDataObject[]).map((t) => t.ticketId)).toEqual([kept.ticketId]);
+		expect((items[0].json.tickets as IDataObject[]).map((t) => t.ticketId)).toEqual([
+			kept.ticketId,
+		]);
 		expect((await place(gone.placeId)).availableCount).toBe(1);
 		await setStatus(created.id, 'expired');
 	});
@@ -105,7 +127,10 @@ describe('Order: changing a hold', () => {
 	it('Extend Hold moves the deadline: past the old one the hold is still live', async () => {
 		const { order: created } = await create(1);
 		const before = await now();
-		const { items, error } = await order('extendHold', { orderId: String(created.id), reservedMinutes: 45 });
+		const { items, error } = await order('extendHold', {
+			orderId: String(created.id),
+			reservedMinutes: 45,
+		});
 		const after = await now();
 		expect(error).toBeUndefined();
 		// The service counts from its own now; timestamps carry whole seconds.
@@ -121,9 +146,13 @@ describe('Order: changing a hold', () => {
 	it('a hold ends by itself: moving the sandbox clock past it expires the order and frees the places', async () => {
 		const { order: created, free } = await create(1, { reservedMinutes: 5 });
 		await sb().advanceClock(4 * MINUTE);
-		expect((await order('get', { orderId: String(created.id) })).items[0].json.status).toBe('reserved_to_time');
+		expect((await order('get', { orderId: String(created.id) })).items[0].json.status).toBe(
+			'reserved_to_time',
+		);
 		await sb().advanceClock(2 * MINUTE);
-		expect((await order('get', { orderId: String(created.id) })).items[0].json.status).toBe('expired');
+		expect((await order('get', { orderId: String(created.id) })).items[0].json.status).toBe(
+			'expired',
+		);
 		expect((await place(free.ids[0])).availableCount).toBe(1);
 	});
 });
@@ -131,11 +160,21 @@ describe('Order: changing a hold', () => {
 describe('Order: statuses', () => {
 	it('Change Status Paid answers the tickets with barcodes; split, one item per ticket', async () => {
 		const { order: created } = await create(2);
-		const { items, error } = await order('changeStatus', { orderId: String(created.id), toStatus: 'paid', options: { splitTickets: true } });
+		const { items, error } = await order('changeStatus', {
+			orderId: String(created.id),
+			toStatus: 'paid',
+			options: { splitTickets: true },
+		});
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(2);
 		for (const item of items) {
-			expect(item.json).toEqual(expect.objectContaining({ orderId: created.id, orderStatus: 'paid', barcode: expect.stringMatching(/^\d{13}$/) }));
+			expect(item.json).toEqual(
+				expect.objectContaining({
+					orderId: created.id,
+					orderStatus: 'paid',
+					barcode: expect.stringMatching(/^\d{13}$/),
+				}),
+			);
 		}
 		expect((await getOrder(created.id)).body.status).toBe('paid');
 	});
@@ -143,27 +182,36 @@ describe('Order: statuses', () => {
 	it('Change Status Refund refunds a paid order and frees its places', async () => {
 		const { order: created, free } = await create(1);
 		await setStatus(created.id, 'paid');
-		const { items, error } = await order('changeStatus', { orderId: String(created.id), toStatus: 'refund' });
+		const { items, error } = await order('changeStatus', {
+			orderId: String(created.id),
+			toStatus: 'refund',
+		});
 		expect(error).toBeUndefined();
 		expect(items[0].json.status).toBe('refund');
 		expect((await place(free.ids[0])).availableCount).toBe(1);
 	});
 
-	it('Change Status Release Hold ends the hold at once and frees the account\'s reserved count', async () => {
+	it("Change Status Release Hold ends the hold at once and frees the account's reserved count", async () => {
 		const held = () => sb().app.store.heldTickets(2);
 		const start = held();
 		const { order: created, free } = await create(2);
 		expect(held()).toBe(start + 2);
-		const { items, error } = await order('changeStatus', { orderId: String(created.id), toStatus: 'expired' });
+		const { items, error } = await order('changeStatus', {
+			orderId: String(created.id),
+			toStatus: 'expired',
+		});
 		expect(error).toBeUndefined();
 		expect(items[0].json.status).toBe('expired');
 		expect(held()).toBe(start);
 		for (const id of free.ids) expect((await place(id)).availableCount).toBe(1);
 	});
 
-	it('Change Status takes any value by expression, and the service\'s refusal comes back as its message', async () => {
+	it("Change Status takes any value by expression, and the service's refusal comes back as its message", async () => {
 		const { order: created } = await create(1);
-		const { error } = await order('changeStatus', { orderId: String(created.id), toStatus: '={{ "cancelled" }}' });
+		const { error } = await order('changeStatus', {
+			orderId: String(created.id),
+			toStatus: '={{ "cancelled" }}',
+		});
 		expect(error?.message).toMatch(/toStatus: must be one of/);
 		await setStatus(created.id, 'expired');
 	});
@@ -171,7 +219,11 @@ describe('Order: statuses', () => {
 	it('Change Ticket Status refunds one ticket; the order stays paid', async () => {
 		const { order: created } = await create(2);
 		const [first, second] = (await setStatus(created.id, 'paid')).body.tickets!;
-		const { items, error } = await order('changeTicketStatus', { orderId: String(created.id), ticketId: String(first.ticketId), toStatus: 'refund' });
+		const { items, error } = await order('changeTicketStatus', {
+			orderId: String(created.id),
+			ticketId: String(first.ticketId),
+			toStatus: 'refund',
+		});
 		expect(error).toBeUndefined();
 		expect(items[0].json.status).toBe('paid');
 		const tickets = (await getOrder(created.id)).body.tickets!;
@@ -194,15 +246,27 @@ describe('Order: Get Many for Event', () => {
 		const event = byId(String(eventId));
 
 		const before = await mark(sb());
-		const some = await order('getManyForEvent', { eventId: event, returnAll: true, filters: { status: ['paid', 'expired'] } });
+		const some = await order('getManyForEvent', {
+			eventId: event,
+			returnAll: true,
+			filters: { status: ['paid', 'expired'] },
+		});
 		expect(some.error).toBeUndefined();
 		expect(json(some).map((o) => o.id)).toEqual([paid.id, released.id]);
-		const [request] = (await since(sb(), before)).filter((e) => e.route === '/event-points/{id}/orders');
+		const [request] = (await since(sb(), before)).filter(
+			(e) => e.route === '/event-points/{id}/orders',
+		);
 		expect(new URLSearchParams(request.query).getAll('status[]')).toEqual(['paid', 'expired']);
 
-		const paidOnly = await order('getManyForEvent', { eventId: event, returnAll: true, filters: { status: ['paid'] } });
+		const paidOnly = await order('getManyForEvent', {
+			eventId: event,
+			returnAll: true,
+			filters: { status: ['paid'] },
+		});
 		expect(json(paidOnly).map((o) => o.id)).toEqual([paid.id]);
-		const [single] = (await since(sb(), before)).filter((e) => e.route === '/event-points/{id}/orders').slice(1);
+		const [single] = (await since(sb(), before))
+			.filter((e) => e.route === '/event-points/{id}/orders')
+			.slice(1);
 		expect(new URLSearchParams(single.query).getAll('status')).toEqual(['paid']);
 
 		const all = await order('getManyForEvent', { eventId: event, returnAll: true });
@@ -212,13 +276,24 @@ describe('Order: Get Many for Event', () => {
 		expect(json(one).map((o) => o.id)).toEqual([paid.id]);
 
 		const paidAt = ms((await getOrder(paid.id)).body.payAt!);
-		const after = await order('getManyForEvent', { eventId: event, returnAll: true, filters: { payAtAfter: new Date(paidAt - MINUTE).toISOString() } });
+		const after = await order('getManyForEvent', {
+			eventId: event,
+			returnAll: true,
+			filters: { payAtAfter: new Date(paidAt - MINUTE).toISOString() },
+		});
 		expect(json(after).map((o) => o.id)).toEqual([paid.id]);
-		const later = await order('getManyForEvent', { eventId: event, returnAll: true, filters: { payAtAfter: new Date(paidAt + MINUTE).toISOString() } });
+		const later = await order('getManyForEvent', {
+			eventId: event,
+			returnAll: true,
+			filters: { payAtAfter: new Date(paidAt + MINUTE).toISOString() },
+		});
 		expect(json(later)).toEqual([]);
-		const byDay = await order('getManyForEvent', { eventId: event, returnAll: true, filters: { payAtAfter: '2000-01-01', status: '={{ "paid,refund" }}' } });
+		const byDay = await order('getManyForEvent', {
+			eventId: event,
+			returnAll: true,
+			filters: { payAtAfter: '2000-01-01', status: '={{ "paid,refund" }}' },
+		});
 		expect(json(byDay).map((o) => o.id)).toEqual([paid.id]);
 		await setStatus(held.id, 'expired');
 	});
 });
-

@@ -35,15 +35,29 @@ const outputs = new Map<string, IDataObject[]>();
 
 /** Runs every operation once, in an order that gives the order operations their order. */
 beforeAll(async () => {
-	sb = await SandboxClient.start({ events: 12, placesPerEvent: 40, archivedEvents: 2, widgetOrders: 6, limits: { reservedPerAccount: 100 } });
+	sb = await SandboxClient.start({
+		events: 12,
+		placesPerEvent: 40,
+		archivedEvents: 2,
+		widgetOrders: 6,
+		limits: { reservedPerAccount: 100 },
+	});
 	const partner = credentialFor(sb).store;
 	const organiser = credentialFor(sb, { apiKey: sb.keys.organiser }).store;
 	const widgetSales = await sb.getAll('/widget-orders');
 	await sb.admin('POST', `/widget-orders/${widgetSales[0].id}/refund`, {});
 
-	async function run(key: string, parameters: IDataObject, store = partner): Promise<IDataObject[]> {
+	async function run(
+		key: string,
+		parameters: IDataObject,
+		store = partner,
+	): Promise<IDataObject[]> {
 		const [resource, operation] = key.split('/');
-		const { items, error } = await runPublicEvents(store, { resource, operation, ...parameters } as INodeParameters);
+		const { items, error } = await runPublicEvents(store, {
+			resource,
+			operation,
+			...parameters,
+		} as INodeParameters);
 		if (error) throw new Error(`${key}: ${error.message}`);
 		const json = items.map((item) => item.json);
 		outputs.set(key, [...(outputs.get(key) ?? []), ...json]);
@@ -57,16 +71,29 @@ beforeAll(async () => {
 	await run('event/getManyArchived', all);
 	await run('hallPlan/getPlaces', { eventId: byId(EVENT), ...all });
 	const [sector] = await run('hallPlan/getSectors', { eventId: byId(EVENT), ...all });
-	await run('hallPlan/getSectorPlaces', { eventId: byId(EVENT), sectorId: byId(String(sector.id)), ...all });
-	for (const list of ['Categories', 'Cities', 'Countries', 'Genres', 'VenueHalls', 'Venues']) await run(`reference/getMany${list}`, all);
+	await run('hallPlan/getSectorPlaces', {
+		eventId: byId(EVENT),
+		sectorId: byId(String(sector.id)),
+		...all,
+	});
+	for (const list of ['Categories', 'Cities', 'Countries', 'Genres', 'VenueHalls', 'Venues'])
+		await run(`reference/getMany${list}`, all);
 	const [promo] = await run('reference/getManyPromoCodes', all);
 	await run('widget/getManyOrders', all);
 	await run('widget/getManyRefunds', all);
 
 	const free = await sb.freePlaces(Number(EVENT), 3);
-	const [created] = await run('order/create', { eventId: byId(EVENT), places: byId(free.ids.slice(0, 2).join(',')), priceCategory: free.priceCategory });
+	const [created] = await run('order/create', {
+		eventId: byId(EVENT),
+		places: byId(free.ids.slice(0, 2).join(',')),
+		priceCategory: free.priceCategory,
+	});
 	const orderId = String(created.id);
-	await run('order/addPlace', { orderId, places: byId(free.ids[2]), priceCategory: free.priceCategory });
+	await run('order/addPlace', {
+		orderId,
+		places: byId(free.ids[2]),
+		priceCategory: free.priceCategory,
+	});
 	const [held] = await run('order/get', { orderId });
 	const tickets = held.tickets as IDataObject[];
 	await run('order/removeTicket', { orderId, ticketId: String(tickets[2].ticketId) });
@@ -74,11 +101,20 @@ beforeAll(async () => {
 	await run('order/getManyForEvent', { eventId: byId(EVENT), ...all });
 	await run('order/getPaymentData', { orderId });
 	await run('order/changeStatus', { orderId, toStatus: 'paid' });
-	await run('order/changeTicketStatus', { orderId, ticketId: String(tickets[0].ticketId), toStatus: 'refund' });
+	await run('order/changeTicketStatus', {
+		orderId,
+		ticketId: String(tickets[0].ticketId),
+		toStatus: 'refund',
+	});
 	// Fields that are null while an order is held (payAt, barcodes) or without a promo code get their other type too.
 	await run('order/get', { orderId });
 	const more = await sb.freePlaces(Number(EVENT), 1);
-	const [withCode] = await run('order/create', { eventId: byId(EVENT), places: byId(more.ids[0]), priceCategory: more.priceCategory, additionalFields: { promoCode: promo.code } });
+	const [withCode] = await run('order/create', {
+		eventId: byId(EVENT),
+		places: byId(more.ids[0]),
+		priceCategory: more.priceCategory,
+		additionalFields: { promoCode: promo.code },
+	});
 	await run('order/getManyForEvent', { eventId: byId(EVENT), ...all });
 	await run('order/get', { orderId: String(withCode.id) });
 }, 60_000);
@@ -97,6 +133,8 @@ describe.each(operations())('%s', (key) => {
 });
 
 it('no schema file for an operation the node does not have', () => {
-	const files = readdirSync(SCHEMA_DIR).flatMap((resource) => readdirSync(join(SCHEMA_DIR, resource)).map((f) => `${resource}/${f.replace(/\.json$/, '')}`));
+	const files = readdirSync(SCHEMA_DIR).flatMap((resource) =>
+		readdirSync(join(SCHEMA_DIR, resource)).map((f) => `${resource}/${f.replace(/\.json$/, '')}`),
+	);
 	expect(files.sort()).toEqual(operations());
 });

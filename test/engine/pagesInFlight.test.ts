@@ -19,9 +19,19 @@ afterEach(() => sb.admin('DELETE', '/faults'));
 
 async function probe(parameters: IDataObject) {
 	const { store } = credentialFor(sb);
-	await runNode({ nodeType: new TransportProbe(), type: 'CUSTOM.transportProbe', credentials: store, parameters: { path: '/countries' } });
+	await runNode({
+		nodeType: new TransportProbe(),
+		type: 'CUSTOM.transportProbe',
+		credentials: store,
+		parameters: { path: '/countries' },
+	});
 	const before = await mark(sb);
-	const result = await runNode({ nodeType: new TransportProbe(), type: 'CUSTOM.transportProbe', credentials: store, parameters });
+	const result = await runNode({
+		nodeType: new TransportProbe(),
+		type: 'CUSTOM.transportProbe',
+		credentials: store,
+		parameters,
+	});
 	const log = (await since(sb, before)).filter((e) => e.route === '/event-points');
 	return { ...result, log };
 }
@@ -30,19 +40,36 @@ const page = (e: LogEntry) => Number(new URLSearchParams(e.query).get('page'));
 
 it('Pages Read at Once (maxPagesInFlight) 4: never more than 4 pages out, every item once, in order', async () => {
 	const DELAY = 250;
-	await sb.admin('POST', '/faults', { kind: 'latency', delayMs: DELAY, path: '/event-points', count: 0 });
-	const { items, error, log } = await probe({ path: '/event-points', allPages: true, maxPagesInFlight: 4 });
+	await sb.admin('POST', '/faults', {
+		kind: 'latency',
+		delayMs: DELAY,
+		path: '/event-points',
+		count: 0,
+	});
+	const { items, error, log } = await probe({
+		path: '/event-points',
+		allPages: true,
+		maxPagesInFlight: 4,
+	});
 	expect(error).toBeUndefined();
 	expect(items.map((item) => String(item.json.id))).toEqual(visible);
 	expect(log.map(page).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
 	const at = log.map((e) => e.at).sort((a, b) => a - b);
-	const atOnce = Math.max(...at.map((start, i) => at.slice(i).filter((t) => t - start < DELAY * 0.8).length));
+	const atOnce = Math.max(
+		...at.map((start, i) => at.slice(i).filter((t) => t - start < DELAY * 0.8).length),
+	);
 	expect(atOnce).toBeLessThanOrEqual(4);
 	expect(atOnce).toBeGreaterThan(1);
 });
 
 it('a 429 with Retry-After 1 in a wide window: no page goes out until it has passed; every item once, in order', async () => {
-	await sb.admin('POST', '/faults', { kind: 'status', status: 429, retryAfter: 1, path: '/event-points', query: { page: '9' } });
+	await sb.admin('POST', '/faults', {
+		kind: 'status',
+		status: 429,
+		retryAfter: 1,
+		path: '/event-points',
+		query: { page: '9' },
+	});
 	const { items, error, log } = await probe({ path: '/event-points', allPages: true });
 	expect(error).toBeUndefined();
 	expect(items.map((item) => String(item.json.id))).toEqual(visible);
@@ -55,5 +82,10 @@ it('a 429 with Retry-After 1 in a wide window: no page goes out until it has pas
 	// ones after 9 within the window, never a page beyond it.
 	const during = log.filter((e) => e.at > refused.at && e.at < retried.at);
 	expect(during.every((e) => page(e) > 9 && page(e) < 9 + 8)).toBe(true);
-	expect(log.filter((e) => e.status === 200).map(page).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+	expect(
+		log
+			.filter((e) => e.status === 200)
+			.map(page)
+			.sort((a, b) => a - b),
+	).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
 });

@@ -15,21 +15,38 @@ beforeAll(async () => {
 afterAll(() => sb.stop());
 
 function trigger(parameters: IDataObject = {}, store = credentialFor(sb).store) {
-	return new PollSession({ nodeType: new PublicEventsPollTrigger(), type: 'CUSTOM.publicEventsPollTrigger', parameters, credentials: store });
+	return new PollSession({
+		nodeType: new PublicEventsPollTrigger(),
+		type: 'CUSTOM.publicEventsPollTrigger',
+		parameters,
+		credentials: store,
+	});
 }
 
 const sell = async (tickets = 1) => (await sb.admin('POST', '/widget-orders', { tickets })).body;
 const refund = async (id: number) => (await sb.admin('POST', `/widget-orders/${id}/refund`)).body;
-const keys = (items: Array<{ json: IDataObject }>) => items.map((item) => `${String(item.json.type)}:${String(item.json.source)}:${pollItemId(item.json)}`);
+const keys = (items: Array<{ json: IDataObject }>) =>
+	items.map(
+		(item) => `${String(item.json.type)}:${String(item.json.source)}:${pollItemId(item.json)}`,
+	);
 
 /** Visible events with free places, most free first. */
 const eventsOnSale = async () =>
-	(await sb.getAll('/event-points')).sort((a, b) => b.countAvailableTickets - a.countAvailableTickets).filter((e) => e.countAvailableTickets > 0).map((e) => e.id as number);
+	(await sb.getAll('/event-points'))
+		.sort((a, b) => b.countAvailableTickets - a.countAvailableTickets)
+		.filter((e) => e.countAvailableTickets > 0)
+		.map((e) => e.id as number);
 
 /** Creates an order through the API and pays it: a sale of the Event Orders feed. */
 async function payApiOrder(eventId: number) {
 	const place = await sb.freePlace(eventId);
-	const order = (await sb.send('POST', '/orders', { eventPoint: String(eventId), places: [place.id], priceCategory: place.priceCategory })).body;
+	const order = (
+		await sb.send('POST', '/orders', {
+			eventPoint: String(eventId),
+			places: [place.id],
+			priceCategory: place.priceCategory,
+		})
+	).body;
 	return (await sb.send('PUT', `/orders/${order.id}/status`, { toStatus: 'paid' })).body;
 }
 
@@ -51,7 +68,11 @@ describe('Poll Trigger: Sales and Refunds', () => {
 
 		const second = await node.poll();
 		expect(second.error).toBeUndefined();
-		expect(keys(second.items)).toEqual([`sale:widgetSales:${sale.id}`, `sale:eventOrders:${apiOrder.id}`, `refund:widgetRefunds:${refunded.id}`]);
+		expect(keys(second.items)).toEqual([
+			`sale:widgetSales:${sale.id}`,
+			`sale:eventOrders:${apiOrder.id}`,
+			`refund:widgetRefunds:${refunded.id}`,
+		]);
 		const [saleItem, orderItem, refundItem] = second.items.map((item) => item.json);
 		expect(saleItem).toMatchObject({
 			type: 'sale',
@@ -64,11 +85,30 @@ describe('Poll Trigger: Sales and Refunds', () => {
 			totalPrice: sale.totalPrice,
 		});
 		expect((saleItem.tickets as IDataObject[]).length).toBe(2);
-		expect(orderItem).toMatchObject({ type: 'sale', source: 'eventOrders', orderId: String(apiOrder.id), eventPointId: String(events[1]), status: 'paid', totalPrice: apiOrder.totalPrice });
-		expect(refundItem).toMatchObject({ type: 'refund', source: 'widgetRefunds', orderId: String(existing.id), refundId: String(refunded.id), amount: refunded.amount, refundedAt: refunded.refundedAt });
+		expect(orderItem).toMatchObject({
+			type: 'sale',
+			source: 'eventOrders',
+			orderId: String(apiOrder.id),
+			eventPointId: String(events[1]),
+			status: 'paid',
+			totalPrice: apiOrder.totalPrice,
+		});
+		expect(refundItem).toMatchObject({
+			type: 'refund',
+			source: 'widgetRefunds',
+			orderId: String(existing.id),
+			refundId: String(refunded.id),
+			amount: refunded.amount,
+			refundedAt: refunded.refundedAt,
+		});
 		// One field per id (version 1.1): no `id`, `order` or `eventPoint` copies beside the header's.
-		for (const item of [saleItem, orderItem, refundItem]) expect(Object.keys(item)).not.toEqual(expect.arrayContaining(['id']));
-		expect([saleItem, orderItem, refundItem].flatMap((item) => ['id', 'order', 'eventPoint'].filter((key) => key in item))).toEqual([]);
+		for (const item of [saleItem, orderItem, refundItem])
+			expect(Object.keys(item)).not.toEqual(expect.arrayContaining(['id']));
+		expect(
+			[saleItem, orderItem, refundItem].flatMap((item) =>
+				['id', 'order', 'eventPoint'].filter((key) => key in item),
+			),
+		).toEqual([]);
 
 		const third = await node.poll();
 		expect(third.returnedNull).toBe(true);
@@ -94,7 +134,12 @@ describe('Poll Trigger: Sales and Refunds', () => {
 		expect(log.filter((e) => e.route === '/token')).toHaveLength(1);
 		// Activation first asks for one event, for the service's time in the answer's Date header.
 		expect(log.slice(0, 2).map((e) => e.route)).toEqual(['/token', '/event-points']);
-		expect(log.slice(2).map((e) => e.route).sort()).toEqual(['/widget-orders', '/widget-orders-refunds']);
+		expect(
+			log
+				.slice(2)
+				.map((e) => e.route)
+				.sort(),
+		).toEqual(['/widget-orders', '/widget-orders-refunds']);
 		expect(new URLSearchParams(log[1].query).get('itemsPerPage')).toBe('1');
 		expect(store.preAuthenticationCount).toBe(1);
 	});
@@ -125,7 +170,9 @@ describe('Poll Trigger: Sales and Refunds', () => {
 		const widget = new URLSearchParams(log.find((e) => e.route === '/widget-orders')!.query);
 		expect(widget.get('order[payAt]')).toBe('asc');
 		expect(widget.get('payAt[after]')).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
-		const orders = new URLSearchParams(log.find((e) => e.route === '/event-points/{id}/orders')!.query);
+		const orders = new URLSearchParams(
+			log.find((e) => e.route === '/event-points/{id}/orders')!.query,
+		);
 		expect([...orders.keys()].filter((key) => key.startsWith('status'))).toEqual([]);
 	});
 
@@ -142,7 +189,9 @@ describe('Poll Trigger: Sales and Refunds', () => {
 		const restarted = await node.poll();
 		expect(restarted.error).toBeUndefined();
 		expect(restarted.returnedNull).toBe(true);
-		expect(node.nodeData()?.publicEventsPoll).toMatchObject({ feeds: { widgetSales: { cursor: expect.any(Number) } } });
+		expect(node.nodeData()?.publicEventsPoll).toMatchObject({
+			feeds: { widgetSales: { cursor: expect.any(Number) } },
+		});
 
 		await sb.advanceClock(MINUTE);
 		const sale = await sell();
@@ -151,7 +200,11 @@ describe('Poll Trigger: Sales and Refunds', () => {
 
 	it('Chosen Events: only their orders, one request each', async () => {
 		const events = await eventsOnSale();
-		const node = trigger({ include: ['eventOrders'], eventScope: 'chosen', eventIds: [String(events[2]), `/api/v2/event-points/${events[3]}`] });
+		const node = trigger({
+			include: ['eventOrders'],
+			eventScope: 'chosen',
+			eventIds: [String(events[2]), `/api/v2/event-points/${events[3]}`],
+		});
 		await node.poll();
 		const wanted = [await payApiOrder(events[2]), await payApiOrder(events[3])];
 		await payApiOrder(events[0]);
@@ -160,7 +213,9 @@ describe('Poll Trigger: Sales and Refunds', () => {
 		const { items, error } = await node.poll();
 		expect(error).toBeUndefined();
 		expect(keys(items).sort()).toEqual(wanted.map((o) => `sale:eventOrders:${o.id}`).sort());
-		expect((await since(sb, before)).map((e) => e.path).sort()).toEqual([`/event-points/${events[2]}/orders`, `/event-points/${events[3]}/orders`].sort());
+		expect((await since(sb, before)).map((e) => e.path).sort()).toEqual(
+			[`/event-points/${events[2]}/orders`, `/event-points/${events[3]}/orders`].sort(),
+		);
 	});
 
 	it('the Events list offers every visible event by name, start and venue', async () => {
@@ -174,12 +229,18 @@ describe('Poll Trigger: Sales and Refunds', () => {
 		});
 		expect(options.map((o) => o.value).sort()).toEqual(visible.map((e) => String(e.id)).sort());
 		const first = options.find((o) => o.value === String(visible[0].id))!;
-		expect(first.name).toBe(`${visible[0].eventName} · ${visible[0].dateStarted.slice(0, 16).replace('T', ' ')} · ${visible[0].venue.name}`);
+		expect(first.name).toBe(
+			`${visible[0].eventName} · ${visible[0].dateStarted.slice(0, 16).replace('T', ' ')} · ${visible[0].venue.name}`,
+		);
 	});
 
 	it('Event Orders: an order paid and refunded between two polls is still emitted as a sale', async () => {
 		const [eventId] = await eventsOnSale();
-		const node = trigger({ include: ['eventOrders'], eventScope: 'chosen', eventIds: [String(eventId)] });
+		const node = trigger({
+			include: ['eventOrders'],
+			eventScope: 'chosen',
+			eventIds: [String(eventId)],
+		});
 		await node.poll();
 		const order = await payApiOrder(eventId);
 		await sb.send('PUT', `/orders/${order.id}/status`, { toStatus: 'refund' });
@@ -194,9 +255,14 @@ describe('Poll Trigger: Sales and Refunds', () => {
 		const cut = Date.parse(all[Math.floor(all.length / 2)].payAt);
 		const expected = [
 			...all.filter((o) => Date.parse(o.payAt) >= cut).map((o) => `sale:widgetSales:${o.id}`),
-			...refunds.filter((r) => Date.parse(r.refundedAt) >= cut).map((r) => `refund:widgetRefunds:${r.id}`),
+			...refunds
+				.filter((r) => Date.parse(r.refundedAt) >= cut)
+				.map((r) => `refund:widgetRefunds:${r.id}`),
 		];
-		const node = trigger({ include: ['widgetSales', 'widgetRefunds'], options: { startFrom: new Date(cut).toISOString() } });
+		const node = trigger({
+			include: ['widgetSales', 'widgetRefunds'],
+			options: { startFrom: new Date(cut).toISOString() },
+		});
 		const { items, error } = await node.poll();
 		expect(error).toBeUndefined();
 		expect(keys(items).sort()).toEqual(expected.sort());
@@ -210,8 +276,13 @@ describe('Poll Trigger: Sales and Refunds', () => {
 		await sb.advanceClock(MINUTE);
 		const target = await sell();
 		// The sale's moment as a wall-clock time in New York (n8n's default zone, the harness workflow's), without an offset.
-		const wall = new Date(Date.parse(target.payAt)).toLocaleString('sv-SE', { timeZone: 'America/New_York' }).replace(' ', 'T');
-		const { items, error } = await trigger({ include: ['widgetSales'], options: { startFrom: wall } }).poll();
+		const wall = new Date(Date.parse(target.payAt))
+			.toLocaleString('sv-SE', { timeZone: 'America/New_York' })
+			.replace(' ', 'T');
+		const { items, error } = await trigger({
+			include: ['widgetSales'],
+			options: { startFrom: wall },
+		}).poll();
 		expect(error).toBeUndefined();
 		expect(keys(items)).toEqual([`sale:widgetSales:${target.id}`]);
 	});
@@ -236,8 +307,14 @@ describe('Poll Trigger: Sales and Refunds', () => {
 	it('bad parameters fail before any request, naming the field', async () => {
 		const cases: Array<[IDataObject, RegExp]> = [
 			[{ include: [] }, /^Include: choose at least one/],
-			[{ include: ['eventOrders'], eventScope: 'chosen', eventIds: ['abc'] }, /^Event Names or IDs: expected numeric event IDs/],
-			[{ include: ['eventOrders'], eventScope: 'chosen', eventIds: [] }, /^Event Names or IDs: choose at least one event/],
+			[
+				{ include: ['eventOrders'], eventScope: 'chosen', eventIds: ['abc'] },
+				/^Event Names or IDs: expected numeric event IDs/,
+			],
+			[
+				{ include: ['eventOrders'], eventScope: 'chosen', eventIds: [] },
+				/^Event Names or IDs: choose at least one event/,
+			],
 			[{ options: { startFrom: 'next tuesday' } }, /^Start From: expected a date and time/],
 			[{ options: { overlapMinutes: -1 } }, /^Overlap Window \(Minutes\): expected a number/],
 		];
@@ -248,14 +325,24 @@ describe('Poll Trigger: Sales and Refunds', () => {
 			expect(await since(sb, before)).toEqual([]);
 		}
 	});
-	it('version 1 (workflows saved before 1.1) keeps the record\'s own id fields beside the header\'s', async () => {
-		const node = new PollSession({ nodeType: new PublicEventsPollTrigger(), type: 'CUSTOM.publicEventsPollTrigger', typeVersion: 1, parameters: { include: ['widgetSales', 'widgetRefunds'] }, credentials: credentialFor(sb).store });
+	it("version 1 (workflows saved before 1.1) keeps the record's own id fields beside the header's", async () => {
+		const node = new PollSession({
+			nodeType: new PublicEventsPollTrigger(),
+			type: 'CUSTOM.publicEventsPollTrigger',
+			typeVersion: 1,
+			parameters: { include: ['widgetSales', 'widgetRefunds'] },
+			credentials: credentialFor(sb).store,
+		});
 		await node.poll();
 		await sb.advanceClock(MINUTE);
 		const sale = await sell();
 		const refunded = await refund(sale.id);
 		const [saleItem, refundItem] = (await node.poll()).items.map((item) => item.json);
-		expect(saleItem).toMatchObject({ orderId: String(sale.id), id: sale.id, eventPoint: sale.eventPoint });
+		expect(saleItem).toMatchObject({
+			orderId: String(sale.id),
+			id: sale.id,
+			eventPoint: sale.eventPoint,
+		});
 		expect(refundItem).toMatchObject({ orderId: String(sale.id), id: refunded.id, order: sale.id });
 		expect(refundItem).not.toHaveProperty('refundId');
 	});

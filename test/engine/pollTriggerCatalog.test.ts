@@ -15,17 +15,26 @@ beforeAll(async () => {
 afterAll(() => sb.stop());
 
 function catalogTrigger(parameters: IDataObject = {}, store = credentialFor(sb).store) {
-	return new PollSession({ nodeType: new PublicEventsPollTrigger(), type: 'CUSTOM.publicEventsPollTrigger', parameters: { source: 'catalog', ...parameters }, credentials: store });
+	return new PollSession({
+		nodeType: new PublicEventsPollTrigger(),
+		type: 'CUSTOM.publicEventsPollTrigger',
+		parameters: { source: 'catalog', ...parameters },
+		credentials: store,
+	});
 }
 
 /** What a poll emitted: `type:id[changedFields]`. */
 const changes = (result: PollResult) => {
 	expect(result.error).toBeUndefined();
 	return result.items
-		.map((item) => `${String(item.json.type)}:${pollItemId(item.json)}${item.json.changedFields ? `[${(item.json.changedFields as string[]).join(',')}]` : ''}`)
+		.map(
+			(item) =>
+				`${String(item.json.type)}:${pollItemId(item.json)}${item.json.changedFields ? `[${(item.json.changedFields as string[]).join(',')}]` : ''}`,
+		)
 		.sort();
 };
-const createEvent = async (name: string) => (await sb.admin('POST', '/events', { name, places: 10 })).body;
+const createEvent = async (name: string) =>
+	(await sb.admin('POST', '/events', { name, places: 10 })).body;
 const patch = (id: number, body: IDataObject) => sb.admin('PATCH', `/events/${id}`, body);
 const iso = (ms: number) => new Date(ms).toISOString();
 const now = async () => (await sb.admin('GET', '/state')).body.now as string;
@@ -35,21 +44,43 @@ describe('Poll Trigger: Catalog Changes', () => {
 		const node = catalogTrigger();
 		const first = await node.poll();
 		expect(first.returnedNull).toBe(true);
-		const state = node.nodeData()!.publicEventsPoll as { catalog: { fields: string[]; events: Record<string, string> } };
-		expect(Object.keys(state.catalog.events)).toHaveLength((await sb.getAll('/event-points')).length);
+		const state = node.nodeData()!.publicEventsPoll as {
+			catalog: { fields: string[]; events: Record<string, string> };
+		};
+		expect(Object.keys(state.catalog.events)).toHaveLength(
+			(await sb.getAll('/event-points')).length,
+		);
 		expect(state.catalog.fields).not.toContain('countAvailableTickets');
 
 		const created = await createEvent('Spring Gala');
 		const [target, other] = await sb.getAll('/event-points');
 		await patch(target.id, { name: 'Renamed Night' });
-		await patch(other.id, { dateStarted: iso(Date.parse(other.dateStarted) + DAY), description: 'Moved by a day' });
+		await patch(other.id, {
+			dateStarted: iso(Date.parse(other.dateStarted) + DAY),
+			description: 'Moved by a day',
+		});
 
 		const second = await node.poll();
-		expect(changes(second)).toEqual([`eventUpdated:${target.id}[eventName]`, `eventUpdated:${other.id}[dateStarted,description]`, `newEvent:${created.id}`].sort());
+		expect(changes(second)).toEqual(
+			[
+				`eventUpdated:${target.id}[eventName]`,
+				`eventUpdated:${other.id}[dateStarted,description]`,
+				`newEvent:${created.id}`,
+			].sort(),
+		);
 		const newItem = second.items.find((item) => item.json.type === 'newEvent')!.json;
-		expect(newItem).toMatchObject({ source: 'catalog', eventPointId: String(created.id), eventName: 'Spring Gala', minPrice: created.minPrice });
+		expect(newItem).toMatchObject({
+			source: 'catalog',
+			eventPointId: String(created.id),
+			eventName: 'Spring Gala',
+			minPrice: created.minPrice,
+		});
 		const renamed = second.items.find((item) => item.json.eventPointId === String(target.id))!.json;
-		expect(renamed).toMatchObject({ type: 'eventUpdated', eventName: 'Renamed Night', changedFields: ['eventName'] });
+		expect(renamed).toMatchObject({
+			type: 'eventUpdated',
+			eventName: 'Renamed Night',
+			changedFields: ['eventName'],
+		});
 
 		expect((await node.poll()).returnedNull).toBe(true); // each change once
 	});
@@ -62,7 +93,9 @@ describe('Poll Trigger: Catalog Changes', () => {
 		const sale = (await sb.admin('POST', '/widget-orders', { tickets: 2 })).body;
 
 		expect((await quiet.poll()).returnedNull).toBe(true);
-		expect(changes(await loud.poll())).toEqual([`eventUpdated:${sale.eventPoint}[countAvailableTickets]`]);
+		expect(changes(await loud.poll())).toEqual([
+			`eventUpdated:${sale.eventPoint}[countAvailableTickets]`,
+		]);
 	});
 
 	it('an event whose sale ended leaves silently; back on sale within a week it is an update, not a new event', async () => {
@@ -81,7 +114,7 @@ describe('Poll Trigger: Catalog Changes', () => {
 
 	it('thirty rounds of random changes, state reloaded between polls: every change emitted once', async () => {
 		let seed = 99;
-		const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+		const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 		const node = catalogTrigger();
 		await node.poll();
 		let emitted = 0;
@@ -125,7 +158,9 @@ describe('Poll Trigger: Catalog Changes', () => {
 
 		expect(quiet.returnedNull).toBe(true);
 		expect(quiet.changed).toBe(false);
-		expect((await since(sb, before)).map((e) => `${e.method} ${e.route}`)).toEqual(['GET /event-points']);
+		expect((await since(sb, before)).map((e) => `${e.method} ${e.route}`)).toEqual([
+			'GET /event-points',
+		]);
 		expect(store.preAuthenticationCount).toBe(1);
 
 		const created = await createEvent('Sample me');

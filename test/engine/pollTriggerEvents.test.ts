@@ -26,23 +26,38 @@ afterAll(async () => {
 afterEach(() => sb.admin('DELETE', '/faults'));
 
 function trigger(parameters: IDataObject = {}) {
-	return new PollSession({ nodeType: new PublicEventsPollTrigger(), type: 'CUSTOM.publicEventsPollTrigger', parameters, credentials: credentialFor(sb).store });
+	return new PollSession({
+		nodeType: new PublicEventsPollTrigger(),
+		type: 'CUSTOM.publicEventsPollTrigger',
+		parameters,
+		credentials: credentialFor(sb).store,
+	});
 }
 
 const keys = (result: PollResult) => {
 	expect(result.error).toBeUndefined();
-	return result.items.map((item) => `${String(item.json.type)}:${String(item.json.source)}:${pollItemId(item.json)}`);
+	return result.items.map(
+		(item) => `${String(item.json.type)}:${String(item.json.source)}:${pollItemId(item.json)}`,
+	);
 };
 
 async function payApiOrder(eventId: number) {
 	const place = await sb.freePlace(eventId);
-	const hold = (await sb.send('POST', '/orders', { eventPoint: String(eventId), places: [place.id], priceCategory: place.priceCategory })).body;
+	const hold = (
+		await sb.send('POST', '/orders', {
+			eventPoint: String(eventId),
+			places: [place.id],
+			priceCategory: place.priceCategory,
+		})
+	).body;
 	return (await sb.send('PUT', `/orders/${hold.id}/status`, { toStatus: 'paid' })).body;
 }
 
 const ordersOnly = { include: ['eventOrders'] };
-const described = (result: PollResult) => (result.error as { description?: string } | undefined)?.description;
-const orderRequests = async (seq: number) => (await since(sb, seq)).filter((e) => e.route === '/event-points/{id}/orders').map((e) => e.path);
+const described = (result: PollResult) =>
+	(result.error as { description?: string } | undefined)?.description;
+const orderRequests = async (seq: number) =>
+	(await since(sb, seq)).filter((e) => e.route === '/event-points/{id}/orders').map((e) => e.path);
 
 describe('Poll Trigger: Event Orders of All Visible Events', () => {
 	it('an event that appears later is found at the next list reading, with its sales since the watch began', async () => {
@@ -58,7 +73,10 @@ describe('Poll Trigger: Event Orders of All Visible Events', () => {
 		letTimePass(16 * MINUTE);
 		const late = await payApiOrder(created.id);
 		seq = await mark(sb);
-		expect(keys(await node.poll())).toEqual([`sale:eventOrders:${early.id}`, `sale:eventOrders:${late.id}`]);
+		expect(keys(await node.poll())).toEqual([
+			`sale:eventOrders:${early.id}`,
+			`sale:eventOrders:${late.id}`,
+		]);
 		expect((await since(sb, seq)).filter((e) => e.route === '/event-points')).toHaveLength(1);
 		expect((await node.poll()).returnedNull).toBe(true);
 	});
@@ -69,7 +87,9 @@ describe('Poll Trigger: Event Orders of All Visible Events', () => {
 		const [event] = await sb.getAll('/event-points');
 		const beforeEnd = await payApiOrder(event.id);
 		const clock = Date.parse((await sb.admin('GET', '/state')).body.now);
-		await sb.admin('PATCH', `/events/${event.id}`, { dateEndOfSale: new Date(clock - MINUTE).toISOString() });
+		await sb.admin('PATCH', `/events/${event.id}`, {
+			dateEndOfSale: new Date(clock - MINUTE).toISOString(),
+		});
 
 		letTimePass(16 * MINUTE);
 		let seq = await mark(sb);
@@ -80,7 +100,9 @@ describe('Poll Trigger: Event Orders of All Visible Events', () => {
 		expect((await node.poll()).returnedNull).toBe(true);
 		expect(await orderRequests(seq)).not.toContain(`/event-points/${event.id}/orders`);
 
-		await sb.admin('PATCH', `/events/${event.id}`, { dateEndOfSale: new Date(clock + 5 * 24 * 60 * MINUTE).toISOString() });
+		await sb.admin('PATCH', `/events/${event.id}`, {
+			dateEndOfSale: new Date(clock + 5 * 24 * 60 * MINUTE).toISOString(),
+		});
 		const afterReturn = await payApiOrder(event.id);
 		letTimePass(16 * MINUTE);
 		expect(keys(await node.poll())).toEqual([`sale:eventOrders:${afterReturn.id}`]);
@@ -124,9 +146,18 @@ describe('Poll Trigger: robustness', () => {
 		// The whole list, newest first, whatever the query asked for.
 		const everything = (await sb.getAll('/widget-orders')).reverse();
 		expect(everything.length).toBeGreaterThan(fresh.length);
-		await sb.admin('POST', '/faults', { kind: 'status', status: 200, method: 'GET', path: '/widget-orders', count: 2, body: everything });
+		await sb.admin('POST', '/faults', {
+			kind: 'status',
+			status: 200,
+			method: 'GET',
+			path: '/widget-orders',
+			count: 2,
+			body: everything,
+		});
 
-		expect(keys(await node.poll()).sort()).toEqual(fresh.map((o) => `sale:widgetSales:${o.id}`).sort());
+		expect(keys(await node.poll()).sort()).toEqual(
+			fresh.map((o) => `sale:widgetSales:${o.id}`).sort(),
+		);
 		expect((await node.poll()).returnedNull).toBe(true); // the same whole list again: nothing new
 	});
 
@@ -136,15 +167,25 @@ describe('Poll Trigger: robustness', () => {
 		const [paid] = (await sb.getAll('/widget-orders')).filter((o) => o.status === 'paid');
 		const sale = (await sb.admin('POST', '/widget-orders', {})).body;
 		const refund = (await sb.admin('POST', `/widget-orders/${paid.id}/refund`)).body;
-		await sb.admin('POST', '/faults', { kind: 'status', status: 503, method: 'GET', path: '/widget-orders-refunds', count: 1 });
+		await sb.admin('POST', '/faults', {
+			kind: 'status',
+			status: 503,
+			method: 'GET',
+			path: '/widget-orders-refunds',
+			count: 1,
+		});
 
 		const partial = await node.poll();
 		expect(keys(partial)).toEqual([`sale:widgetSales:${sale.id}`]);
-		const state = node.nodeData()!.publicEventsPoll as { feeds: Record<string, { failures?: number }> };
+		const state = node.nodeData()!.publicEventsPoll as {
+			feeds: Record<string, { failures?: number }>;
+		};
 		expect(state.feeds.widgetRefunds.failures).toBe(1);
 
 		expect(keys(await node.poll())).toEqual([`refund:widgetRefunds:${refund.id}`]);
-		expect((node.nodeData()!.publicEventsPoll as typeof state).feeds.widgetRefunds.failures).toBeUndefined();
+		expect(
+			(node.nodeData()!.publicEventsPoll as typeof state).feeds.widgetRefunds.failures,
+		).toBeUndefined();
 	});
 
 	it('a state whose window went to 2099 (a future-dated record moved the cursor, before the fix) is brought back: later sales come', async () => {
@@ -153,14 +194,22 @@ describe('Poll Trigger: robustness', () => {
 		const data = JSON.parse(node.staticData!);
 		const nodeKey = Object.keys(data).find((key) => data[key]?.publicEventsPoll)!;
 		const future = Date.parse('2099-01-01T00:00:00Z');
-		data[nodeKey].publicEventsPoll.feeds.widgetSales = { cursor: future, from: future - 5 * MINUTE, seen: { 999999: future } };
+		data[nodeKey].publicEventsPoll.feeds.widgetSales = {
+			cursor: future,
+			from: future - 5 * MINUTE,
+			seen: { 999999: future },
+		};
 		node.staticData = JSON.stringify(data);
 
 		// Read again from the service's time less the overlap window (5 minutes): what is older stays history.
 		await sb.advanceClock(10 * MINUTE);
 		const sale = (await sb.admin('POST', '/widget-orders', {})).body;
 		expect(keys(await node.poll())).toEqual([`sale:widgetSales:${sale.id}`]);
-		const feed = (node.nodeData()!.publicEventsPoll as { feeds: { widgetSales: { cursor: number; from: number } } }).feeds.widgetSales;
+		const feed = (
+			node.nodeData()!.publicEventsPoll as {
+				feeds: { widgetSales: { cursor: number; from: number } };
+			}
+		).feeds.widgetSales;
 		expect(feed.cursor).toBeLessThan(future);
 		expect(feed.from).toBeLessThanOrEqual(Date.parse(sale.payAt));
 	});
@@ -169,11 +218,21 @@ describe('Poll Trigger: robustness', () => {
 		const node = trigger({ include: ['widgetSales', 'widgetRefunds'], options: { maxRetries: 0 } });
 		await node.poll();
 		const saved = node.staticData;
-		await sb.admin('POST', '/faults', { kind: 'status', status: 503, method: 'GET', path: '/widget-orders-refunds', count: 0 });
+		await sb.admin('POST', '/faults', {
+			kind: 'status',
+			status: 503,
+			method: 'GET',
+			path: '/widget-orders-refunds',
+			count: 0,
+		});
 
 		// Nothing else to emit: the poll fails as any failed poll does, its error naming the feed, and nothing moves.
 		const quiet = await node.poll();
-		expect(quiet.error).toMatchObject({ name: 'NodeApiError', httpCode: '503', message: expect.stringMatching(/^Widget Refunds could not be read: .*503/) });
+		expect(quiet.error).toMatchObject({
+			name: 'NodeApiError',
+			httpCode: '503',
+			message: expect.stringMatching(/^Widget Refunds could not be read: .*503/),
+		});
 		expect([quiet.changed, node.staticData]).toEqual([false, saved]);
 
 		// Sales go out while the refunds fail; the third failure in a row fails the poll all the same.
@@ -183,7 +242,9 @@ describe('Poll Trigger: robustness', () => {
 			sales.push(`sale:widgetSales:${(await sb.admin('POST', '/widget-orders', {})).body.id}`);
 			results.push(await node.poll());
 		}
-		expect(results.map((result) => result.error?.message.replace(/:.*/s, '') ?? keys(result).join())).toEqual([
+		expect(
+			results.map((result) => result.error?.message.replace(/:.*/s, '') ?? keys(result).join()),
+		).toEqual([
 			sales[0],
 			sales[1],
 			'Widget Refunds could not be read in 3 polls in a row',

@@ -13,7 +13,13 @@ const MINUTE = 60_000;
 let sb: SandboxClient;
 
 beforeAll(async () => {
-	sb = await SandboxClient.start({ events: 8, placesPerEvent: 1500, widgetOrders: 3, envelope: 'hydra', rateLimit: { limit: 0 } });
+	sb = await SandboxClient.start({
+		events: 8,
+		placesPerEvent: 1500,
+		widgetOrders: 3,
+		envelope: 'hydra',
+		rateLimit: { limit: 0 },
+	});
 	await sb.token();
 });
 afterAll(() => sb.stop());
@@ -29,8 +35,19 @@ function sellInside(count: number, at = sb.app.clock.now()) {
 	const { store, random, clock } = sb.app;
 	const made: number[] = [];
 	for (let i = 0; i < count; i++) {
-		const event = store.events.find((e) => e.companyIds.has(partner()) && e.dateEndOfSale > clock.now() && e.available > 0)!;
-		made.push(recordWidgetSale(store, random, event, event.places.filter((p) => p.state === 'free').slice(0, 1), partner(), at).id);
+		const event = store.events.find(
+			(e) => e.companyIds.has(partner()) && e.dateEndOfSale > clock.now() && e.available > 0,
+		)!;
+		made.push(
+			recordWidgetSale(
+				store,
+				random,
+				event,
+				event.places.filter((p) => p.state === 'free').slice(0, 1),
+				partner(),
+				at,
+			).id,
+		);
 	}
 	return made;
 }
@@ -49,7 +66,10 @@ function widgetTrigger(options: IDataObject = {}) {
 	return new PollSession({
 		nodeType: new PublicEventsPollTrigger(),
 		type: 'CUSTOM.publicEventsPollTrigger',
-		parameters: { include: ['widgetSales'], options: { overlapMinutes: 0, settlementLagMinutes: 6, ...options } },
+		parameters: {
+			include: ['widgetSales'],
+			options: { overlapMinutes: 0, settlementLagMinutes: 6, ...options },
+		},
 		credentials: credentialFor(sb).store,
 	});
 }
@@ -60,7 +80,9 @@ const idsOf = (result: PollResult) => {
 };
 
 async function pagesAsked(seq: number) {
-	return (await since(sb, seq)).filter((e) => e.route === '/widget-orders').map((e) => Number(new URLSearchParams(e.query).get('page')));
+	return (await since(sb, seq))
+		.filter((e) => e.route === '/widget-orders')
+		.map((e) => Number(new URLSearchParams(e.query).get('page')));
 }
 
 describe('Poll Trigger: windows of several pages', () => {
@@ -82,7 +104,14 @@ describe('Poll Trigger: windows of several pages', () => {
 		// 50 a minute: page 1 already shows the order (newest first).
 		const made = await spreadSales(450, 9, 9);
 		// Page 2 answers late; page 3 would have gone with it if pages were in flight: a sale comes while page 2 waits.
-		await sb.admin('POST', '/faults', { kind: 'latency', method: 'GET', path: '/widget-orders', query: { page: '2' }, delayMs: 100, count: 1 });
+		await sb.admin('POST', '/faults', {
+			kind: 'latency',
+			method: 'GET',
+			path: '/widget-orders',
+			query: { page: '2' },
+			delayMs: 100,
+			count: 1,
+		});
 		const original = sb.app.page;
 		let during: number[] = [];
 		sb.app.page = function (this: typeof sb.app, ...args: Parameters<typeof sb.app.page>) {
@@ -107,13 +136,21 @@ describe('Poll Trigger: windows of several pages', () => {
 		await node.poll();
 		await sb.advanceClock(10 * MINUTE);
 		const made = await spreadSales(450, 3, 3);
-		await sb.admin('POST', '/faults', { kind: 'latency', method: 'GET', path: '/widget-orders', query: { page: '2' }, delayMs: 150, count: 1 });
+		await sb.admin('POST', '/faults', {
+			kind: 'latency',
+			method: 'GET',
+			path: '/widget-orders',
+			query: { page: '2' },
+			delayMs: 150,
+			count: 1,
+		});
 		const original = sb.app.page;
 		let late: number[] = [];
 		sb.app.page = function (this: typeof sb.app, ...args: Parameters<typeof sb.app.page>) {
 			// Page 3 is served while page 2 waits; right after it a sale dated 3 minutes back is listed
 			// (settling): it lands among the first 150, and pushes the last item of page 2 onto page 3.
-			if (args[3].path === '/widget-orders' && args[3].page === 3 && late.length === 0) late = sellInside(1, sb.app.clock.now() - 3 * MINUTE);
+			if (args[3].path === '/widget-orders' && args[3].page === 3 && late.length === 0)
+				late = sellInside(1, sb.app.clock.now() - 3 * MINUTE);
 			return original.apply(this, args);
 		} as typeof sb.app.page;
 		let seq: number;

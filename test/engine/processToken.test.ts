@@ -18,7 +18,11 @@ afterAll(() => sb.stop());
 
 const tokens = async () => (await sb.counters())['POST /token'] ?? 0;
 const runAll = (store: ReturnType<typeof credentialFor>['store']) =>
-	Promise.all(Array.from({ length: RUNS }, () => runPublicEvents(store, { resource: 'event', operation: 'getMany', returnAll: true })));
+	Promise.all(
+		Array.from({ length: RUNS }, () =>
+			runPublicEvents(store, { resource: 'event', operation: 'getMany', returnAll: true }),
+		),
+	);
 
 it(`${RUNS} executions at once with no token fetch one; after it expired, they renew it once`, async () => {
 	const { store, id } = credentialFor(sb);

@@ -1,7 +1,14 @@
 import { PublicEvents } from '../../nodes/PublicEvents/PublicEvents.node';
 import { MAX_PAGES_IN_FLIGHT } from '../../nodes/PublicEvents/transport';
 import { callLoadOptions } from '../helpers/engine';
-import { credentialFor, ids, mark, runPublicEvents, since, type LogEntry } from '../helpers/publicEvents';
+import {
+	credentialFor,
+	ids,
+	mark,
+	runPublicEvents,
+	since,
+	type LogEntry,
+} from '../helpers/publicEvents';
 import { SandboxClient } from '../helpers/sandboxClient';
 
 let sb: SandboxClient;
@@ -29,28 +36,45 @@ describe('Reference: Get Many', () => {
 		['getManyPromoCodes', '/promocodes'],
 		['getManyVenueHalls', '/venue-halls'],
 		['getManyVenues', '/venues'],
-	])('%s: Return All gives every record of GET %s, one item each, in one request', async (operation, path) => {
-		const expected = await sb.getAll(path);
-		expect(expected.length).toBeGreaterThan(0);
-		const { store } = credentialFor(sb);
-		await runPublicEvents(store, { resource: 'reference', operation: 'getManyCountries', returnAll: false, limit: 1 });
-		const before = await mark(sb);
+	])(
+		'%s: Return All gives every record of GET %s, one item each, in one request',
+		async (operation, path) => {
+			const expected = await sb.getAll(path);
+			expect(expected.length).toBeGreaterThan(0);
+			const { store } = credentialFor(sb);
+			await runPublicEvents(store, {
+				resource: 'reference',
+				operation: 'getManyCountries',
+				returnAll: false,
+				limit: 1,
+			});
+			const before = await mark(sb);
 
-		const { items, error } = await runPublicEvents(store, { resource: 'reference', operation, returnAll: true });
+			const { items, error } = await runPublicEvents(store, {
+				resource: 'reference',
+				operation,
+				returnAll: true,
+			});
 
-		expect(error).toBeUndefined();
-		expect(items.map((item) => item.json)).toEqual(expected);
-		expect(items.every((item) => JSON.stringify(item.pairedItem) === '{"item":0}')).toBe(true);
-		const log = await since(sb, before);
-		expect(log.map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([`GET ${path} 200`]);
-		expect(query(log[0]).get('itemsPerPage')).toBe('100');
-	});
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json)).toEqual(expected);
+			expect(items.every((item) => JSON.stringify(item.pairedItem) === '{"item":0}')).toBe(true);
+			const log = await since(sb, before);
+			expect(log.map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([`GET ${path} 200`]);
+			expect(query(log[0]).get('itemsPerPage')).toBe('100');
+		},
+	);
 
 	it('Limit 2: two cities from one request for two', async () => {
 		const cities = await sb.getAll('/cities');
 		const { store } = credentialFor(sb);
 		const before = await mark(sb);
-		const { items } = await runPublicEvents(store, { resource: 'reference', operation: 'getManyCities', returnAll: false, limit: 2 });
+		const { items } = await runPublicEvents(store, {
+			resource: 'reference',
+			operation: 'getManyCities',
+			returnAll: false,
+			limit: 2,
+		});
 		expect(items.map((item) => item.json)).toEqual(cities.slice(0, 2));
 		const requests = lists(await since(sb, before), '/cities');
 		expect(requests).toHaveLength(1);
@@ -60,7 +84,12 @@ describe('Reference: Get Many', () => {
 	it('the Language option names the records in that language', async () => {
 		const { store } = credentialFor(sb);
 		const run = (language: string) =>
-			runPublicEvents(store, { resource: 'reference', operation: 'getManyCountries', returnAll: true, options: { language } });
+			runPublicEvents(store, {
+				resource: 'reference',
+				operation: 'getManyCountries',
+				returnAll: true,
+				options: { language },
+			});
 		const german = (await run('de')).items.map((item) => item.json.name);
 		const english = (await run('en')).items.map((item) => item.json.name);
 		expect(german).toContain('Deutschland');
@@ -72,7 +101,11 @@ describe('Reference: Get Many', () => {
 		const organiser = (await sb.getAll('/promocodes', { as: 'organiser' })).map((p) => p.code);
 		expect(partner).not.toEqual(organiser);
 		const { store } = credentialFor(sb);
-		const { items } = await runPublicEvents(store, { resource: 'reference', operation: 'getManyPromoCodes', returnAll: true });
+		const { items } = await runPublicEvents(store, {
+			resource: 'reference',
+			operation: 'getManyPromoCodes',
+			returnAll: true,
+		});
 		expect(items.map((item) => item.json.code)).toEqual(partner);
 	});
 
@@ -81,7 +114,11 @@ describe('Reference: Get Many', () => {
 		await sb.admin('PUT', '/config', { envelope: 'hydra' });
 		const { store } = credentialFor(sb);
 		const before = await mark(sb);
-		const { items } = await runPublicEvents(store, { resource: 'reference', operation: 'getManyVenues', returnAll: true });
+		const { items } = await runPublicEvents(store, {
+			resource: 'reference',
+			operation: 'getManyVenues',
+			returnAll: true,
+		});
 		expect(items.map((item) => item.json.id)).toEqual(venues.map((v) => v.id));
 		expect(lists(await since(sb, before), '/venues')).toHaveLength(1);
 	});
@@ -90,7 +127,8 @@ describe('Reference: Get Many', () => {
 describe('Event: the Country filter, applied by the node to each event’s country', () => {
 	let events: any[];
 	let countries: any[];
-	const inCountries = (wanted: number[]) => events.filter((e) => wanted.includes(e.country.id)).map((e) => String(e.id));
+	const inCountries = (wanted: number[]) =>
+		events.filter((e) => wanted.includes(e.country.id)).map((e) => String(e.id));
 	const getMany = (countryIds: string[], extra: object = {}, filters: object = {}) => ({
 		resource: 'event',
 		operation: 'getMany',
@@ -146,17 +184,25 @@ describe('Event: the Country filter, applied by the node to each event’s count
 		const { store } = credentialFor(sb);
 
 		let before = await mark(sb);
-		const few = await runPublicEvents(store, getMany([String(cz)], { returnAll: false, limit: onFirstPage }));
+		const few = await runPublicEvents(
+			store,
+			getMany([String(cz)], { returnAll: false, limit: onFirstPage }),
+		);
 		expect(ids(few.items)).toEqual(expected.slice(0, onFirstPage));
 		expect(lists(await since(sb, before), '/event-points')).toHaveLength(1);
 
 		before = await mark(sb);
-		const more = await runPublicEvents(store, getMany([String(cz)], { returnAll: false, limit: onFirstPage + 1 }));
+		const more = await runPublicEvents(
+			store,
+			getMany([String(cz)], { returnAll: false, limit: onFirstPage + 1 }),
+		);
 		expect(ids(more.items)).toEqual(expected.slice(0, onFirstPage + 1));
 		const requests = lists(await since(sb, before), '/event-points');
 		// Full pages: a filter on this side cannot know how many a Limit needs; pages read ahead
 		// of page 2 (where the Limit was reached) are fewer than a window.
-		const pages = requests.map((e) => `${query(e).get('page')}/${query(e).get('itemsPerPage')}`).sort();
+		const pages = requests
+			.map((e) => `${query(e).get('page')}/${query(e).get('itemsPerPage')}`)
+			.sort();
 		expect(pages.length - 2).toBeLessThan(MAX_PAGES_IN_FLIGHT);
 		expect(pages.slice(0, 2)).toEqual(['1/100', '2/100']);
 		expect(pages.every((p) => p.endsWith('/100'))).toBe(true);
@@ -169,7 +215,10 @@ describe('Event: the Country filter, applied by the node to each event’s count
 		const { store } = credentialFor(sb);
 
 		let before = await mark(sb);
-		const limited = await runPublicEvents(store, getMany([String(de)], { returnAll: false, limit: 10 }));
+		const limited = await runPublicEvents(
+			store,
+			getMany([String(de)], { returnAll: false, limit: 10 }),
+		);
 		expect(ids(limited.items)).toEqual(expected.slice(0, 10));
 		expect(lists(await since(sb, before), '/event-points')).toHaveLength(1);
 
@@ -184,9 +233,17 @@ describe('Event: the Country filter, applied by the node to each event’s count
 		const country = events[0].country.id;
 		const other = countries.find((c) => c.id !== country).id;
 		const { store } = credentialFor(sb);
-		const same = await runPublicEvents(store, getMany([String(country)], {}, { cityIds: [String(city)] }));
-		expect(ids(same.items)).toEqual(events.filter((e) => e.city.id === city).map((e) => String(e.id)));
-		const none = await runPublicEvents(store, getMany([String(other)], {}, { cityIds: [String(city)] }));
+		const same = await runPublicEvents(
+			store,
+			getMany([String(country)], {}, { cityIds: [String(city)] }),
+		);
+		expect(ids(same.items)).toEqual(
+			events.filter((e) => e.city.id === city).map((e) => String(e.id)),
+		);
+		const none = await runPublicEvents(
+			store,
+			getMany([String(other)], {}, { cityIds: [String(city)] }),
+		);
 		expect(none.error).toBeUndefined();
 		expect(none.items).toEqual([]);
 	});
@@ -195,8 +252,13 @@ describe('Event: the Country filter, applied by the node to each event’s count
 		const archived = await sb.getAll('/event-points-archived');
 		const country = archived[0].country.id;
 		const { store } = credentialFor(sb);
-		const { items } = await runPublicEvents(store, { ...getMany([String(country)]), operation: 'getManyArchived' });
-		expect(ids(items)).toEqual(archived.filter((e) => e.country.id === country).map((e) => String(e.id)));
+		const { items } = await runPublicEvents(store, {
+			...getMany([String(country)]),
+			operation: 'getManyArchived',
+		});
+		expect(ids(items)).toEqual(
+			archived.filter((e) => e.country.id === country).map((e) => String(e.id)),
+		);
 	});
 
 	it('reads a country given as a record, a plain id, a numeric string or an IRI; events without one are left out', async () => {
@@ -211,7 +273,13 @@ describe('Event: the Country filter, applied by the node to each event’s count
 			{ id: 8 },
 			{ id: 9, country: null },
 		];
-		await sb.admin('POST', '/faults', { kind: 'status', status: 200, path: '/event-points', body: served, count: 1 });
+		await sb.admin('POST', '/faults', {
+			kind: 'status',
+			status: 200,
+			path: '/event-points',
+			body: served,
+			count: 1,
+		});
 		const { store } = credentialFor(sb);
 		const { items, error } = await runPublicEvents(store, getMany(['/api/v2/countries/4']));
 		expect(error).toBeUndefined();

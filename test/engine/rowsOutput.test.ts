@@ -15,7 +15,13 @@ let archived: IDataObject[];
 let hidden: IDataObject;
 
 beforeAll(async () => {
-	sb = await SandboxClient.start({ events: 4, privateEvents: 1, archivedEvents: 1, widgetOrders: 0, placesPerEvent: 30 });
+	sb = await SandboxClient.start({
+		events: 4,
+		privateEvents: 1,
+		archivedEvents: 1,
+		widgetOrders: 0,
+		placesPerEvent: 30,
+	});
 	live = await sb.getAll('/event-points');
 	archived = await sb.getAll('/event-points-archived');
 	// An event only the organiser sees: in neither of the partner's lists.
@@ -26,16 +32,23 @@ beforeAll(async () => {
 afterAll(() => sb.stop());
 
 const run = async (parameters: IDataObject, inputItems?: IDataObject[]) => {
-	const { items, error } = await runPublicEvents(credentialFor(sb).store, parameters as INodeParameters, inputItems ? { inputItems } : {});
+	const { items, error } = await runPublicEvents(
+		credentialFor(sb).store,
+		parameters as INodeParameters,
+		inputItems ? { inputItems } : {},
+	);
 	if (error) throw error;
 	return items.map((item) => item.json);
 };
 const rows = { returnAll: true, options: { output: 'rows' } };
 const iso = (text: unknown) => new Date(Date.parse(String(text))).toISOString();
-const sell = async (eventPoint: unknown, tickets = 1) => (await sb.admin('POST', '/widget-orders', { eventPoint, tickets })).body as IDataObject;
+const sell = async (eventPoint: unknown, tickets = 1) =>
+	(await sb.admin('POST', '/widget-orders', { eventPoint, tickets })).body as IDataObject;
 /** Requests other than token requests, as "METHOD route". */
-const requestsSince = async (seq: number) => (await since(sb, seq)).filter((e) => e.route !== '/token').map((e) => `${e.method} ${e.route}`);
-const fitSchema = (items: IDataObject[]) => expect(items.flatMap((item) => schemaErrors(item, rowsSchema()))).toEqual([]);
+const requestsSince = async (seq: number) =>
+	(await since(sb, seq)).filter((e) => e.route !== '/token').map((e) => `${e.method} ${e.route}`);
+const fitSchema = (items: IDataObject[]) =>
+	expect(items.flatMap((item) => schemaErrors(item, rowsSchema()))).toEqual([]);
 
 describe('Output: Rows for a Table', () => {
 	let sales: IDataObject[];
@@ -63,31 +76,59 @@ describe('Output: Rows for a Table', () => {
 				email: sale.email,
 				source: 'widgetSales',
 			},
-			expect.objectContaining({ orderId: String(sales[1].id), eventPointId: String(archived[0].id), eventName: archived[0].eventName, tickets: 1 }),
-			expect.objectContaining({ orderId: String(sales[2].id), eventPointId: String(hidden.id), eventName: null }),
+			expect.objectContaining({
+				orderId: String(sales[1].id),
+				eventPointId: String(archived[0].id),
+				eventName: archived[0].eventName,
+				tickets: 1,
+			}),
+			expect.objectContaining({
+				orderId: String(sales[2].id),
+				eventPointId: String(hidden.id),
+				eventName: null,
+			}),
 		]);
 		expect(typeof sale.email).toBe('string');
 		fitSchema(items);
 		// The orders, then the event list once and the archive once (each a single page here).
-		expect(await requestsSince(before)).toEqual(['GET /widget-orders', 'GET /event-points', 'GET /event-points-archived']);
+		expect(await requestsSince(before)).toEqual([
+			'GET /widget-orders',
+			'GET /event-points',
+			'GET /event-points-archived',
+		]);
 	});
 
 	it('Full Records (the default, or chosen) output the records as before, with no request for names', async () => {
 		const records = await sb.getAll('/widget-orders');
 		for (const options of [{}, { output: 'records' }]) {
 			const before = await mark(sb);
-			const items = await run({ resource: 'widget', operation: 'getManyOrders', returnAll: true, options });
+			const items = await run({
+				resource: 'widget',
+				operation: 'getManyOrders',
+				returnAll: true,
+				options,
+			});
 			expect(items).toEqual(records);
 			expect(await requestsSince(before)).toEqual(['GET /widget-orders']);
 		}
 		const before = await mark(sb);
 		await run({ resource: 'widget', operation: 'getManyRefunds', returnAll: true });
-		await run({ resource: 'order', operation: 'getManyForEvent', eventId: { __rl: true, mode: 'id', value: String(live[0].id) }, returnAll: true });
-		expect((await requestsSince(before)).filter((r) => r.startsWith('GET /event-points') && !r.endsWith('/orders'))).toEqual([]);
+		await run({
+			resource: 'order',
+			operation: 'getManyForEvent',
+			eventId: { __rl: true, mode: 'id', value: String(live[0].id) },
+			returnAll: true,
+		});
+		expect(
+			(await requestsSince(before)).filter(
+				(r) => r.startsWith('GET /event-points') && !r.endsWith('/orders'),
+			),
+		).toEqual([]);
 	});
 
 	it('Widget > Get Many Refunds: a refund row per refund, its own time and amount columns; no archive read when all names are known', async () => {
-		const refund = (await sb.admin('POST', `/widget-orders/${String(sales[0].id)}/refund`, {})).body as IDataObject;
+		const refund = (await sb.admin('POST', `/widget-orders/${String(sales[0].id)}/refund`, {}))
+			.body as IDataObject;
 		const before = await mark(sb);
 		const items = await run({ resource: 'widget', operation: 'getManyRefunds', ...rows });
 		const amount = refund.amount as IDataObject;
@@ -107,23 +148,45 @@ describe('Output: Rows for a Table', () => {
 			},
 		]);
 		fitSchema(items);
-		expect(await requestsSince(before)).toEqual(['GET /widget-orders-refunds', 'GET /event-points']);
+		expect(await requestsSince(before)).toEqual([
+			'GET /widget-orders-refunds',
+			'GET /event-points',
+		]);
 	});
 
 	it('Order > Get Many for Event: a partial refund leaves status paid and the amount the service states; names read once for all items', async () => {
 		const eventId = Number(live[1].id);
 		const free = await sb.freePlaces(eventId, 2);
-		const created = (await sb.send('POST', '/orders', { eventPoint: String(eventId), places: free.ids, priceCategory: free.priceCategory })).body;
-		expect((await sb.send('PUT', `/orders/${created.id}/status`, { toStatus: 'paid' })).status).toBe(200);
+		const created = (
+			await sb.send('POST', '/orders', {
+				eventPoint: String(eventId),
+				places: free.ids,
+				priceCategory: free.priceCategory,
+			})
+		).body;
+		expect(
+			(await sb.send('PUT', `/orders/${created.id}/status`, { toStatus: 'paid' })).status,
+		).toBe(200);
 		const paid = (await sb.get(`/orders/${created.id}`)).body;
 		const ticket = paid.tickets[0].ticketId;
-		expect((await sb.send('PUT', `/orders/${created.id}/tickets/${ticket}/status`, { toStatus: 'refund' })).status).toBe(200);
+		expect(
+			(
+				await sb.send('PUT', `/orders/${created.id}/tickets/${ticket}/status`, {
+					toStatus: 'refund',
+				})
+			).status,
+		).toBe(200);
 		const stored = (await sb.get(`/orders/${created.id}`)).body;
 
 		const before = await mark(sb);
 		// Two input items, one event each time: the names are read once for the run.
 		const items = await run(
-			{ resource: 'order', operation: 'getManyForEvent', eventId: { __rl: true, mode: 'id', value: '={{ $json.event }}' }, ...rows },
+			{
+				resource: 'order',
+				operation: 'getManyForEvent',
+				eventId: { __rl: true, mode: 'id', value: '={{ $json.event }}' },
+				...rows,
+			},
 			[{ event: eventId }, { event: eventId }],
 		);
 		const row = {
@@ -142,25 +205,51 @@ describe('Output: Rows for a Table', () => {
 		expect(items).toEqual([row, row]);
 		expect(stored.totalPrice.amount).toBeLessThan(paid.totalPrice.amount);
 		fitSchema(items);
-		expect((await requestsSince(before)).filter((r) => r === 'GET /event-points' || r === 'GET /event-points-archived')).toEqual(['GET /event-points']);
+		expect(
+			(await requestsSince(before)).filter(
+				(r) => r === 'GET /event-points' || r === 'GET /event-points-archived',
+			),
+		).toEqual(['GET /event-points']);
 	});
 
 	it('an Output other than the two offered fails naming the field, before any request', async () => {
 		const before = await mark(sb);
-		const { error } = await runPublicEvents(credentialFor(sb).store, { resource: 'widget', operation: 'getManyRefunds', options: { output: 'table' } } as INodeParameters);
+		const { error } = await runPublicEvents(credentialFor(sb).store, {
+			resource: 'widget',
+			operation: 'getManyRefunds',
+			options: { output: 'table' },
+		} as INodeParameters);
 		expect(error?.message).toBe('Output: expected "records" or "rows", got "table"');
 		expect(await requestsSince(before)).toEqual([]);
 	});
 });
 
 describe('the shipped row schema (nodes/PublicEvents/__schema__/rows.json)', () => {
-	const sale = { orderId: '7', type: 'sale', status: 'paid', eventPointId: '1001', eventName: null, paidAt: '2026-01-02T10:00:00.000Z', tickets: 1, amount: 70, currency: 'EUR', email: null, source: 'eventOrders' };
+	const sale = {
+		orderId: '7',
+		type: 'sale',
+		status: 'paid',
+		eventPointId: '1001',
+		eventName: null,
+		paidAt: '2026-01-02T10:00:00.000Z',
+		tickets: 1,
+		amount: 70,
+		currency: 'EUR',
+		email: null,
+		source: 'eventOrders',
+	};
 
 	it('takes a row and refuses a record, a missing or extra key, a number id, a sale row marked as a refund', () => {
 		const schema = rowsSchema();
 		expect(schemaErrors(sale, schema)).toEqual([]);
 		const missing = Object.fromEntries(Object.entries(sale).filter(([key]) => key !== 'email'));
-		for (const bad of [{ id: 7, eventPoint: 1001, status: 'paid' }, missing, { ...sale, extra: 1 }, { ...sale, orderId: 7 }, { ...sale, type: 'refund' }]) {
+		for (const bad of [
+			{ id: 7, eventPoint: 1001, status: 'paid' },
+			missing,
+			{ ...sale, extra: 1 },
+			{ ...sale, orderId: 7 },
+			{ ...sale, type: 'refund' },
+		]) {
 			expect(schemaErrors(bad, schema)).not.toEqual([]);
 		}
 	});

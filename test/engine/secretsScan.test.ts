@@ -5,7 +5,13 @@ import { logPosition, logSince } from '../helpers/engine/runtime';
 import { credentialFor, runPublicEvents } from '../helpers/publicEvents';
 import { subscribe } from '../helpers/push';
 import { SandboxClient } from '../helpers/sandboxClient';
-import { capturedText, expectNoSecrets, findSecrets, runningSecrets, secretsOf } from '../helpers/secrets';
+import {
+	capturedText,
+	expectNoSecrets,
+	findSecrets,
+	runningSecrets,
+	secretsOf,
+} from '../helpers/secrets';
 import { post, Triggers } from '../helpers/webhookTrigger';
 
 /**
@@ -35,7 +41,9 @@ describe('secretsOf', () => {
 		const secrets = secretsOf(sb, { 'webhook credential': 'made-up-secret-77' });
 		expect(secrets['API key of partner']).toBe(sb.keys.partner);
 		expect(secrets['API key of organiser']).toBe(sb.keys.organiser);
-		expect(Object.entries(secrets).find(([, value]) => value === token)?.[0]).toMatch(/^token #\d+ \(partner\)$/);
+		expect(Object.entries(secrets).find(([, value]) => value === token)?.[0]).toMatch(
+			/^token #\d+ \(partner\)$/,
+		);
 		expect(Object.values(secrets)).toContain('whsec_scan_test_0042');
 		expect(secrets['webhook credential']).toBe('made-up-secret-77');
 
@@ -64,13 +72,19 @@ describe('expectNoSecrets', () => {
 			const basic = `Basic ${Buffer.from(`${prefix}${key()}`).toString('base64')}`;
 			expect(findSecrets(basic, secrets())).toEqual(['API key of partner (base64)']);
 		}
-		expect(findSecrets(Buffer.from(`~~>${key()}`).toString('base64url'), secrets())).toEqual(['API key of partner (base64)']);
+		expect(findSecrets(Buffer.from(`~~>${key()}`).toString('base64url'), secrets())).toEqual([
+			'API key of partner (base64)',
+		]);
 	});
 
 	test('finds it URL-encoded, form-encoded and JSON-escaped', () => {
 		const odd = { odd: 'p@ss "word"/+ 1' };
-		expect(findSecrets(`https://x.test/?k=${encodeURIComponent(odd.odd)}`, odd)).toEqual(['odd (URL-encoded)']);
-		expect(findSecrets(`k=${encodeURIComponent(odd.odd).replace(/%20/g, '+')}`, odd)).toEqual(['odd (form-encoded)']);
+		expect(findSecrets(`https://x.test/?k=${encodeURIComponent(odd.odd)}`, odd)).toEqual([
+			'odd (URL-encoded)',
+		]);
+		expect(findSecrets(`k=${encodeURIComponent(odd.odd).replace(/%20/g, '+')}`, odd)).toEqual([
+			'odd (form-encoded)',
+		]);
 		expect(findSecrets(JSON.stringify({ v: odd.odd }), odd)).toEqual(['odd (JSON-escaped)']);
 	});
 
@@ -78,7 +92,9 @@ describe('expectNoSecrets', () => {
 		const error = new Error('outer', { cause: new Error(`inner ${key()}`) });
 		expect(findSecrets(JSON.stringify(error), secrets())).toEqual([]);
 		expect(findSecrets(capturedText({ error }), secrets())).toEqual(['API key of partner']);
-		expect(findSecrets(capturedText({ raw: Buffer.from(key()) }), secrets())).toEqual(['API key of partner']);
+		expect(findSecrets(capturedText({ raw: Buffer.from(key()) }), secrets())).toEqual([
+			'API key of partner',
+		]);
 	});
 });
 
@@ -86,31 +102,54 @@ describe('the engine harness scans every run', () => {
 	test('a run whose input item carries the token fails, naming the token and not showing it', async () => {
 		const { store } = credentialFor(sb);
 		const token = await sb.token('partner');
-		const run = runPublicEvents(store, { resource: 'reference', operation: 'getManyCountries', returnAll: false, limit: 1 }, { inputItems: [{ note: `Bearer ${token}` }] });
+		const run = runPublicEvents(
+			store,
+			{ resource: 'reference', operation: 'getManyCountries', returnAll: false, limit: 1 },
+			{ inputItems: [{ note: `Bearer ${token}` }] },
+		);
 		const error = await run.then(
 			() => undefined,
 			(e: Error) => e,
 		);
-		expect(error?.message).toMatch(/^Secret leak in the run of "Engine harness" or what n8n logged: token #\d+ \(partner\)$/);
+		expect(error?.message).toMatch(
+			/^Secret leak in the run of "Engine harness" or what n8n logged: token #\d+ \(partner\)$/,
+		);
 		expect(error?.message).not.toContain(token);
 	});
 
 	test('an expression that puts the key in a parameter fails the run as well', async () => {
 		const { store } = credentialFor(sb);
-		const run = runPublicEvents(store, { resource: 'event', operation: 'get', eventId: { __rl: true, mode: 'id', value: '={{ $json.k }}' } }, { inputItems: [{ k: Buffer.from(sb.keys.partner).toString('base64') }] });
+		const run = runPublicEvents(
+			store,
+			{
+				resource: 'event',
+				operation: 'get',
+				eventId: { __rl: true, mode: 'id', value: '={{ $json.k }}' },
+			},
+			{ inputItems: [{ k: Buffer.from(sb.keys.partner).toString('base64') }] },
+		);
 		await expect(run).rejects.toThrow(/^Secret leak in .*API key of partner \(base64\)/);
 	});
 
 	test('a clean run passes the scan', async () => {
 		const { store } = credentialFor(sb);
-		const result = await runPublicEvents(store, { resource: 'reference', operation: 'getManyCountries', returnAll: false, limit: 1 });
+		const result = await runPublicEvents(store, {
+			resource: 'reference',
+			operation: 'getManyCountries',
+			returnAll: false,
+			limit: 1,
+		});
 		expect(result.items).toHaveLength(1);
 	});
 
 	test("a failing run's lines from n8n-core (its ErrorReporter's error line too) are among those scanned", async () => {
 		const { store } = credentialFor(sb);
 		const start = logPosition();
-		const { error } = await runPublicEvents(store, { resource: 'event', operation: 'get', eventId: { __rl: true, mode: 'id', value: '999999' } });
+		const { error } = await runPublicEvents(store, {
+			resource: 'event',
+			operation: 'get',
+			eventId: { __rl: true, mode: 'id', value: '999999' },
+		});
 		expect(error?.message).toMatch(/^Not found/);
 		const lines = logSince(start);
 		expect(lines).toContain('debug: Workflow execution started\n{"workflowId":"engine-harness"}');
@@ -118,11 +157,16 @@ describe('the engine harness scans every run', () => {
 	});
 
 	test('a webhook answer carrying the key fails the test at the next read of the trigger, and at close', async () => {
-		const trigger = await new Triggers(() => sb).start({ events: ['sale'], authentication: 'none' });
+		const trigger = await new Triggers(() => sb).start({
+			events: ['sale'],
+			authentication: 'none',
+		});
 		// The node echoes an unrecognised type name back in its "ignored" answer: here, the key.
 		const answer = await post(trigger.url, JSON.stringify({ type: sb.keys.partner }));
 		expect(answer.status).toBe(200);
-		expect(() => trigger.calls).toThrow(/^Secret leak in webhook call 1: API key of partner, publicEventsApi.apiKey of credential 2$/);
+		expect(() => trigger.calls).toThrow(
+			/^Secret leak in webhook call 1: API key of partner, publicEventsApi.apiKey of credential 2$/,
+		);
 		await expect(trigger.close()).rejects.toThrow(/^Secret leak in webhook call 1/);
 	});
 

@@ -24,7 +24,13 @@ beforeAll(async () => {
 });
 afterAll(() => sb.stop());
 
-const asTool = (parameters: INodeParameters) => runNode({ nodeType: new PublicEventsTool(), type: 'CUSTOM.publicEventsTool', parameters, credentials: store });
+const asTool = (parameters: INodeParameters) =>
+	runNode({
+		nodeType: new PublicEventsTool(),
+		type: 'CUSTOM.publicEventsTool',
+		parameters,
+		credentials: store,
+	});
 /** What the agent reads: n8n hands a tool's items to it as one JSON text. */
 const text = (items: Array<{ json: unknown }>) => JSON.stringify(items.map((i) => i.json));
 const eventId = { __rl: true, mode: 'id', value: '1001' };
@@ -32,7 +38,11 @@ const eventId = { __rl: true, mode: 'id', value: '1001' };
 describe('Public Events as a tool', () => {
 	it('events: 10 by default, simplified to what an agent decides with; Simplify off gives the records', async () => {
 		const tool = await asTool({ resource: 'event', operation: 'getMany' });
-		const plain = await runPublicEvents(store, { resource: 'event', operation: 'getMany', limit: 10 });
+		const plain = await runPublicEvents(store, {
+			resource: 'event',
+			operation: 'getMany',
+			limit: 10,
+		});
 		const full = await asTool({ resource: 'event', operation: 'getMany', simplify: false });
 
 		expect([tool.error, plain.error, full.error]).toEqual([undefined, undefined, undefined]);
@@ -54,13 +64,20 @@ describe('Public Events as a tool', () => {
 			countAvailableTickets: record.countAvailableTickets,
 			...(record.minAgeLimit === null ? {} : { minAgeLimit: record.minAgeLimit }),
 		});
-		console.log(`10 events for an agent: ${text(plain.items).length} characters as records, ${text(tool.items).length} simplified`);
+		console.log(
+			`10 events for an agent: ${text(plain.items).length} characters as records, ${text(tool.items).length} simplified`,
+		);
 		expect(text(tool.items).length).toBeLessThan(text(plain.items).length / 2);
 	});
 
-	it('places: simplified, with each price category\'s id and price; the plain node keeps its output', async () => {
+	it("places: simplified, with each price category's id and price; the plain node keeps its output", async () => {
 		const tool = await asTool({ resource: 'hallPlan', operation: 'getPlaces', eventId, limit: 20 });
-		const plain = await runPublicEvents(store, { resource: 'hallPlan', operation: 'getPlaces', eventId, limit: 20 });
+		const plain = await runPublicEvents(store, {
+			resource: 'hallPlan',
+			operation: 'getPlaces',
+			eventId,
+			limit: 20,
+		});
 
 		expect([tool.error, plain.error]).toEqual([undefined, undefined]);
 		expect(tool.items).toHaveLength(20);
@@ -71,23 +88,43 @@ describe('Public Events as a tool', () => {
 			rowName: record.rowName,
 			placeName: record.placeName,
 			availableCount: record.availableCount,
-			priceCategories: Object.fromEntries(record.priceCategories.map((c: any) => [String(c.id), `${c.name}, ${c.price.amount} ${c.price.currency}`])),
+			priceCategories: Object.fromEntries(
+				record.priceCategories.map((c: any) => [
+					String(c.id),
+					`${c.name}, ${c.price.amount} ${c.price.currency}`,
+				]),
+			),
 		});
-		console.log(`20 places for an agent: ${text(plain.items).length} characters as records, ${text(tool.items).length} simplified`);
+		console.log(
+			`20 places for an agent: ${text(plain.items).length} characters as records, ${text(tool.items).length} simplified`,
+		);
 		expect(text(tool.items).length).toBeLessThan(text(plain.items).length * 0.7);
 	});
 
 	it('a Simplify that is not true or false stops the item, naming the field', async () => {
-		const run = await asTool({ resource: 'event', operation: 'getMany', simplify: '={{ "maybe" }}' });
+		const run = await asTool({
+			resource: 'event',
+			operation: 'getMany',
+			simplify: '={{ "maybe" }}',
+		});
 		expect(run.error?.message).toMatch(/^Simplify: /);
 	});
 
 	it('each operation has its own Description for the agent; the plain node has none', () => {
-		const tool = new PublicEventsTool().description.properties.filter((p) => p.name === 'toolDescription');
+		const tool = new PublicEventsTool().description.properties.filter(
+			(p) => p.name === 'toolDescription',
+		);
 		expect(tool).toHaveLength(25);
 		for (const property of tool) expect(property.displayOptions?.show?.['@tool']).toEqual([true]);
-		const of = (resource: string, operation: string) => tool.find((p) => p.displayOptions?.show?.resource?.[0] === resource && p.displayOptions?.show?.operation?.[0] === operation)?.default;
-		expect(of('order', 'create')).toMatch(/event ID \(event search\), the place IDs and one price category ID every place offers \(both from the place list\)/);
+		const of = (resource: string, operation: string) =>
+			tool.find(
+				(p) =>
+					p.displayOptions?.show?.resource?.[0] === resource &&
+					p.displayOptions?.show?.operation?.[0] === operation,
+			)?.default;
+		expect(of('order', 'create')).toMatch(
+			/event ID \(event search\), the place IDs and one price category ID every place offers \(both from the place list\)/,
+		);
 		expect(of('hallPlan', 'getPlaces')).toMatch(/by the event ID from the event search/);
 	});
 });

@@ -17,9 +17,19 @@ afterEach(() => sb.admin('DELETE', '/faults'));
 async function probe(parameters: IDataObject) {
 	const { store, id } = credentialFor(sb);
 	// A token first, so the requests under test are the only ones after the mark.
-	await runNode({ nodeType: new TransportProbe(), type: 'CUSTOM.transportProbe', credentials: store, parameters: { path: '/countries' } });
+	await runNode({
+		nodeType: new TransportProbe(),
+		type: 'CUSTOM.transportProbe',
+		credentials: store,
+		parameters: { path: '/countries' },
+	});
 	const before = await mark(sb);
-	const result = await runNode({ nodeType: new TransportProbe(), type: 'CUSTOM.transportProbe', credentials: store, parameters });
+	const result = await runNode({
+		nodeType: new TransportProbe(),
+		type: 'CUSTOM.transportProbe',
+		credentials: store,
+		parameters,
+	});
 	const log = (await since(sb, before)).filter((e) => e.route !== '/__sandbox');
 	return { ...result, log, token: String(store.data(id).token) };
 }
@@ -38,7 +48,13 @@ describe('429', () => {
 	});
 
 	it('waits out Retry-After as an HTTP date', async () => {
-		await fault({ kind: 'status', status: 429, retryAfter: { date: 2 }, path: '/event-points', count: 1 });
+		await fault({
+			kind: 'status',
+			status: 429,
+			retryAfter: { date: 2 },
+			path: '/event-points',
+			count: 1,
+		});
 		const { error, log } = await probe({ path: '/event-points' });
 		expect(error).toBeUndefined();
 		expect(log.map((e) => e.status)).toEqual([429, 200]);
@@ -67,8 +83,19 @@ describe('429', () => {
 
 	it('a POST answered 429 is sent again: the service did not act on it', async () => {
 		const place = await sb.freePlace(1001);
-		await fault({ kind: 'status', status: 429, retryAfter: 1, method: 'POST', path: '/orders', count: 1 });
-		const body = JSON.stringify({ eventPoint: '1001', places: [place.id], priceCategory: place.priceCategory });
+		await fault({
+			kind: 'status',
+			status: 429,
+			retryAfter: 1,
+			method: 'POST',
+			path: '/orders',
+			count: 1,
+		});
+		const body = JSON.stringify({
+			eventPoint: '1001',
+			places: [place.id],
+			priceCategory: place.priceCategory,
+		});
 		const { items, error, log } = await probe({ method: 'POST', path: '/orders', body });
 		expect(error).toBeUndefined();
 		expect(items[0].json.status).toBe('reserved_to_time');
@@ -95,7 +122,11 @@ describe('5xx and dropped connections', () => {
 	it('a POST /orders answered 500 is not repeated', async () => {
 		const place = await sb.freePlace(1002);
 		await fault({ kind: 'status', status: 500, method: 'POST', path: '/orders', count: 0 });
-		const body = JSON.stringify({ eventPoint: '1002', places: [place.id], priceCategory: place.priceCategory });
+		const body = JSON.stringify({
+			eventPoint: '1002',
+			places: [place.id],
+			priceCategory: place.priceCategory,
+		});
 		const { error, log } = await probe({ method: 'POST', path: '/orders', body });
 		expect(log.map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual(['POST /orders 500']);
 		expect(error?.message).toMatch(/failed with status 500 after 1 try/);
@@ -104,7 +135,11 @@ describe('5xx and dropped connections', () => {
 	it('a POST /orders whose connection dropped after it was applied is not repeated', async () => {
 		const place = await sb.freePlace(1002);
 		await fault({ kind: 'drop', phase: 'after', method: 'POST', path: '/orders', count: 1 });
-		const body = JSON.stringify({ eventPoint: '1002', places: [place.id], priceCategory: place.priceCategory });
+		const body = JSON.stringify({
+			eventPoint: '1002',
+			places: [place.id],
+			priceCategory: place.priceCategory,
+		});
 		const { error, log } = await probe({ method: 'POST', path: '/orders', body });
 		expect(log.filter((e) => e.method === 'POST')).toHaveLength(1);
 		expect(error?.message).toMatch(/may have been applied.*before sending it again/);
@@ -116,7 +151,11 @@ describe('answers the node cannot read', () => {
 		['an HTML page with status 200', { kind: 'html', status: 200 }, /instead of JSON/],
 		['malformed JSON', { kind: 'malformed' }, /instead of JSON/],
 		['an empty body', { kind: 'empty' }, /an empty body instead of JSON/],
-		['an unknown envelope', { kind: 'status', status: 200, body: { results: [] } }, /not a list this node can read/],
+		[
+			'an unknown envelope',
+			{ kind: 'status', status: 200, body: { results: [] } },
+			/not a list this node can read/,
+		],
 	])('%s gives a clear error, not a crash', async (_, rule, message) => {
 		await fault({ ...rule, path: '/event-points', count: 1 });
 		const { error, log } = await probe({ path: '/event-points', allPages: true });
@@ -135,7 +174,11 @@ describe('error messages per status', () => {
 	it('422 names the limit from the body', async () => {
 		await sb.admin('PUT', '/config', { limits: { ticketsPerOrder: 2 } });
 		const places = await sb.freePlaces(1004, 3);
-		const body = JSON.stringify({ eventPoint: '1004', places: places.ids, priceCategory: places.priceCategory });
+		const body = JSON.stringify({
+			eventPoint: '1004',
+			places: places.ids,
+			priceCategory: places.priceCategory,
+		});
 		const { error } = await probe({ method: 'POST', path: '/orders', body });
 		await sb.admin('PUT', '/config', { limits: { ticketsPerOrder: 10 } });
 		expect(error?.message).toMatch(/limit of the service was exceeded \(limit 2, current 3\)/);

@@ -1,4 +1,13 @@
-import { FAULTS, isNa, LATENCY_MS, MATRIX, RETRY_OPTIONS, TIMEOUT_S, type Expected, type Fault } from './matrix';
+import {
+	FAULTS,
+	isNa,
+	LATENCY_MS,
+	MATRIX,
+	RETRY_OPTIONS,
+	TIMEOUT_S,
+	type Expected,
+	type Fault,
+} from './matrix';
 import type { Observation, Row } from './observe';
 import { renderSection, writeReliabilityReport, type CellResult } from './report';
 import { nodeRows } from './rowsNode';
@@ -19,7 +28,9 @@ interface Cell {
 	fault: Fault;
 	expected: Expected;
 }
-const cells: Cell[] = ROWS.flatMap((row) => FAULTS.map((fault) => ({ row, fault, expected: MATRIX[row.id][fault.id] })));
+const cells: Cell[] = ROWS.flatMap((row) =>
+	FAULTS.map((fault) => ({ row, fault, expected: MATRIX[row.id][fault.id] })),
+);
 const key = (cell: { row: Row; fault: Fault }) => `${cell.row.id} ${cell.fault.id}`;
 const observed = new Map<string, Observation | Error>();
 const passed = new Set<string>();
@@ -42,18 +53,34 @@ async function runAll(list: Cell[], atOnce: number) {
 beforeAll(async () => {
 	started = Date.now();
 	const live = cells.filter((cell) => !isNa(cell.expected));
-	await Promise.all([runAll(live.filter((c) => !c.row.exclusive), AT_ONCE), runAll(live.filter((c) => c.row.exclusive), 1)]);
+	await Promise.all([
+		runAll(
+			live.filter((c) => !c.row.exclusive),
+			AT_ONCE,
+		),
+		runAll(
+			live.filter((c) => c.row.exclusive),
+			1,
+		),
+	]);
 }, 180_000);
 
 afterAll(() => {
-	const slowest = [...durations].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([cell, ms]) => `${cell} ${(ms / 1000).toFixed(1)} s`);
-	console.log(`fault matrix: ${cells.length} cells observed in ${((Date.now() - started) / 1000).toFixed(1)} s; slowest: ${slowest.join(', ')}`);
+	const slowest = [...durations]
+		.sort((a, b) => b[1] - a[1])
+		.slice(0, 5)
+		.map(([cell, ms]) => `${cell} ${(ms / 1000).toFixed(1)} s`);
+	console.log(
+		`fault matrix: ${cells.length} cells observed in ${((Date.now() - started) / 1000).toFixed(1)} s; slowest: ${slowest.join(', ')}`,
+	);
 	if (process.env.RELIABILITY_REPORT !== '1') return;
 	const results = cells.map(result);
 	const rows = ROWS.map(({ id, label, title }) => ({ id, label, title }));
 	const faults = FAULTS.map(({ id, title }) => ({ id, label: title }));
 	const settings = `Node settings in every cell: Max Retries ${RETRY_OPTIONS.maxRetries}, Max Retry Wait ${RETRY_OPTIONS.maxRetryWait} s; Timeout ${TIMEOUT_S} s in the timeout row. Each cell runs in a sandbox of its own; "sent" and "applied" are the sandbox's request log and its orders.`;
-	console.log(`reliability table written to ${writeReliabilityReport(renderSection(results, rows, faults, [settings]))}`);
+	console.log(
+		`reliability table written to ${writeReliabilityReport(renderSection(results, rows, faults, [settings]))}`,
+	);
 });
 
 const sorted = (ids: string[]) => [...ids].sort();
@@ -66,29 +93,43 @@ function judge({ fault, expected }: Cell, obs: Observation) {
 	expect(obs.attempts[0].fault).toBeDefined();
 	// No tight loop: every retry after a fault waited at least the floor (Retry-After, back-off).
 	obs.attempts.slice(1).forEach((attempt, k) => {
-		if (fault.minGap && obs.attempts[k].fault) expect(attempt.at - obs.attempts[k].at).toBeGreaterThanOrEqual(fault.minGap(k));
+		if (fault.minGap && obs.attempts[k].fault)
+			expect(attempt.at - obs.attempts[k].at).toBeGreaterThanOrEqual(fault.minGap(k));
 	});
 	// Nothing twice: no record handed over twice, no write applied (or received by the API) twice.
 	expect(duplicates(obs.emitted)).toEqual([]);
 	if (obs.write) expect(obs.write.reached).toBeLessThanOrEqual(1);
 	if (obs.write) expect(obs.write.applied).toBeLessThanOrEqual(1);
-	if (obs.webhook?.badBody) expect(obs.webhook.badBody).toEqual({ status: expect.any(Number), started: false });
+	if (obs.webhook?.badBody)
+		expect(obs.webhook.badBody).toEqual({ status: expect.any(Number), started: false });
 	if (obs.webhook?.badBody) expect([400, 422]).toContain(obs.webhook.badBody.status);
 
 	switch (expected) {
 		case 'recovered':
 			expect(obs.error).toBeUndefined();
-			expect(obs.ordered ? obs.emitted : sorted(obs.emitted)).toEqual(obs.ordered ? obs.truth : sorted(obs.truth));
+			expect(obs.ordered ? obs.emitted : sorted(obs.emitted)).toEqual(
+				obs.ordered ? obs.truth : sorted(obs.truth),
+			);
 			if (obs.write) expect(obs.write.applied).toBe(1);
-			if (obs.webhook) expect(obs.webhook).toMatchObject({ executions: 1, fetched: obs.truth[0], unavailable: null, delivery: 'delivered' });
+			if (obs.webhook)
+				expect(obs.webhook).toMatchObject({
+					executions: 1,
+					fetched: obs.truth[0],
+					unavailable: null,
+					delivery: 'delivered',
+				});
 			if (fault.id === 'timeout' && obs.webhook) expect(obs.webhook.deliveryAttempts).toBe(2);
 			// A 401: n8n asked for a new token and sent the request again, once.
 			if (fault.id === '401') expect([obs.refreshed, obs.attempts.length]).toEqual([true, 2]);
 			// The slow answer was cut short by the Timeout and asked again, not waited out.
-			if (fault.id === 'timeout' && !obs.webhook) expect(obs.attempts[1].at - obs.attempts[0].at).toBeLessThan(LATENCY_MS);
+			if (fault.id === 'timeout' && !obs.webhook)
+				expect(obs.attempts[1].at - obs.attempts[0].at).toBeLessThan(LATENCY_MS);
 			break;
 		case 'error':
-			expect(obs.error).toMatchObject({ name: 'NodeApiError', message: expect.stringMatching(fault.says) });
+			expect(obs.error).toMatchObject({
+				name: 'NodeApiError',
+				message: expect.stringMatching(fault.says),
+			});
 			if (obs.stateHeld === undefined) expect(obs.emitted).toEqual([]);
 			else {
 				// The failed poll saved nothing; the next one emitted everything it missed.
@@ -99,7 +140,10 @@ function judge({ fault, expected }: Cell, obs: Observation) {
 		case 'applied':
 			expect(obs.error).toBeUndefined();
 			expect(obs.attempts).toHaveLength(1);
-			expect(obs.write).toMatchObject({ applied: 1, writeCheck: { outcome: 'applied', cause: expect.stringMatching(/\S/) } });
+			expect(obs.write).toMatchObject({
+				applied: 1,
+				writeCheck: { outcome: 'applied', cause: expect.stringMatching(/\S/) },
+			});
 			expect(obs.write!.readBacks).toBeGreaterThan(0);
 			expect(obs.emitted).toEqual(obs.truth);
 			break;
@@ -114,7 +158,9 @@ function judge({ fault, expected }: Cell, obs: Observation) {
 		case 'notYet':
 			expect(obs.attempts).toHaveLength(1);
 			expect(obs.error?.message).toMatch(/not applied when the node checked/);
-			expect(obs.error?.message).toMatch(/may still be working on it and apply it late, so it was not sent again\. Check /);
+			expect(obs.error?.message).toMatch(
+				/may still be working on it and apply it late, so it was not sent again\. Check /,
+			);
 			expect(obs.error?.message).not.toMatch(/safe to run/i);
 			expect(obs.write!.readBacks).toBeGreaterThan(0);
 			// Only the slow request reaches the API, and it applies after the read-back.
@@ -122,7 +168,12 @@ function judge({ fault, expected }: Cell, obs: Observation) {
 			expect(obs.emitted).toEqual([]);
 			break;
 		case 'unavailable':
-			expect(obs.webhook).toMatchObject({ executions: 1, fetched: null, delivery: 'delivered', unavailable: expect.stringMatching(fault.says) });
+			expect(obs.webhook).toMatchObject({
+				executions: 1,
+				fetched: null,
+				delivery: 'delivered',
+				unavailable: expect.stringMatching(fault.says),
+			});
 			expect(obs.emitted).toEqual(obs.truth);
 			break;
 		default:
@@ -132,11 +183,21 @@ function judge({ fault, expected }: Cell, obs: Observation) {
 
 /** The cell as the report shows it: the observed outcome in a few words, and the sandbox's counts. */
 function result(cell: Cell): CellResult {
-	const base = { row: cell.row.id, fault: cell.fault.id, passed: passed.has(key(cell)), lost: 0, duplicated: 0 };
+	const base = {
+		row: cell.row.id,
+		fault: cell.fault.id,
+		passed: passed.has(key(cell)),
+		lost: 0,
+		duplicated: 0,
+	};
 	if (isNa(cell.expected)) return { ...base, na: cell.expected.na, observed: 'n/a', passed: true };
 	const obs = observed.get(key(cell));
-	if (!obs || obs instanceof Error) return { ...base, observed: `not observed: ${obs?.message.slice(0, 80) ?? 'did not run'}` };
-	const duplicated = duplicates(obs.emitted).length + Math.max(0, (obs.write?.applied ?? 0) - 1) + Math.max(0, (obs.write?.reached ?? 0) - 1);
+	if (!obs || obs instanceof Error)
+		return { ...base, observed: `not observed: ${obs?.message.slice(0, 80) ?? 'did not run'}` };
+	const duplicated =
+		duplicates(obs.emitted).length +
+		Math.max(0, (obs.write?.applied ?? 0) - 1) +
+		Math.max(0, (obs.write?.reached ?? 0) - 1);
 	const failedItem = obs.error !== undefined && obs.stateHeld === undefined;
 	const lost = failedItem ? 0 : obs.truth.filter((id) => !obs.emitted.includes(id)).length;
 	return { ...base, observed: summary(cell.fault, obs), lost, duplicated };
@@ -145,23 +206,33 @@ function result(cell: Cell): CellResult {
 function summary(fault: Fault, obs: Observation): string {
 	const tries = obs.attempts.length === 1 ? '1 try' : `${obs.attempts.length} tries`;
 	const dup = duplicates(obs.emitted).length;
-	const clear = obs.error && obs.error.name === 'NodeApiError' && fault.says.test(obs.error.message);
+	const clear =
+		obs.error && obs.error.name === 'NodeApiError' && fault.says.test(obs.error.message);
 	const error = obs.error && (clear ? 'clear error' : `error "${obs.error.message.slice(0, 70)}"`);
 	if (obs.write) {
 		const { applied, reached, writeCheck } = obs.write;
-		if (writeCheck) return `read back: ${String(writeCheck.outcome)}, sent ${obs.attempts.length}×, applied ${applied}×`;
+		if (writeCheck)
+			return `read back: ${String(writeCheck.outcome)}, sent ${obs.attempts.length}×, applied ${applied}×`;
 		if (obs.error && /not applied when the node checked/.test(obs.error.message))
 			return `read back: not yet applied ("check first"), sent ${obs.attempts.length}×, applied ${applied ? `late ${applied}×` : '0×'}`;
-		if (obs.error && /not applied/i.test(obs.error.message)) return `read back: not applied, sent ${obs.attempts.length}×, applied ${applied}×`;
+		if (obs.error && /not applied/i.test(obs.error.message))
+			return `read back: not applied, sent ${obs.attempts.length}×, applied ${applied}×`;
 		const refused = obs.attempts.filter((e) => e.fault === 'status');
-		const before = refused.length ? `refused ${refused.length}× (${[...new Set(refused.map((e) => e.status))].join(', ')}), then ` : '';
+		const before = refused.length
+			? `refused ${refused.length}× (${[...new Set(refused.map((e) => e.status))].join(', ')}), then `
+			: '';
 		return `${error ? `${error}, ` : before}reached the API ${reached}×, applied ${applied}×`;
 	}
 	if (obs.webhook) {
 		const w = obs.webhook;
-		const order = w.fetched ? 'order read' : `order unavailable${w.unavailable && fault.says.test(w.unavailable) ? ' (says why)' : `: "${String(w.unavailable).slice(0, 50)}"`}`;
-		const repeat = w.deliveryAttempts > 1 ? `; delivered ${w.deliveryAttempts}×, repeat ignored` : '';
-		const bad = w.badBody ? `; bad body: ${w.badBody.status}, ${w.badBody.started ? 'STARTED A RUN' : 'no run'}` : '';
+		const order = w.fetched
+			? 'order read'
+			: `order unavailable${w.unavailable && fault.says.test(w.unavailable) ? ' (says why)' : `: "${String(w.unavailable).slice(0, 50)}"`}`;
+		const repeat =
+			w.deliveryAttempts > 1 ? `; delivered ${w.deliveryAttempts}×, repeat ignored` : '';
+		const bad = w.badBody
+			? `; bad body: ${w.badBody.status}, ${w.badBody.started ? 'STARTED A RUN' : 'no run'}`
+			: '';
 		return `${w.executions} execution${w.executions === 1 ? '' : 's'}, ${order}${repeat}${bad}`;
 	}
 	if (obs.stateHeld !== undefined && obs.error) {
@@ -174,17 +245,24 @@ function summary(fault: Fault, obs: Observation): string {
 
 describe.each(ROWS.map((row) => [row.label, row] as const))('%s', (_, row) => {
 	const live = cells.filter((cell) => cell.row === row && !isNa(cell.expected));
-	it.each(live.map((cell) => [cell.fault.title, cell.expected as string, cell] as const))('%s: %s', (__, ___, cell) => {
-		const obs = observed.get(key(cell));
-		if (obs instanceof Error) throw obs;
-		expect(obs).toBeDefined();
-		judge(cell, obs!);
-		passed.add(key(cell));
-	});
+	it.each(live.map((cell) => [cell.fault.title, cell.expected as string, cell] as const))(
+		'%s: %s',
+		(__, ___, cell) => {
+			const obs = observed.get(key(cell));
+			if (obs instanceof Error) throw obs;
+			expect(obs).toBeDefined();
+			judge(cell, obs!);
+			passed.add(key(cell));
+		},
+	);
 });
 
 it('every cell left out says why', () => {
 	const left = cells.filter((cell) => isNa(cell.expected));
 	expect(left.length).toBeGreaterThan(0);
-	for (const cell of left) expect([key(cell), (cell.expected as { na: string }).na]).toEqual([key(cell), expect.stringMatching(/\w{3,}.*\w{3,}/)]);
+	for (const cell of left)
+		expect([key(cell), (cell.expected as { na: string }).na]).toEqual([
+			key(cell),
+			expect.stringMatching(/\w{3,}.*\w{3,}/),
+		]);
 });

@@ -37,8 +37,16 @@ export interface Observation {
 }
 
 /** Starts a sandbox for one cell (cells run at once, faults are per sandbox) and stops it afterwards. */
-export async function withSandbox<T>(init: Parameters<typeof SandboxClient.start>[0], run: (sb: SandboxClient) => Promise<T>): Promise<T> {
-	const sb = await SandboxClient.start({ privateEvents: 0, archivedEvents: 0, widgetOrders: 0, ...init });
+export async function withSandbox<T>(
+	init: Parameters<typeof SandboxClient.start>[0],
+	run: (sb: SandboxClient) => Promise<T>,
+): Promise<T> {
+	const sb = await SandboxClient.start({
+		privateEvents: 0,
+		archivedEvents: 0,
+		widgetOrders: 0,
+		...init,
+	});
 	try {
 		return await run(sb);
 	} finally {
@@ -46,22 +54,31 @@ export async function withSandbox<T>(init: Parameters<typeof SandboxClient.start
 	}
 }
 
-export const injectFault = (sb: SandboxClient, fault: Fault, target: Target) => sb.admin('POST', '/faults', fault.rules(target));
+export const injectFault = (sb: SandboxClient, fault: Fault, target: Target) =>
+	sb.admin('POST', '/faults', fault.rules(target));
 
 /** The log entries aimed at the target (same method, path or route template, and query values), and whether a token was requested between the first two. */
-export function attemptsAt(log: LogEntry[], target: Target): Pick<Observation, 'attempts' | 'refreshed'> {
+export function attemptsAt(
+	log: LogEntry[],
+	target: Target,
+): Pick<Observation, 'attempts' | 'refreshed'> {
 	const attempts = log.filter((e) => {
-		if (e.method !== target.method || (e.path !== target.path && e.route !== target.path)) return false;
+		if (e.method !== target.method || (e.path !== target.path && e.route !== target.path))
+			return false;
 		const query = new URLSearchParams(e.query);
 		return Object.entries(target.query ?? {}).every(([key, value]) => query.get(key) === value);
 	});
 	const [first, second] = attempts;
-	const refreshed = second !== undefined && log.some((e) => e.route === '/token' && e.seq > first.seq && e.seq < second.seq);
+	const refreshed =
+		second !== undefined &&
+		log.some((e) => e.route === '/token' && e.seq > first.seq && e.seq < second.seq);
 	return { attempts, refreshed };
 }
 
 export const errorOf = (error: unknown) =>
-	error ? { name: String((error as Error).name), message: String((error as Error).message) } : undefined;
+	error
+		? { name: String((error as Error).name), message: String((error as Error).message) }
+		: undefined;
 
 /**
  * The Timeout option of the operation `parameters` choose (or of a trigger), set to TIMEOUT_S:
@@ -69,21 +86,37 @@ export const errorOf = (error: unknown) =>
  * when there is none: the timeout column needs it.
  */
 export function timeoutOption(node: INodeTypeDescription, parameters: IDataObject): IDataObject {
-	const shown = (p: INodeProperties) => Object.entries(p.displayOptions?.show ?? {}).every(([name, values]) => (values ?? []).includes(parameters[name] as never));
-	const entries = node.properties.filter((p) => p.name === 'options' && shown(p)).flatMap((p) => (p.options ?? []) as INodeProperties[]);
+	const shown = (p: INodeProperties) =>
+		Object.entries(p.displayOptions?.show ?? {}).every(([name, values]) =>
+			(values ?? []).includes(parameters[name] as never),
+		);
+	const entries = node.properties
+		.filter((p) => p.name === 'options' && shown(p))
+		.flatMap((p) => (p.options ?? []) as INodeProperties[]);
 	const option = entries.find((o) => /^timeout/i.test(String(o.displayName)));
-	const operation = parameters.operation ? ` (${String(parameters.resource)} > ${String(parameters.operation)})` : '';
-	if (!option) throw new Error(`${node.displayName}${operation} has no Timeout option: a slow answer cannot be cut short`);
+	const operation = parameters.operation
+		? ` (${String(parameters.resource)} > ${String(parameters.operation)})`
+		: '';
+	if (!option)
+		throw new Error(
+			`${node.displayName}${operation} has no Timeout option: a slow answer cannot be cut short`,
+		);
 	const millis = /milli|\(ms\)/i.test(`${option.displayName} ${option.description ?? ''}`);
 	return { [option.name]: millis ? TIMEOUT_S * 1000 : TIMEOUT_S };
 }
 
 /** The parameters with the cell's options: small retry bounds, and the node's Timeout for the timeout column. */
-export function withOptions(fault: Fault, node: INodeTypeDescription, parameters: IDataObject): IDataObject {
-	const options = fault.id === 'timeout' ? { ...RETRY_OPTIONS, ...timeoutOption(node, parameters) } : RETRY_OPTIONS;
+export function withOptions(
+	fault: Fault,
+	node: INodeTypeDescription,
+	parameters: IDataObject,
+): IDataObject {
+	const options =
+		fault.id === 'timeout'
+			? { ...RETRY_OPTIONS, ...timeoutOption(node, parameters) }
+			: RETRY_OPTIONS;
 	return { ...parameters, options };
 }
-
 
 /** A runner per operation class. */
 export interface Row {

@@ -36,7 +36,8 @@ export const START = '<!-- reliability:start -->';
 export const END = '<!-- reliability:end -->';
 const RELIABILITY_DOC = resolve(__dirname, '../../docs/reliability.md');
 const FALLBACK = resolve(__dirname, '../../.ci-results/reliability-table.md');
-export const RESULTS_DIR = process.env.RELIABILITY_RESULTS_DIR ?? resolve(__dirname, '../../.ci-results/reliability');
+export const RESULTS_DIR =
+	process.env.RELIABILITY_RESULTS_DIR ?? resolve(__dirname, '../../.ci-results/reliability');
 
 const cellText = (text: string) => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
 
@@ -79,8 +80,12 @@ export function extraSections(dir = RESULTS_DIR): string[] {
 		.sort()
 		.map((name) => {
 			try {
-				const { title, lines } = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { title?: unknown; lines?: unknown };
-				if (typeof title !== 'string' || !Array.isArray(lines)) throw new Error('expected { title, lines }');
+				const { title, lines } = JSON.parse(readFileSync(join(dir, name), 'utf8')) as {
+					title?: unknown;
+					lines?: unknown;
+				};
+				if (typeof title !== 'string' || !Array.isArray(lines))
+					throw new Error('expected { title, lines }');
 				return [`**${title}**`, '', ...lines.map(String)].join('\n');
 			} catch (error) {
 				return `(${name} could not be read: ${(error as Error).message})`;
@@ -89,7 +94,13 @@ export function extraSections(dir = RESULTS_DIR): string[] {
 }
 
 /** The table, the totals, the legend of the operation classes, `notes`, then what other suites dropped. */
-export function renderSection(cells: CellResult[], rows: Axis[], faults: Axis[], notes: string[] = [], extra: string[] = extraSections()): string {
+export function renderSection(
+	cells: CellResult[],
+	rows: Axis[],
+	faults: Axis[],
+	notes: string[] = [],
+	extra: string[] = extraSections(),
+): string {
 	const reasons = [...new Set(cells.flatMap((cell) => (cell.na ? [cell.na] : [])))];
 	return [
 		renderTable(cells, rows, faults),
@@ -107,7 +118,11 @@ export function renderSection(cells: CellResult[], rows: Axis[], faults: Axis[],
  * Puts the section between the page's markers, touching nothing else; without both markers it
  * goes to a file of its own. Returns where it was written.
  */
-export function writeReliabilityReport(section: string, readme = RELIABILITY_DOC, fallback = FALLBACK): string {
+export function writeReliabilityReport(
+	section: string,
+	readme = RELIABILITY_DOC,
+	fallback = FALLBACK,
+): string {
 	const text = existsSync(readme) ? readFileSync(readme, 'utf8') : '';
 	const start = text.indexOf(START);
 	const end = text.indexOf(END, start + START.length);

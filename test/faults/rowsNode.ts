@@ -4,7 +4,15 @@ import { PublicEvents } from '../../nodes/PublicEvents/PublicEvents.node';
 import { credentialFor, ids, mark, runPublicEvents, since } from '../helpers/publicEvents';
 import type { SandboxClient } from '../helpers/sandboxClient';
 import type { Fault, Target } from './matrix';
-import { attemptsAt, errorOf, injectFault, withOptions, withSandbox, type Observation, type Row } from './observe';
+import {
+	attemptsAt,
+	errorOf,
+	injectFault,
+	withOptions,
+	withSandbox,
+	type Observation,
+	type Row,
+} from './observe';
 
 /** Rows of the Public Events node, run through n8n-core against a sandbox of their own. */
 
@@ -17,22 +25,44 @@ async function runCell(sb: SandboxClient, fault: Fault, target: Target, paramete
 	const { store } = credentialFor(sb);
 	await injectFault(sb, fault, target);
 	const before = await mark(sb);
-	const result = await runPublicEvents(store, withOptions(fault, new PublicEvents().description, parameters) as INodeParameters);
+	const result = await runPublicEvents(
+		store,
+		withOptions(fault, new PublicEvents().description, parameters) as INodeParameters,
+	);
 	const log = await since(sb, before);
 	return { result, log, ...attemptsAt(log, target) };
 }
 
 /** A list read: every id of the fault-free read, in its order. */
-async function readCell(sb: SandboxClient, fault: Fault, target: Target, parameters: IDataObject, truth: string[]): Promise<Observation> {
+async function readCell(
+	sb: SandboxClient,
+	fault: Fault,
+	target: Target,
+	parameters: IDataObject,
+	truth: string[],
+): Promise<Observation> {
 	const { result, attempts, refreshed } = await runCell(sb, fault, target, parameters);
-	return { emitted: ids(result.items), truth, ordered: true, error: errorOf(result.error), attempts, refreshed };
+	return {
+		emitted: ids(result.items),
+		truth,
+		ordered: true,
+		error: errorOf(result.error),
+		attempts,
+		refreshed,
+	};
 }
 
 /**
  * A write: sent through the node, then counted by the sandbox (`appliedIds`: what it holds as
  * done, read in-process once every request it received has run its course).
  */
-async function writeCell(sb: SandboxClient, fault: Fault, target: Target, parameters: IDataObject, appliedIds: () => string[]): Promise<Observation> {
+async function writeCell(
+	sb: SandboxClient,
+	fault: Fault,
+	target: Target,
+	parameters: IDataObject,
+	appliedIds: () => string[],
+): Promise<Observation> {
 	const { result, log, attempts, refreshed } = await runCell(sb, fault, target, parameters);
 	await sb.app.idle(); // a slow write runs to its end after the node gave up: count its final state
 	const truth = appliedIds();
@@ -45,7 +75,8 @@ async function writeCell(sb: SandboxClient, fault: Fault, target: Target, parame
 		refreshed,
 		write: {
 			// A request the fault answered in place of the API never reached it.
-			reached: attempts.filter((e) => !e.fault || e.fault === 'drop-after' || e.fault === 'latency').length,
+			reached: attempts.filter((e) => !e.fault || e.fault === 'drop-after' || e.fault === 'latency')
+				.length,
 			applied: truth.length,
 			readBacks: log.filter((e) => e.method === 'GET' && e.seq > firstWrite).length,
 			writeCheck: result.items[0]?.json.writeCheck as IDataObject | undefined,
@@ -59,23 +90,37 @@ export const nodeRows: Row[] = [
 	{
 		id: 'events',
 		label: 'list: events',
-		title: 'Event > Get Many, Return All: 250 events, 3 pages; the total is known, so pages 2 and 3 are read at once; the fault meets page 2',
+		title:
+			'Event > Get Many, Return All: 250 events, 3 pages; the total is known, so pages 2 and 3 are read at once; the fault meets page 2',
 		run: (fault) =>
 			withSandbox({ events: 250, placesPerEvent: 1 }, async (sb) => {
 				const truth = (await sb.getAll('/event-points')).map((e) => String(e.id));
 				await sb.admin('PUT', '/config', { envelope: 'hydra' });
-				return await readCell(sb, fault, { method: 'GET', path: '/event-points', query: PAGE_2 }, { resource: 'event', operation: 'getMany', returnAll: true }, truth);
+				return await readCell(
+					sb,
+					fault,
+					{ method: 'GET', path: '/event-points', query: PAGE_2 },
+					{ resource: 'event', operation: 'getMany', returnAll: true },
+					truth,
+				);
 			}),
 	},
 	{
 		id: 'places',
 		label: 'list: hall plan',
-		title: 'Hall Plan > Get Places, Return All: 250 places, 3 pages read one after the other; the fault meets page 2',
+		title:
+			'Hall Plan > Get Places, Return All: 250 places, 3 pages read one after the other; the fault meets page 2',
 		run: (fault) =>
 			withSandbox({ events: 2, placesPerEvent: 10, bigEventPlaces: 250 }, async (sb) => {
 				const truth = (await sb.getAll('/event-points/1001/places')).map((p) => String(p.id));
 				const target = { method: 'GET', path: '/event-points/1001/places', query: PAGE_2 };
-				return await readCell(sb, fault, target, { resource: 'hallPlan', operation: 'getPlaces', eventId: byId(1001), returnAll: true }, truth);
+				return await readCell(
+					sb,
+					fault,
+					target,
+					{ resource: 'hallPlan', operation: 'getPlaces', eventId: byId(1001), returnAll: true },
+					truth,
+				);
 			}),
 	},
 	{
@@ -85,9 +130,19 @@ export const nodeRows: Row[] = [
 		run: (fault) =>
 			withSandbox({ events: 3, placesPerEvent: 40 }, async (sb) => {
 				const place = await sb.freePlace(EVENT);
-				const order = await sb.send('POST', '/orders', { eventPoint: String(EVENT), places: [place.id], priceCategory: place.priceCategory });
+				const order = await sb.send('POST', '/orders', {
+					eventPoint: String(EVENT),
+					places: [place.id],
+					priceCategory: place.priceCategory,
+				});
 				const id = String(order.body.id);
-				return await readCell(sb, fault, { method: 'GET', path: `/orders/${id}` }, { resource: 'order', operation: 'get', orderId: id }, [id]);
+				return await readCell(
+					sb,
+					fault,
+					{ method: 'GET', path: `/orders/${id}` },
+					{ resource: 'order', operation: 'get', orderId: id },
+					[id],
+				);
 			}),
 	},
 	{
@@ -98,7 +153,13 @@ export const nodeRows: Row[] = [
 			withSandbox({ events: 3, placesPerEvent: 40 }, async (sb) => {
 				const place = await sb.freePlace(EVENT);
 				const existing = new Set(sb.app.store.orders.keys());
-				const parameters = { resource: 'order', operation: 'create', eventId: byId(EVENT), places: byId(place.id), priceCategory: place.priceCategory };
+				const parameters = {
+					resource: 'order',
+					operation: 'create',
+					eventId: byId(EVENT),
+					places: byId(place.id),
+					priceCategory: place.priceCategory,
+				};
 				return await writeCell(sb, fault, { method: 'POST', path: '/orders' }, parameters, () =>
 					[...sb.app.store.orders.keys()].filter((id) => !existing.has(id)).map(String),
 				);
@@ -111,10 +172,27 @@ export const nodeRows: Row[] = [
 		run: (fault) =>
 			withSandbox({ events: 3, placesPerEvent: 40 }, async (sb) => {
 				const place = await sb.freePlace(EVENT);
-				const id = Number((await sb.send('POST', '/orders', { eventPoint: String(EVENT), places: [place.id], priceCategory: place.priceCategory })).body.id);
-				const parameters = { resource: 'order', operation: 'changeStatus', orderId: String(id), toStatus: 'paid' };
-				return await writeCell(sb, fault, { method: 'PUT', path: `/orders/${id}/status` }, parameters, () =>
-					sb.app.store.orders.get(id)?.status === 'paid' ? [String(id)] : [],
+				const id = Number(
+					(
+						await sb.send('POST', '/orders', {
+							eventPoint: String(EVENT),
+							places: [place.id],
+							priceCategory: place.priceCategory,
+						})
+					).body.id,
+				);
+				const parameters = {
+					resource: 'order',
+					operation: 'changeStatus',
+					orderId: String(id),
+					toStatus: 'paid',
+				};
+				return await writeCell(
+					sb,
+					fault,
+					{ method: 'PUT', path: `/orders/${id}/status` },
+					parameters,
+					() => (sb.app.store.orders.get(id)?.status === 'paid' ? [String(id)] : []),
 				);
 			}),
 	},

@@ -6,7 +6,15 @@ import { deliveriesOf, reserveOrder, SECRET, sign, subscribe, until } from '../h
 import type { SandboxClient } from '../helpers/sandboxClient';
 import { post, SIGNED, TRIGGER_TYPE, triggerCredentials } from '../helpers/webhookTrigger';
 import { TIMEOUT_S, type Fault, type FaultId } from './matrix';
-import { attemptsAt, errorOf, injectFault, withOptions, withSandbox, type Observation, type Row } from './observe';
+import {
+	attemptsAt,
+	errorOf,
+	injectFault,
+	withOptions,
+	withSandbox,
+	type Observation,
+	type Row,
+} from './observe';
 
 /** The sandbox's first delivery retry, on its own clock (moved by the test, never waited for). */
 const PUSH_RETRY_MS = 60_000;
@@ -14,7 +22,10 @@ const PUSH_RETRY_MS = 60_000;
 /** Delivery bodies a broken sender or proxy could post, signed so that only the body is wrong. */
 const BAD_BODIES: Partial<Record<FaultId, { body: string; type: string }>> = {
 	malformed: { body: '{"type": "order.sale", "id": ', type: 'application/json' },
-	html: { body: '<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>', type: 'text/html' },
+	html: {
+		body: '<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>',
+		type: 'text/html',
+	},
 	empty: { body: '', type: 'application/json' },
 };
 
@@ -24,9 +35,18 @@ const BAD_BODIES: Partial<Record<FaultId, { body: string; type: string }>> = {
  * sandbox delivers again while the first execution is still being prepared.
  */
 async function webhookCell(sb: SandboxClient, fault: Fault): Promise<Observation> {
-	const trigger = await WebhookTrigger.start({ nodeType: new PublicEventsTrigger(), type: TRIGGER_TYPE, parameters: { ...SIGNED, fetchFullOrder: true }, credentials: triggerCredentials(sb) });
+	const trigger = await WebhookTrigger.start({
+		nodeType: new PublicEventsTrigger(),
+		type: TRIGGER_TYPE,
+		parameters: { ...SIGNED, fetchFullOrder: true },
+		credentials: triggerCredentials(sb),
+	});
 	try {
-		const subscription = await subscribe(sb, { url: trigger.url, secret: SECRET, types: ['order.sale'] });
+		const subscription = await subscribe(sb, {
+			url: trigger.url,
+			secret: SECRET,
+			types: ['order.sale'],
+		});
 		const { orderId } = await reserveOrder(sb);
 		const target = { method: 'GET', path: `/orders/${orderId}` };
 		await injectFault(sb, fault, target);
@@ -34,13 +54,21 @@ async function webhookCell(sb: SandboxClient, fault: Fault): Promise<Observation
 		await sb.send('PUT', `/orders/${orderId}/status`, { toStatus: 'paid' });
 		const deliveries = () => deliveriesOf(sb, subscription.id);
 		if (fault.id === 'timeout') {
-			await until(async () => (await deliveries())[0]?.attempts.length === 1, 'the first delivery attempt to time out', 10_000);
+			await until(
+				async () => (await deliveries())[0]?.attempts.length === 1,
+				'the first delivery attempt to time out',
+				10_000,
+			);
 			await sb.advanceClock(PUSH_RETRY_MS);
 		}
-		const [delivery] = await until(async () => {
-			const list = await deliveries();
-			return list[0]?.state === 'delivered' ? list : undefined;
-		}, 'the sale to be delivered', 15_000);
+		const [delivery] = await until(
+			async () => {
+				const list = await deliveries();
+				return list[0]?.state === 'delivered' ? list : undefined;
+			},
+			'the sale to be delivered',
+			15_000,
+		);
 		await trigger.waitForCalls(delivery.attempts.length, 10_000);
 		const executions = trigger.executions.length;
 		const items = trigger.executions.flat().map((item) => item.json);
@@ -48,7 +76,10 @@ async function webhookCell(sb: SandboxClient, fault: Fault): Promise<Observation
 		let badBody: { status: number; started: boolean } | undefined;
 		const bad = BAD_BODIES[fault.id];
 		if (bad) {
-			const answer = await post(trigger.url, bad.body, { 'content-type': bad.type, 'x-signature': sign(SECRET, bad.body) });
+			const answer = await post(trigger.url, bad.body, {
+				'content-type': bad.type,
+				'x-signature': sign(SECRET, bad.body),
+			});
 			badBody = { status: answer.status, started: trigger.executions.length > executions };
 		}
 		const order = items[0]?.order as { id?: unknown } | null | undefined;
@@ -77,8 +108,13 @@ const SALES = 210;
 async function sell(sb: SandboxClient, count: number): Promise<string[]> {
 	const ids: string[] = [];
 	for (let made = 0; made < count; made += 15) {
-		const batch = await Promise.all(Array.from({ length: Math.min(15, count - made) }, () => sb.admin('POST', '/widget-orders', { tickets: 1 })));
-		for (const res of batch) if (res.status !== 201) throw new Error(`widget sale: ${res.status} ${res.text}`);
+		const batch = await Promise.all(
+			Array.from({ length: Math.min(15, count - made) }, () =>
+				sb.admin('POST', '/widget-orders', { tickets: 1 }),
+			),
+		);
+		for (const res of batch)
+			if (res.status !== 201) throw new Error(`widget sale: ${res.status} ${res.text}`);
 		ids.push(...batch.map((res) => String(res.body.id)));
 	}
 	return ids;
@@ -91,9 +127,15 @@ async function sell(sb: SandboxClient, count: number): Promise<string[]> {
 async function pollCell(sb: SandboxClient, fault: Fault): Promise<Observation> {
 	const nodeType = new PublicEventsPollTrigger();
 	const parameters = withOptions(fault, nodeType.description, { include: ['widgetSales'] });
-	const session = new PollSession({ nodeType, type: 'CUSTOM.publicEventsPollTrigger', parameters, credentials: credentialFor(sb).store });
+	const session = new PollSession({
+		nodeType,
+		type: 'CUSTOM.publicEventsPollTrigger',
+		parameters,
+		credentials: credentialFor(sb).store,
+	});
 	const activation = await session.poll();
-	if (activation.error || !activation.returnedNull) throw new Error(`activation poll: ${activation.error?.message ?? 'emitted items'}`);
+	if (activation.error || !activation.returnedNull)
+		throw new Error(`activation poll: ${activation.error?.message ?? 'emitted items'}`);
 	await sb.advanceClock(60_000);
 	const truth = await sell(sb, SALES);
 	const target = { method: 'GET', path: '/widget-orders', query: { page: '2' } };
@@ -106,7 +148,14 @@ async function pollCell(sb: SandboxClient, fault: Fault): Promise<Observation> {
 	await sb.admin('DELETE', '/faults');
 	const second = await session.poll();
 	if (second.error) throw new Error(`the poll after the fault failed: ${second.error.message}`);
-	return { emitted: [...first.items, ...second.items].map((item) => String(item.json.orderId)), truth, error: errorOf(first.error), attempts, refreshed, stateHeld };
+	return {
+		emitted: [...first.items, ...second.items].map((item) => String(item.json.orderId)),
+		truth,
+		error: errorOf(first.error),
+		attempts,
+		refreshed,
+		stateHeld,
+	};
 }
 
 export const triggerRows: Row[] = [
@@ -114,10 +163,19 @@ export const triggerRows: Row[] = [
 		id: 'webhook',
 		label: 'webhook receive',
 		title:
-			'Public Events Trigger: a sale pushed by the sandbox, Fetch Full Order meets the fault (GET /orders/{id}); the timeout is the sender\'s (the read outlasts it, the sale is delivered again); malformed, HTML and empty delivery bodies are posted too',
+			"Public Events Trigger: a sale pushed by the sandbox, Fetch Full Order meets the fault (GET /orders/{id}); the timeout is the sender's (the read outlasts it, the sale is delivered again); malformed, HTML and empty delivery bodies are posted too",
 		run: (fault) =>
-			withSandbox({ events: 3, placesPerEvent: 40, push: { retryBaseMs: PUSH_RETRY_MS, maxAttempts: 3, timeoutMs: fault.id === 'timeout' ? TIMEOUT_S * 1000 : 10_000 } }, (sb) =>
-				webhookCell(sb, fault),
+			withSandbox(
+				{
+					events: 3,
+					placesPerEvent: 40,
+					push: {
+						retryBaseMs: PUSH_RETRY_MS,
+						maxAttempts: 3,
+						timeoutMs: fault.id === 'timeout' ? TIMEOUT_S * 1000 : 10_000,
+					},
+				},
+				(sb) => webhookCell(sb, fault),
 			),
 	},
 	{

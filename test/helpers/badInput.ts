@@ -7,7 +7,13 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import type { IDataObject, INodeExecutionData, INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeParameters,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { PublicEvents } from '../../nodes/PublicEvents/PublicEvents.node';
 import type { SandboxInit } from '../../sandbox';
@@ -43,7 +49,14 @@ export interface Parameter {
 }
 
 /** Kinds the property type alone cannot tell: free text by expression, fractions allowed. */
-const KIND_BY_NAME: Record<string, Kind> = { status: 'textList', toStatus: 'text', promoCode: 'text', maxRetryWait: 'number', timeout: 'number', overlapMinutes: 'number' };
+const KIND_BY_NAME: Record<string, Kind> = {
+	status: 'textList',
+	toStatus: 'text',
+	promoCode: 'text',
+	maxRetryWait: 'number',
+	timeout: 'number',
+	overlapMinutes: 'number',
+};
 /** Dropdowns from the API whose value is text, not an ID. */
 const TEXT_LISTS = ['getPromoCodes'];
 
@@ -77,16 +90,24 @@ export function kindOf(property: INodeProperties): Kind | undefined {
 		case 'collection':
 			return 'collection';
 		default:
-			throw new Error(`bad-input matrix: parameter "${property.name}" has type "${property.type}", which no kind covers yet`);
+			throw new Error(
+				`bad-input matrix: parameter "${property.name}" has type "${property.type}", which no kind covers yet`,
+			);
 	}
 }
 
 /** [resource, operation] of every operation the node offers. */
 export function everyOperation(): Array<[string, string]> {
-	const resources = (description.properties.find((p) => p.name === 'resource')!.options as INodePropertyOptions[]).map((o) => String(o.value));
+	const resources = (
+		description.properties.find((p) => p.name === 'resource')!.options as INodePropertyOptions[]
+	).map((o) => String(o.value));
 	return resources.flatMap((resource) => {
-		const selector = description.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource))!;
-		return (selector.options as INodePropertyOptions[]).map((o) => [resource, String(o.value)] as [string, string]);
+		const selector = description.properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
+		)!;
+		return (selector.options as INodePropertyOptions[]).map(
+			(o) => [resource, String(o.value)] as [string, string],
+		);
 	});
 }
 
@@ -105,8 +126,18 @@ export function parametersOf(resource: string, operation: string): Parameter[] {
 			if (!kind) return [];
 			const path = [...parent, property.name];
 			const field = property.displayName;
-			const self: Parameter = { resource, operation, path, property, kind, field, required: property.required === true };
-			return kind === 'collection' ? [self, ...walk(property.options as INodeProperties[], path)] : [self];
+			const self: Parameter = {
+				resource,
+				operation,
+				path,
+				property,
+				kind,
+				field,
+				required: property.required === true,
+			};
+			return kind === 'collection'
+				? [self, ...walk(property.options as INodeProperties[], path)]
+				: [self];
 		});
 	return walk(shown, []);
 }
@@ -146,7 +177,10 @@ export function withValueFromItem(base: INodeParameters, parameter: Parameter): 
 	const value = parameter.property.type === 'resourceLocator' ? rl(EXPRESSION) : EXPRESSION;
 	if (parameter.path.length === 1) return { ...base, [parameter.path[0]]: value };
 	const [collection, entry] = parameter.path;
-	return { ...base, [collection]: { ...((base[collection] as IDataObject) ?? {}), [entry]: value } } as INodeParameters;
+	return {
+		...base,
+		[collection]: { ...((base[collection] as IDataObject) ?? {}), [entry]: value },
+	} as INodeParameters;
 }
 
 /** One input item per value, the value in `v`. */
@@ -186,14 +220,37 @@ export function badValues(parameter: Parameter): unknown[] {
 		case 'someIds': {
 			const list = parameter.kind !== 'id';
 			const nothing = [...BLANK, null, undefined];
-			const blank = parameter.kind === 'someIds' ? [...nothing, []] : parameter.kind === 'id' ? (optional ? ['   '] : nothing) : [];
+			const blank =
+				parameter.kind === 'someIds'
+					? [...nothing, []]
+					: parameter.kind === 'id'
+						? optional
+							? ['   ']
+							: nothing
+						: [];
 			return [
 				...WRONG_TYPES,
 				...(list ? [['1', 'x'], [{}], '1, x', '1,'.repeat(1001)] : [['1001', '1002'], []]),
 				...blank,
-				0, -1, 1.5, -5, 2 ** 53 + 2, 1e21, '0', '-1', '1.5', '1e3', '0x1F', '+5', '9'.repeat(20),
-				'abc', 'next week', '/api/v2/event-points/', wrongIri(parameter.field),
-				...INJECTIONS, ...HUGE,
+				0,
+				-1,
+				1.5,
+				-5,
+				2 ** 53 + 2,
+				1e21,
+				'0',
+				'-1',
+				'1.5',
+				'1e3',
+				'0x1F',
+				'+5',
+				'9'.repeat(20),
+				'abc',
+				'next week',
+				'/api/v2/event-points/',
+				wrongIri(parameter.field),
+				...INJECTIONS,
+				...HUGE,
 			];
 		}
 		case 'int':
@@ -201,25 +258,115 @@ export function badValues(parameter: Parameter): unknown[] {
 			const min = Number(minValue ?? 0);
 			const over = maxValue === undefined ? 1e12 : Number(maxValue) + 1;
 			const fraction = parameter.kind === 'int' ? [1.5, '2.5'] : [];
-			return [{}, [5], [], true, false, min - 1, min - 0.5, over, -1, ...fraction, ...BLANK, 'abc', '5 minutes', '1e3', '0x10', 'Infinity', '\r\nX-Injected: 1', ...HUGE];
+			return [
+				{},
+				[5],
+				[],
+				true,
+				false,
+				min - 1,
+				min - 0.5,
+				over,
+				-1,
+				...fraction,
+				...BLANK,
+				'abc',
+				'5 minutes',
+				'1e3',
+				'0x10',
+				'Infinity',
+				'\r\nX-Injected: 1',
+				...HUGE,
+			];
 		}
 		case 'date':
 			return [
-				'2026-13-40', '2026-13-01', '31.12.2026', '31/12/2026', '12/31/2026', 'yesterday', 'next tuesday', '2026-02-30',
-				'2026-02-10T25:00:00', '2026-01-01T10:99', '2026-01-01T10:00:00+99:00', '2026-1-5', '20261231', '2026-12-31T',
-				1e12, 0, true, {}, [], ['2026-01-01'], '   ', '\r\nX-Injected: 1', '2026-12-31\r\nX-Injected: 1', '2026-12-31&x=1',
-				'2026-12-31#x', '<script>', ...HUGE,
+				'2026-13-40',
+				'2026-13-01',
+				'31.12.2026',
+				'31/12/2026',
+				'12/31/2026',
+				'yesterday',
+				'next tuesday',
+				'2026-02-30',
+				'2026-02-10T25:00:00',
+				'2026-01-01T10:99',
+				'2026-01-01T10:00:00+99:00',
+				'2026-1-5',
+				'20261231',
+				'2026-12-31T',
+				1e12,
+				0,
+				true,
+				{},
+				[],
+				['2026-01-01'],
+				'   ',
+				'\r\nX-Injected: 1',
+				'2026-12-31\r\nX-Injected: 1',
+				'2026-12-31&x=1',
+				'2026-12-31#x',
+				'<script>',
+				...HUGE,
 			];
 		case 'flag':
 			return ['yes', 'no', 1, 0, 'on', {}, [], [true], '', '   ', 'true\r\nX-Injected: 1', ...HUGE];
 		case 'choice':
-			return ['sideways', 'ASC', 'random', ['asc'], {}, true, 1, '<script>', 'asc\r\nX-Injected: 1', '   ', ...HUGE];
+			return [
+				'sideways',
+				'ASC',
+				'random',
+				['asc'],
+				{},
+				true,
+				1,
+				'<script>',
+				'asc\r\nX-Injected: 1',
+				'   ',
+				...HUGE,
+			];
 		case 'language':
-			return ['English', 'en\r\nX-Injected: 1', 'e', 'en-', '12', 'en US', 'de;q=0.9', '<script>', 'en?x=1', {}, [], true, 5, `en${'-abcdefgh'.repeat(KB100 / 9)}`, ...HUGE];
+			return [
+				'English',
+				'en\r\nX-Injected: 1',
+				'e',
+				'en-',
+				'12',
+				'en US',
+				'de;q=0.9',
+				'<script>',
+				'en?x=1',
+				{},
+				[],
+				true,
+				5,
+				`en${'-abcdefgh'.repeat(KB100 / 9)}`,
+				...HUGE,
+			];
 		case 'json':
-			return ['[1,2]', 'null', '"text"', '42', 'true', '{bad json', '{"a":', [1], 42, true, `{${'x'.repeat(KB100)}`];
+			return [
+				'[1,2]',
+				'null',
+				'"text"',
+				'42',
+				'true',
+				'{bad json',
+				'{"a":',
+				[1],
+				42,
+				true,
+				`{${'x'.repeat(KB100)}`,
+			];
 		case 'text':
-			return [...(optional ? ['   ', '\t\r\n'] : [...BLANK, null]), {}, [], ['paid'], true, 'x'.repeat(KB100), '\uD800'];
+			return [
+				...(optional ? ['   ', '\t\r\n'] : [...BLANK, null]),
+				{},
+				[],
+				['paid'],
+				true,
+				'x'.repeat(KB100),
+				'\uD800',
+			];
 		case 'textList':
 			return [{ a: 1 }, [{ a: 1 }], [['paid']], true, 'x'.repeat(KB100), '\uD800'];
 		case 'collection': // n8n hands the node an object whatever the workflow holds (test/engine/badInputWire)
@@ -235,7 +382,8 @@ export function wrongIri(field: string): string {
 
 /** A short name for a value in failure lists. */
 export function label(value: unknown): string {
-	const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+	const text =
+		typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
 	return text.length > 30 ? `${text.slice(0, 30)}…(${text.length})` : text;
 }
 
@@ -245,13 +393,19 @@ export function label(value: unknown): string {
  */
 export function misjudged(items: INodeExecutionData[], values: unknown[], field: string): string[] {
 	return values.flatMap((value, k) => {
-		const out = items.filter((item) => (item.pairedItem as { item: number } | undefined)?.item === k);
+		const out = items.filter(
+			(item) => (item.pairedItem as { item: number } | undefined)?.item === k,
+		);
 		const json = out[0]?.json ?? {};
 		const ok =
 			out.length === 1 &&
 			String(json.error).startsWith(`${field}: `) &&
 			json.description === `Fix the "${field}" parameter of item ${k}.`;
-		return ok ? [] : [`${label(value)} -> ${out.length === 1 ? label(json.error ?? json) : `${out.length} items`}`];
+		return ok
+			? []
+			: [
+					`${label(value)} -> ${out.length === 1 ? label(json.error ?? json) : `${out.length} items`}`,
+				];
 	});
 }
 
@@ -264,7 +418,13 @@ export interface Tally {
 	sentEncoded: number;
 }
 
-export const newTally = (): Tally => ({ operations: new Set(), parameters: new Set(), badValues: 0, rejectedWithZeroRequests: 0, sentEncoded: 0 });
+export const newTally = (): Tally => ({
+	operations: new Set(),
+	parameters: new Set(),
+	badValues: 0,
+	rejectedWithZeroRequests: 0,
+	sentEncoded: 0,
+});
 
 const RESULTS = resolve(__dirname, '../../.ci-results');
 const RESULTS_DIR = join(RESULTS, 'reliability');
@@ -328,6 +488,11 @@ export function report(suite: string, tally: Tally): void {
 export async function warmSandbox(options: SandboxInit) {
 	const sb = await SandboxClient.start(options);
 	const { store } = credentialFor(sb, { apiKey: sb.keys.organiser });
-	await runPublicEvents(store, { resource: 'reference', operation: 'getManyCountries', returnAll: false, limit: 1 });
+	await runPublicEvents(store, {
+		resource: 'reference',
+		operation: 'getManyCountries',
+		returnAll: false,
+		limit: 1,
+	});
 	return { sb, store };
 }

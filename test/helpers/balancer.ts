@@ -39,9 +39,13 @@ export class Balancer {
 			req.on('data', (chunk: Buffer) => chunks.push(chunk));
 			req.on('end', () => {
 				const delivery = { headers: forwardable(req.headers), raw: Buffer.concat(chunks) };
-				const target = balancer.route === 'sticky' ? balancer.stickyTarget(delivery) : balancer.next++ % balancer.targets.length;
+				const target =
+					balancer.route === 'sticky'
+						? balancer.stickyTarget(delivery)
+						: balancer.next++ % balancer.targets.length;
 				balancer.deliveries.push({ ...delivery, target });
-				const targetsNow = balancer.route === 'both' ? balancer.targets : [balancer.targets[target]];
+				const targetsNow =
+					balancer.route === 'both' ? balancer.targets : [balancer.targets[target]];
 				void Promise.all(targetsNow.map((target) => send(target, delivery))).then(
 					([first]) => {
 						res.writeHead(first.status, { 'content-type': 'application/json' });
@@ -71,14 +75,26 @@ export class Balancer {
 function forwardable(headers: IncomingHttpHeaders): Record<string, string> {
 	const kept: Record<string, string> = {};
 	for (const [name, value] of Object.entries(headers)) {
-		if (['host', 'connection', 'content-length', 'transfer-encoding'].includes(name) || value === undefined) continue;
+		if (
+			['host', 'connection', 'content-length', 'transfer-encoding'].includes(name) ||
+			value === undefined
+		)
+			continue;
 		kept[name] = Array.isArray(value) ? value.join(', ') : value;
 	}
 	return kept;
 }
 
 /** Sends a kept delivery, byte for byte, to `target`. */
-export async function send(target: string, delivery: Delivery): Promise<{ status: number; body: string }> {
-	const res = await fetch(target, { method: 'POST', headers: delivery.headers, body: delivery.raw, signal: AbortSignal.timeout(60_000) });
+export async function send(
+	target: string,
+	delivery: Delivery,
+): Promise<{ status: number; body: string }> {
+	const res = await fetch(target, {
+		method: 'POST',
+		headers: delivery.headers,
+		body: delivery.raw,
+		signal: AbortSignal.timeout(60_000),
+	});
 	return { status: res.status, body: await res.text() };
 }

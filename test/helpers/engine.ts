@@ -9,10 +9,25 @@
  */
 export { CredentialStore, type PreAuthCall } from './engine/credentials';
 export { runNode, type RunNodeOptions, type RunNodeResult } from './engine/execute';
-export { callListSearch, callLoadOptions, loadOptionsContext, type LoadOptionsCall } from './engine/loadOptions';
+export {
+	callListSearch,
+	callLoadOptions,
+	loadOptionsContext,
+	type LoadOptionsCall,
+} from './engine/loadOptions';
 export { PollSession, runPoll, type PollCall, type PollResult } from './engine/poll';
-export { callWebhookMethod, WebhookTrigger, type WebhookCall, type WebhookTriggerOptions } from './engine/webhook';
-export { runWorkflow, type RunWorkflowOptions, type RunWorkflowResult, type WorkflowNode } from './engine/workflow';
+export {
+	callWebhookMethod,
+	WebhookTrigger,
+	type WebhookCall,
+	type WebhookTriggerOptions,
+} from './engine/webhook';
+export {
+	runWorkflow,
+	type RunWorkflowOptions,
+	type RunWorkflowResult,
+	type WorkflowNode,
+} from './engine/workflow';
 export {
 	buildAdditionalData,
 	buildNode,

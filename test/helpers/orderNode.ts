@@ -8,7 +8,8 @@ import { SandboxClient } from './sandboxClient';
 export const EVENT = 1001;
 
 export const byId = (value: unknown) => ({ __rl: true, mode: 'id', value });
-export const json = (result: { items: Array<{ json: IDataObject }> }) => result.items.map((item) => item.json);
+export const json = (result: { items: Array<{ json: IDataObject }> }) =>
+	result.items.map((item) => item.json);
 
 /**
  * One sandbox per suite (started in beforeAll) and the Order resource of the node run through
@@ -18,19 +19,34 @@ export function orderNodeSuite() {
 	let sb: SandboxClient;
 	let store: ReturnType<typeof credentialFor>['store'];
 	beforeAll(async () => {
-		sb = await SandboxClient.start({ events: 3, placesPerEvent: 40, privateEvents: 0, archivedEvents: 0, widgetOrders: 0, limits: { reservedPerAccount: 100 } });
+		sb = await SandboxClient.start({
+			events: 3,
+			placesPerEvent: 40,
+			privateEvents: 0,
+			archivedEvents: 0,
+			widgetOrders: 0,
+			limits: { reservedPerAccount: 100 },
+		});
 		store = credentialFor(sb).store;
 	});
 	afterAll(() => sb.stop());
 	const fixtures = orderHelpers(() => sb);
 
-	const order = (operation: string, parameters: IDataObject = {}, extra: Parameters<typeof runPublicEvents>[2] = {}) =>
-		runPublicEvents(store, { resource: 'order', operation, ...parameters } as never, extra);
+	const order = (
+		operation: string,
+		parameters: IDataObject = {},
+		extra: Parameters<typeof runPublicEvents>[2] = {},
+	) => runPublicEvents(store, { resource: 'order', operation, ...parameters } as never, extra);
 
 	/** Creates an order through the node: `count` free places of one sector. */
 	async function create(count = 1, parameters: IDataObject = {}, eventId = EVENT) {
 		const free = await sb.freePlaces(eventId, count);
-		const result = await order('create', { eventId: byId(String(eventId)), places: byId(free.ids.join(',')), priceCategory: free.priceCategory, ...parameters });
+		const result = await order('create', {
+			eventId: byId(String(eventId)),
+			places: byId(free.ids.join(',')),
+			priceCategory: free.priceCategory,
+			...parameters,
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(1); // Create answers without tickets: one item even when split
 		return { order: result.items[0].json as unknown as Order, free };

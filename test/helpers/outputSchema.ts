@@ -14,10 +14,27 @@ export interface JsonSchema {
 	items?: JsonSchema;
 }
 
-export const SCHEMA_DIR = join(__dirname, '..', '..', 'nodes', 'PublicEvents', '__schema__', 'v1.0.0');
+export const SCHEMA_DIR = join(
+	__dirname,
+	'..',
+	'..',
+	'nodes',
+	'PublicEvents',
+	'__schema__',
+	'v1.0.0',
+);
 /** The push trigger's (no resource/operation: n8n reads `<node dir>/__schema__/v<version>.json`). */
-export const PUSH_TRIGGER_SCHEMA = join(__dirname, '..', '..', 'nodes', 'PublicEventsTrigger', '__schema__', 'v1.0.0.json');
-export const schemaFile = (resource: string, operation: string) => join(SCHEMA_DIR, resource, `${operation}.json`);
+export const PUSH_TRIGGER_SCHEMA = join(
+	__dirname,
+	'..',
+	'..',
+	'nodes',
+	'PublicEventsTrigger',
+	'__schema__',
+	'v1.0.0.json',
+);
+export const schemaFile = (resource: string, operation: string) =>
+	join(SCHEMA_DIR, resource, `${operation}.json`);
 
 function typeOf(value: unknown): string {
 	if (value === null) return 'null';
@@ -32,7 +49,9 @@ export function inferSchema(samples: unknown[]): JsonSchema {
 	const objects = samples.filter((s): s is Record<string, unknown> => typeOf(s) === 'object');
 	if (objects.length > 0) {
 		const keys = [...new Set(objects.flatMap(Object.keys))].sort();
-		schema.properties = Object.fromEntries(keys.map((key) => [key, inferSchema(objects.filter((o) => key in o).map((o) => o[key]))]));
+		schema.properties = Object.fromEntries(
+			keys.map((key) => [key, inferSchema(objects.filter((o) => key in o).map((o) => o[key]))]),
+		);
 		schema.required = keys.filter((key) => objects.every((o) => key in o));
 	}
 	const elements = samples.filter(Array.isArray).flat();
@@ -47,13 +66,18 @@ export function misfits(value: unknown, schema: JsonSchema, path = '$'): string[
 	if (!types.includes(type)) return [`${path}: ${type}, schema says ${types.join(' or ')}`];
 	if (type === 'object') {
 		const object = value as Record<string, unknown>;
-		const missing = (schema.required ?? []).filter((key) => !(key in object)).map((key) => `${path}.${key}: missing`);
+		const missing = (schema.required ?? [])
+			.filter((key) => !(key in object))
+			.map((key) => `${path}.${key}: missing`);
 		const rest = Object.entries(object).flatMap(([key, v]) =>
-			schema.properties?.[key] ? misfits(v, schema.properties[key], `${path}.${key}`) : [`${path}.${key}: not in the schema`],
+			schema.properties?.[key]
+				? misfits(v, schema.properties[key], `${path}.${key}`)
+				: [`${path}.${key}: not in the schema`],
 		);
 		return [...missing, ...rest];
 	}
-	if (type === 'array' && schema.items) return (value as unknown[]).flatMap((v, i) => misfits(v, schema.items!, `${path}[${i}]`));
+	if (type === 'array' && schema.items)
+		return (value as unknown[]).flatMap((v, i) => misfits(v, schema.items!, `${path}[${i}]`));
 	return [];
 }
 

@@ -25,7 +25,13 @@ export function runPublicEvents(
 	parameters: INodeParameters,
 	extra: Partial<RunNodeOptions> = {},
 ) {
-	return runNode({ nodeType: new PublicEvents(), type: 'CUSTOM.publicEvents', parameters, credentials: store, ...extra });
+	return runNode({
+		nodeType: new PublicEvents(),
+		type: 'CUSTOM.publicEvents',
+		parameters,
+		credentials: store,
+		...extra,
+	});
 }
 
 export interface LogEntry {
@@ -48,8 +54,15 @@ export async function since(sb: SandboxClient, seq: number): Promise<LogEntry[]>
 	return (await sb.admin('GET', `/requests?since=${seq}`)).body.entries;
 }
 
-export const ids = (items: Array<{ json: IDataObject }>) => items.map((item) => String(item.json.id));
+export const ids = (items: Array<{ json: IDataObject }>) =>
+	items.map((item) => String(item.json.id));
 
 /** The record id of a poll trigger item: a sale's order, a refund's own id, a catalog event's id. */
 export const pollItemId = (json: IDataObject) =>
-	String(json.type === 'refund' ? json.refundId : json.source === 'catalog' ? json.eventPointId : json.orderId);
+	String(
+		json.type === 'refund'
+			? json.refundId
+			: json.source === 'catalog'
+				? json.eventPointId
+				: json.orderId,
+	);

@@ -7,16 +7,23 @@ import type { SandboxClient } from './sandboxClient';
 export const SECRET = 'whsec_push_test_3f9a1c';
 
 /** A signature over the body alone, as a sender that signs no time makes it. */
-export const sign = (secret: string, raw: string) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
+export const sign = (secret: string, raw: string) =>
+	`sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
 
 /** A signature over `<t>.<body>` with t in unix seconds of `atMs` (real now by default), as the sandbox makes it. */
-export const signAt = (secret: string, raw: string, atMs = Date.now()) => signAttempt(secret, raw, atMs);
+export const signAt = (secret: string, raw: string, atMs = Date.now()) =>
+	signAttempt(secret, raw, atMs);
 
 /** The unix seconds of a timestamped signature. */
 export const signedTime = (header: unknown) => Number(/^t=(\d+),/.exec(String(header))?.[1]);
 
 /** Polls `probe` (`intervalMs` apart, at most `timeoutMs`) until it returns something truthy. */
-export async function until<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 5000, intervalMs = 5): Promise<T> {
+export async function until<T>(
+	probe: () => Promise<T | undefined | false>,
+	what: string,
+	timeoutMs = 5000,
+	intervalMs = 5,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await probe();
@@ -42,11 +49,17 @@ export async function deliveriesOf(sb: SandboxClient, subscriptionId: number): P
 }
 
 /** A reserved order of the partner on an event with a free place. */
-export async function reserveOrder(sb: SandboxClient): Promise<{ orderId: number; eventId: number }> {
+export async function reserveOrder(
+	sb: SandboxClient,
+): Promise<{ orderId: number; eventId: number }> {
 	const events = await sb.get('/event-points', { query: { itemsPerPage: 20 } });
 	const event = events.body.find((e: any) => e.countAvailableTickets > 0);
 	const place = await sb.freePlace(event.id);
-	const order = await sb.send('POST', '/orders', { eventPoint: String(event.id), places: [place.id], priceCategory: place.priceCategory });
+	const order = await sb.send('POST', '/orders', {
+		eventPoint: String(event.id),
+		places: [place.id],
+		priceCategory: place.priceCategory,
+	});
 	expect(order.status).toBe(201);
 	return { orderId: Number(order.body.id), eventId: event.id };
 }

@@ -1,4 +1,10 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+	createServer,
+	type IncomingHttpHeaders,
+	type IncomingMessage,
+	type Server,
+	type ServerResponse,
+} from 'node:http';
 import type { Socket } from 'node:net';
 
 export interface ReceivedRequest {
@@ -51,7 +57,13 @@ export class Receiver {
 			req.on('data', (chunk: Buffer) => chunks.push(chunk));
 			req.on('end', () => {
 				const status = receiver.statuses[receiver.requests.length] ?? receiver.fallback;
-				receiver.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, raw: Buffer.concat(chunks).toString('utf8'), status });
+				receiver.requests.push({
+					method: req.method ?? '',
+					path: req.url ?? '',
+					headers: req.headers,
+					raw: Buffer.concat(chunks).toString('utf8'),
+					status,
+				});
 				res.writeHead(status, { 'content-type': 'text/plain' });
 				res.end(status < 300 ? 'ok' : 'no');
 			});
@@ -81,7 +93,10 @@ export class Receiver {
 	async waitFor(count: number, timeoutMs = 5000): Promise<ReceivedRequest[]> {
 		const deadline = Date.now() + timeoutMs;
 		while (this.requests.length < count) {
-			if (Date.now() > deadline) throw new Error(`receiver: expected ${count} request(s), got ${this.requests.length} within ${timeoutMs} ms`);
+			if (Date.now() > deadline)
+				throw new Error(
+					`receiver: expected ${count} request(s), got ${this.requests.length} within ${timeoutMs} ms`,
+				);
 			await new Promise((resolve) => setTimeout(resolve, 5));
 		}
 		return this.requests;

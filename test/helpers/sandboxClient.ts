@@ -1,6 +1,12 @@
 import { request } from 'undici';
 
-import { startSandbox, type OtherOriginRequest, type Quirks, type Sandbox, type SandboxInit } from '../../sandbox';
+import {
+	startSandbox,
+	type OtherOriginRequest,
+	type Quirks,
+	type Sandbox,
+	type SandboxInit,
+} from '../../sandbox';
 
 export interface ApiResponse<T = any> {
 	status: number;
@@ -50,10 +56,15 @@ export class SandboxClient {
 		return this.sandbox.stop();
 	}
 
-	async call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+	async call<T = any>(
+		method: string,
+		path: string,
+		options: CallOptions = {},
+	): Promise<ApiResponse<T>> {
 		const url = new URL(`${this.sandbox.baseUrl}${path}`);
 		for (const [key, value] of Object.entries(options.query ?? {})) {
-			for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(key, String(v));
+			for (const v of Array.isArray(value) ? value : [value])
+				url.searchParams.append(key, String(v));
 		}
 		const headers: Record<string, string> = { ...options.headers };
 		if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -106,10 +117,16 @@ export class SandboxClient {
 	}
 
 	/** Every page of a list (plain-array envelope), 100 at a time. */
-	async getAll<T = any>(path: string, options: Omit<CallOptions, 'token'> & { as?: string } = {}): Promise<T[]> {
+	async getAll<T = any>(
+		path: string,
+		options: Omit<CallOptions, 'token'> & { as?: string } = {},
+	): Promise<T[]> {
 		const all: T[] = [];
 		for (let page = 1; ; page++) {
-			const res = await this.get<T[]>(path, { ...options, query: { ...options.query, page, itemsPerPage: 100 } });
+			const res = await this.get<T[]>(path, {
+				...options,
+				query: { ...options.query, page, itemsPerPage: 100 },
+			});
 			if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
 			all.push(...res.body);
 			if (res.body.length < 100) return all;
@@ -125,14 +142,18 @@ export class SandboxClient {
 	}
 
 	/** Replaces every quirk (typed object or the CLI's string form); throws on a 400. */
-	async setQuirks(quirks: Quirks | string): Promise<{ quirks: Quirks; text: string; otherOrigin: string | null }> {
+	async setQuirks(
+		quirks: Quirks | string,
+	): Promise<{ quirks: Quirks; text: string; otherOrigin: string | null }> {
 		const res = await this.admin('PUT', '/quirks', quirks);
 		if (res.status !== 200) throw new Error(`quirks: ${res.status} ${res.text}`);
 		return res.body;
 	}
 
 	/** Changes only the quirks named (`null` turns one off). */
-	async patchQuirks(change: Partial<Record<keyof Quirks, unknown>> | string): Promise<{ quirks: Quirks; text: string; otherOrigin: string | null }> {
+	async patchQuirks(
+		change: Partial<Record<keyof Quirks, unknown>> | string,
+	): Promise<{ quirks: Quirks; text: string; otherOrigin: string | null }> {
 		const res = await this.admin('PATCH', '/quirks', change);
 		if (res.status !== 200) throw new Error(`quirks: ${res.status} ${res.text}`);
 		return res.body;
@@ -156,11 +177,21 @@ export class SandboxClient {
 	}
 
 	/** Free places of an event (ids) sharing the first price category of the first one. */
-	async freePlaces(eventId: number, count: number, as?: string): Promise<{ ids: string[]; priceCategory: string }> {
-		const places = (await this.getAll(`/event-points/${eventId}/places`, { as })).filter((p: any) => p.availableCount > 0);
+	async freePlaces(
+		eventId: number,
+		count: number,
+		as?: string,
+	): Promise<{ ids: string[]; priceCategory: string }> {
+		const places = (await this.getAll(`/event-points/${eventId}/places`, { as })).filter(
+			(p: any) => p.availableCount > 0,
+		);
 		const sector = places[0].sectorId;
 		const same = places.filter((p: any) => p.sectorId === sector).slice(0, count);
-		if (same.length < count) throw new Error(`only ${same.length} free places in one sector of event ${eventId}`);
-		return { ids: same.map((p: any) => String(p.id)), priceCategory: String(same[0].priceCategories[0].id) };
+		if (same.length < count)
+			throw new Error(`only ${same.length} free places in one sector of event ${eventId}`);
+		return {
+			ids: same.map((p: any) => String(p.id)),
+			priceCategory: String(same[0].priceCategories[0].id),
+		};
 	}
 }

@@ -13,7 +13,9 @@ const pushSeen = new WeakMap<SandboxClient, Map<string, string>>();
 
 function companyOfToken(sb: SandboxClient, token: string): string {
 	try {
-		const { sub } = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as { sub?: number };
+		const { sub } = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as {
+			sub?: number;
+		};
 		return sb.app.store.companies.find((c) => c.id === sub)?.slug ?? `company ${sub}`;
 	} catch {
 		return 'unknown company';
@@ -21,7 +23,10 @@ function companyOfToken(sb: SandboxClient, token: string): string {
 }
 
 /** Name -> value of every secret the sandbox knows, plus `extra` (e.g. a webhook secret the test made up). */
-export function secretsOf(sb: SandboxClient, extra: Record<string, string> = {}): Record<string, string> {
+export function secretsOf(
+	sb: SandboxClient,
+	extra: Record<string, string> = {},
+): Record<string, string> {
 	const secrets: Record<string, string> = {};
 	for (const [company, key] of Object.entries(sb.keys)) secrets[`API key of ${company}`] = key;
 	sb.app.issuer.issuedTokens().forEach((token, index) => {
@@ -54,7 +59,9 @@ function base64Cores(value: string): string[] {
 	const bytes = Buffer.from(value, 'utf8');
 	const cores: string[] = [];
 	for (let shift = 0; shift < 3; shift++) {
-		const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64').replace(/=+$/, '');
+		const encoded = Buffer.concat([Buffer.alloc(shift), bytes])
+			.toString('base64')
+			.replace(/=+$/, '');
 		const start = Math.ceil((shift * 8) / 6);
 		const end = (shift + bytes.length) % 3 === 0 ? encoded.length : encoded.length - 1;
 		const core = encoded.slice(start, end);
@@ -96,7 +103,11 @@ export function findSecrets(text: string, secrets: Record<string, string>): stri
 }
 
 /** Throws naming the secrets found in `text` (never their values) and where the text came from. */
-export function expectNoSecrets(text: string, secrets: Record<string, string>, where: string): void {
+export function expectNoSecrets(
+	text: string,
+	secrets: Record<string, string>,
+	where: string,
+): void {
 	const found = findSecrets(text, secrets);
 	if (found.length > 0) throw new Error(`Secret leak in ${where}: ${found.join(', ')}`);
 }
@@ -121,7 +132,8 @@ function collectHidden(value: unknown, found: unknown[], seen: Set<object>, dept
 	const record = value as Record<string, unknown>;
 	for (const key of Object.keys(record)) {
 		const child = record[key];
-		if (child !== null && typeof child === 'object' && key !== 'json' && key !== 'binary') collectHidden(child, found, seen, depth + 1);
+		if (child !== null && typeof child === 'object' && key !== 'json' && key !== 'binary')
+			collectHidden(child, found, seen, depth + 1);
 	}
 }
 
@@ -130,7 +142,9 @@ function fullJson(value: unknown): string {
 	const seen = new WeakSet<object>();
 	function replacer(this: unknown, key: string, value: unknown): unknown {
 		if (value === null || typeof value !== 'object') {
-			return typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol' ? undefined : value;
+			return typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol'
+				? undefined
+				: value;
 		}
 		// JSON.stringify called toJSON before the replacer (n8n's errors project themselves down to
 		// what n8n stores, Buffers to byte arrays): the original is read instead.
@@ -139,9 +153,11 @@ function fullJson(value: unknown): string {
 		const object = original instanceof Error ? original : value;
 		if (seen.has(object)) return undefined;
 		seen.add(object);
-		if (!(object instanceof Error)) return value instanceof Map || value instanceof Set ? [...value.entries()] : value;
+		if (!(object instanceof Error))
+			return value instanceof Map || value instanceof Set ? [...value.entries()] : value;
 		const own: Record<string, unknown> = { name: object.name, cause: object.cause };
-		for (const name of Object.getOwnPropertyNames(object)) own[name] = (object as unknown as Record<string, unknown>)[name];
+		for (const name of Object.getOwnPropertyNames(object))
+			own[name] = (object as unknown as Record<string, unknown>)[name];
 		return own;
 	}
 	try {
@@ -171,7 +187,10 @@ export function capturedText(...values: unknown[]): string {
 		} catch {
 			json = fullJson(value); // a cycle
 		}
-		parts.push(json, ...hidden.map((item) => (Buffer.isBuffer(item) ? item.toString('utf8') : fullJson(item))));
+		parts.push(
+			json,
+			...hidden.map((item) => (Buffer.isBuffer(item) ? item.toString('utf8') : fullJson(item))),
+		);
 	}
 	return parts.join('\n');
 }
@@ -180,7 +199,11 @@ export function capturedText(...values: unknown[]): string {
  * The engine harness's check after each run: what the run handed back holds no secret of a
  * running sandbox nor of the run's credentials (`extra`). Only under Jest.
  */
-export function expectNoLeak(where: string, values: unknown[], extra: Record<string, string> = {}): void {
+export function expectNoLeak(
+	where: string,
+	values: unknown[],
+	extra: Record<string, string> = {},
+): void {
 	// A test assertion: benchmarks (run outside Jest) time the harness without it.
 	if (process.env.JEST_WORKER_ID === undefined) return;
 	const secrets = runningSecrets(extra);
@@ -189,7 +212,11 @@ export function expectNoLeak(where: string, values: unknown[], extra: Record<str
 }
 
 /** Runs `call` and scans what it returns or throws, as `expectNoLeak` does. */
-export async function leakChecked<T>(where: string, credentials: { secrets(): Record<string, string> } | undefined, call: () => Promise<T>): Promise<T> {
+export async function leakChecked<T>(
+	where: string,
+	credentials: { secrets(): Record<string, string> } | undefined,
+	call: () => Promise<T>,
+): Promise<T> {
 	let result: T;
 	try {
 		result = await call();

@@ -43,10 +43,22 @@ export class TransportProbe implements INodeType {
 		const body = this.getNodeParameter('body', 0) as IDataObject | string;
 		const options = this.getNodeParameter('options', 0) as IDataObject | string;
 		const maxPagesInFlight = (this.getNodeParameter('maxPagesInFlight', 0) as number) || undefined;
-		const settings = { retry: retryPolicyFrom(typeof options === 'string' ? JSON.parse(options) : options), itemIndex: 0, maxPagesInFlight };
+		const settings = {
+			retry: retryPolicyFrom(typeof options === 'string' ? JSON.parse(options) : options),
+			itemIndex: 0,
+			maxPagesInFlight,
+		};
 		const result = this.getNodeParameter('allPages', 0)
 			? await apiRequestAllItems.call(this, path, {}, settings)
-			: await apiRequest.call(this, method, path, { body: typeof body === 'string' && body ? JSON.parse(body) : body || undefined }, settings);
-		return [(Array.isArray(result) ? result : [result]).map((json) => ({ json: json as IDataObject }))];
+			: await apiRequest.call(
+					this,
+					method,
+					path,
+					{ body: typeof body === 'string' && body ? JSON.parse(body) : body || undefined },
+					settings,
+				);
+		return [
+			(Array.isArray(result) ? result : [result]).map((json) => ({ json: json as IDataObject })),
+		];
 	}
 }

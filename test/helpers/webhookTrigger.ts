@@ -21,7 +21,11 @@ export const NONE = { authentication: 'none' };
 export function triggerCredentials(sb: SandboxClient, secret = SECRET) {
 	const store = new CredentialStore([new PublicEventsApi(), new PublicEventsWebhookApi()]);
 	store.add('publicEventsWebhookApi', { secret });
-	store.add('publicEventsApi', { environment: 'staging', baseUrl: sb.sandbox.baseUrl, apiKey: sb.keys.partner });
+	store.add('publicEventsApi', {
+		environment: 'staging',
+		baseUrl: sb.sandbox.baseUrl,
+		apiKey: sb.keys.partner,
+	});
 	return store;
 }
 
@@ -31,7 +35,10 @@ export class Triggers {
 
 	constructor(private readonly sandbox: () => SandboxClient) {}
 
-	async start(parameters: INodeParameters, extra: Partial<WebhookTriggerOptions> & { secret?: string } = {}) {
+	async start(
+		parameters: INodeParameters,
+		extra: Partial<WebhookTriggerOptions> & { secret?: string } = {},
+	) {
 		const { secret, ...options } = extra;
 		const trigger = await WebhookTrigger.start({
 			nodeType: new PublicEventsTrigger(),
@@ -45,9 +52,19 @@ export class Triggers {
 	}
 
 	/** A trigger the sandbox pushes to, signed with SECRET (the trigger checks with `secret`, SECRET by default). */
-	async subscribed(parameters: INodeParameters, extra: { secret?: string; subscription?: IDataObject; typeVersion?: number } = {}) {
-		const trigger = await this.start(parameters, { secret: extra.secret, typeVersion: extra.typeVersion });
-		const subscription = await subscribe(this.sandbox(), { url: trigger.url, secret: SECRET, ...extra.subscription });
+	async subscribed(
+		parameters: INodeParameters,
+		extra: { secret?: string; subscription?: IDataObject; typeVersion?: number } = {},
+	) {
+		const trigger = await this.start(parameters, {
+			secret: extra.secret,
+			typeVersion: extra.typeVersion,
+		});
+		const subscription = await subscribe(this.sandbox(), {
+			url: trigger.url,
+			secret: SECRET,
+			...extra.subscription,
+		});
 		return { trigger, subscription };
 	}
 
@@ -58,10 +75,18 @@ export class Triggers {
 
 /** A POST as another sender would make it: JSON content type unless told otherwise. */
 export async function post(url: string, body: string, headers: Record<string, string> = {}) {
-	const res = await request(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+	const res = await request(url, {
+		method: 'POST',
+		body,
+		headers: { 'content-type': 'application/json', ...headers },
+	});
 	return { status: res.statusCode, text: await res.body.text() };
 }
 
 /** A POST signed with SECRET over `<t>.<body>`, t now on this machine's clock unless `atMs` is given. */
-export const postSigned = (url: string, body: string, headers: Record<string, string> = {}, atMs?: number) =>
-	post(url, body, { 'x-signature': signAt(SECRET, body, atMs), ...headers });
+export const postSigned = (
+	url: string,
+	body: string,
+	headers: Record<string, string> = {},
+	atMs?: number,
+) => post(url, body, { 'x-signature': signAt(SECRET, body, atMs), ...headers });

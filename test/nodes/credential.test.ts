@@ -9,12 +9,23 @@ const credential = new PublicEventsApi();
 /** Resolves an expression of the credential the way n8n does, with `$credentials` set. */
 function resolve(expression: string, credentials: IDataObject): unknown {
 	const workflow = new Workflow({
-		nodes: [{ id: '1', name: 'Node', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} }],
+		nodes: [
+			{
+				id: '1',
+				name: 'Node',
+				type: START_NODE_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+		],
 		connections: {},
 		active: false,
 		nodeTypes: new NodeTypeRegistry(),
 	});
-	return workflow.expression.getParameterValue(expression, null, 0, 0, 'Node', [], 'internal', { $credentials: credentials } as IDataObject);
+	return workflow.expression.getParameterValue(expression, null, 0, 0, 'Node', [], 'internal', {
+		$credentials: credentials,
+	} as IDataObject);
 }
 
 describe('the API address', () => {
@@ -31,7 +42,8 @@ describe('the API address', () => {
 
 describe('the credential', () => {
 	it('sends the stored token as a bearer token', () => {
-		const header = (credential.authenticate.properties.headers as IDataObject).Authorization as string;
+		const header = (credential.authenticate.properties.headers as IDataObject)
+			.Authorization as string;
 		expect(resolve(header, { token: 'abc.def.ghi' })).toBe('Bearer abc.def.ghi');
 	});
 

@@ -43,7 +43,9 @@ describe('ids', () => {
 		expect(inputs.ids('1, 2,3', 'City Names or IDs')).toEqual(['1', '2', '3']);
 		expect(inputs.ids([4, '/api/v2/cities/5'], 'City Names or IDs')).toEqual(['4', '5']);
 		expect(inputs.ids(undefined, 'City Names or IDs')).toEqual([]);
-		expect(failure(() => inputs.ids('1,x', 'City Names or IDs')).message).toMatch(/^City Names or IDs:/);
+		expect(failure(() => inputs.ids('1,x', 'City Names or IDs')).message).toMatch(
+			/^City Names or IDs:/,
+		);
 	});
 });
 
@@ -57,7 +59,11 @@ describe('days', () => {
 	});
 
 	it('rejects impossible and malformed days, naming the field', () => {
-		expect(failure(() => inputs.day('2026-02-31', 'Starts On or After')).message).toMatch(/^Starts On or After: expected a date/);
-		expect(failure(() => inputs.day('01.12.2026', 'Starts On or Before')).message).toMatch(/^Starts On or Before:/);
+		expect(failure(() => inputs.day('2026-02-31', 'Starts On or After')).message).toMatch(
+			/^Starts On or After: expected a date/,
+		);
+		expect(failure(() => inputs.day('01.12.2026', 'Starts On or Before')).message).toMatch(
+			/^Starts On or Before:/,
+		);
 	});
 });

@@ -14,8 +14,12 @@ describe('readListPage reads every envelope the sandbox serves', () => {
 		['data', 150],
 	])('%s envelope: the page items, and the total when stated', async (envelope, total) => {
 		await sb.admin('PUT', '/config', { envelope });
-		const first = readListPage((await sb.get('/event-points', { query: { itemsPerPage: 100 } })).body);
-		const second = readListPage((await sb.get('/event-points', { query: { itemsPerPage: 100, page: 2 } })).body);
+		const first = readListPage(
+			(await sb.get('/event-points', { query: { itemsPerPage: 100 } })).body,
+		);
+		const second = readListPage(
+			(await sb.get('/event-points', { query: { itemsPerPage: 100, page: 2 } })).body,
+		);
 		expect(first?.items).toHaveLength(100);
 		expect(second?.items).toHaveLength(50);
 		expect(first?.total).toBe(total);

@@ -6,7 +6,14 @@ import { finishedWork, parseRawOutput } from '../../scripts/n8n/output';
  */
 const line = (level: string, message: string) => JSON.stringify({ level, message, metadata: {} });
 const run = (error?: object) =>
-	JSON.stringify({ data: { resultData: { runData: {}, ...(error ? { error } : {}) } }, status: error ? 'error' : 'success' }, null, 2);
+	JSON.stringify(
+		{
+			data: { resultData: { runData: {}, ...(error ? { error } : {}) } },
+			status: error ? 'error' : 'success',
+		},
+		null,
+		2,
+	);
 const printed = (...lines: string[]) => lines.join('\n') + '\n';
 
 describe('finishedWork', () => {
@@ -28,7 +35,20 @@ describe('finishedWork', () => {
 	it('import and export: done once n8n logs its "Successfully ..." line', () => {
 		const args = ['import:workflow', '--input=f.json'];
 		expect(finishedWork(args, printed(warn, line('info', 'Importing 2 workflows...')))).toBe(false);
-		expect(finishedWork(args, printed(line('info', 'Importing 2 workflows...'), line('info', 'Successfully imported 2 workflows.')))).toBe(true);
-		expect(finishedWork(['export:credentials', '--all'], printed(line('error', 'Successfully exported 1 credentials.')))).toBe(false);
+		expect(
+			finishedWork(
+				args,
+				printed(
+					line('info', 'Importing 2 workflows...'),
+					line('info', 'Successfully imported 2 workflows.'),
+				),
+			),
+		).toBe(true);
+		expect(
+			finishedWork(
+				['export:credentials', '--all'],
+				printed(line('error', 'Successfully exported 1 credentials.')),
+			),
+		).toBe(false);
 	});
 });

@@ -19,7 +19,8 @@ describe('the nodes in the node creator', () => {
 	);
 
 	it('both triggers are found by sale, refund and ticket', () => {
-		for (const codex of [pushCodex, pollCodex]) expect(codex.alias).toEqual(expect.arrayContaining(['sale', 'refund', 'ticket']));
+		for (const codex of [pushCodex, pollCodex])
+			expect(codex.alias).toEqual(expect.arrayContaining(['sale', 'refund', 'ticket']));
 	});
 
 	it('the shared entry of the node and its push trigger describes both', () => {

@@ -5,7 +5,14 @@ import { inOrder, MAX_PAGES_IN_FLIGHT } from '../../nodes/PublicEvents/transport
  * the order they are consumed in, where it stops.
  */
 function harness(ceiling: number, last: number, stopAt = Infinity) {
-	const out = new Map<number, { resolve: (v: number) => void; reject: (e: unknown) => void; throttle: (sentAt: number) => void }>();
+	const out = new Map<
+		number,
+		{
+			resolve: (v: number) => void;
+			reject: (e: unknown) => void;
+			throttle: (sentAt: number) => void;
+		}
+	>();
 	const sent: number[] = [];
 	const consumed: number[] = [];
 	const done = inOrder(
@@ -98,7 +105,8 @@ it('a slow page holds the window back: nothing goes out a ceiling or more ahead 
 	const h = harness(4, Infinity, 3);
 	await h.flush();
 	// Page 2 never answers while the others do.
-	for (let i = 0; i < 10 && h.out.size > 1; i++) await h.answer(Math.max(...[...h.out.keys()].filter((p) => p !== 2)));
+	for (let i = 0; i < 10 && h.out.size > 1; i++)
+		await h.answer(Math.max(...[...h.out.keys()].filter((p) => p !== 2)));
 	expect(Math.max(...h.sent)).toBe(5);
 	await h.answer(2);
 	while (h.out.size > 0) await h.answer(Math.min(...h.out.keys()));

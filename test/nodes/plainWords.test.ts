@@ -7,7 +7,10 @@ import { PublicEventsTrigger } from '../../nodes/PublicEventsTrigger/PublicEvent
 
 /** Every property, with the entries of its collections, depth first. */
 function flatten(list: INodeProperties[]): INodeProperties[] {
-	return list.flatMap((p) => [p, ...(p.type === 'collection' ? flatten(p.options as INodeProperties[]) : [])]);
+	return list.flatMap((p) => [
+		p,
+		...(p.type === 'collection' ? flatten(p.options as INodeProperties[]) : []),
+	]);
 }
 
 const action = flatten(new PublicEvents().description.properties);
@@ -20,21 +23,32 @@ describe('words a partner understands (names and values unchanged)', () => {
 	});
 
 	it('no "IRI" in what the editor shows of the three nodes', () => {
-		for (const node of [new PublicEvents(), new PublicEventsTrigger(), new PublicEventsPollTrigger()]) {
+		for (const node of [
+			new PublicEvents(),
+			new PublicEventsTrigger(),
+			new PublicEventsPollTrigger(),
+		]) {
 			expect(JSON.stringify(node.description.properties)).not.toMatch(/\bIRI\b/);
 		}
 	});
 
 	it('reserved_to_time is explained where orders are read and created', () => {
-		const statuses = action.find((p) => p.name === 'status' && p.type === 'multiOptions')!.options as INodePropertyOptions[];
-		expect(statuses.find((o) => o.value === 'reserved_to_time')?.description).toMatch(/held, waiting for payment until reservedToDate/);
+		const statuses = action.find((p) => p.name === 'status' && p.type === 'multiOptions')!
+			.options as INodePropertyOptions[];
+		expect(statuses.find((o) => o.value === 'reserved_to_time')?.description).toMatch(
+			/held, waiting for payment until reservedToDate/,
+		);
 		for (const o of statuses) expect(o.description).toBeTruthy();
-		const notices = action.filter((p) => p.type === 'notice' && /reserved_to_time/.test(p.displayName)).map((p) => p.name);
+		const notices = action
+			.filter((p) => p.type === 'notice' && /reserved_to_time/.test(p.displayName))
+			.map((p) => p.name);
 		expect(notices).toEqual(expect.arrayContaining(['statusNotice', 'holdNotice']));
 	});
 
 	it('the push trigger\'s catch-all event reads "Any Other Notification"; its value stays other', () => {
-		const events = new PublicEventsTrigger().description.properties.find((p) => p.name === 'events')!.options as INodePropertyOptions[];
+		const events = new PublicEventsTrigger().description.properties.find(
+			(p) => p.name === 'events',
+		)!.options as INodePropertyOptions[];
 		expect(events.find((o) => o.value === 'other')?.name).toBe('Any Other Notification');
 		expect(events.map((o) => o.name).join()).not.toMatch(/Unrecognised/);
 	});
@@ -44,6 +58,8 @@ describe('words a partner understands (names and values unchanged)', () => {
 		const environment = properties.find((p) => p.name === 'environment')!;
 		expect(environment.hint).toMatch(/Sets no address: the Base URL below decides/);
 		expect(environment.description).toMatch(/Production requires an https:\/\/ Base URL/);
-		expect(properties.find((p) => p.name === 'baseUrl')!.hint).toMatch(/gave your company with the API key/);
+		expect(properties.find((p) => p.name === 'baseUrl')!.hint).toMatch(
+			/gave your company with the API key/,
+		);
 	});
 });

@@ -37,10 +37,16 @@ describe('backoff', () => {
 describe('retry policy from node options', () => {
 	it('uses defaults and converts seconds', () => {
 		expect(retryPolicyFrom({})).toEqual({ maxRetries: 5, maxWaitMs: 60_000 });
-		expect(retryPolicyFrom({ maxRetries: 2, maxRetryWait: 1.5 })).toEqual({ maxRetries: 2, maxWaitMs: 1500 });
+		expect(retryPolicyFrom({ maxRetries: 2, maxRetryWait: 1.5 })).toEqual({
+			maxRetries: 2,
+			maxWaitMs: 1500,
+		});
 	});
 
 	it('falls back on nonsense', () => {
-		expect(retryPolicyFrom({ maxRetries: -1, maxRetryWait: 'x' })).toEqual({ maxRetries: 5, maxWaitMs: 60_000 });
+		expect(retryPolicyFrom({ maxRetries: -1, maxRetryWait: 'x' })).toEqual({
+			maxRetries: 5,
+			maxWaitMs: 60_000,
+		});
 	});
 });

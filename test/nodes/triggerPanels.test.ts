@@ -12,7 +12,13 @@ function panelOf(description: { triggerPanel?: TriggerPanelDefinition | boolean 
 }
 
 const visible = (properties: INodeProperties[], source: string) =>
-	properties.filter((p) => p.type === 'notice' && (!p.displayOptions?.show?.source || p.displayOptions.show.source.includes(source))).map((p) => p.displayName);
+	properties
+		.filter(
+			(p) =>
+				p.type === 'notice' &&
+				(!p.displayOptions?.show?.source || p.displayOptions.show.source.includes(source)),
+		)
+		.map((p) => p.displayName);
 
 describe('the push trigger says how to test it', () => {
 	const { description } = new PublicEventsTrigger();
@@ -30,12 +36,15 @@ describe('the push trigger says how to test it', () => {
 	});
 
 	it('it says what arrives: one item per notification, with its fields', () => {
-		for (const field of ['type', 'orderId', 'eventPointId', 'occurredAt', 'payload']) expect(help.inactive).toContain(`<code>${field}</code>`);
+		for (const field of ['type', 'orderId', 'eventPointId', 'occurredAt', 'payload'])
+			expect(help.inactive).toContain(`<code>${field}</code>`);
 		expect(help.inactive).toMatch(/sale, refund, newEvent or eventUpdated/);
 	});
 
 	it('the notice above the parameters says it too', () => {
-		expect(visible(description.properties, 'any')[0]).toMatch(/To test in the editor, click Execute step \(Listen for test event in n8n 1\.x\)/);
+		expect(visible(description.properties, 'any')[0]).toMatch(
+			/To test in the editor, click Execute step \(Listen for test event in n8n 1\.x\)/,
+		);
 	});
 });
 
@@ -43,7 +52,7 @@ describe('the poll trigger says from when and how often', () => {
 	const { description } = new PublicEventsPollTrigger();
 	const { help, hint } = panelOf(description);
 
-	it('sales and refunds: from activation (the service\'s time) or Start From, at the Poll Times', () => {
+	it("sales and refunds: from activation (the service's time) or Start From, at the Poll Times", () => {
 		const [start] = visible(description.properties, 'salesAndRefunds');
 		expect(start).toMatch(/starts when the workflow is published \(activated\)/);
 		expect(start).toMatch(/the service's current time/);

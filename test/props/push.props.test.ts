@@ -35,8 +35,29 @@ const OUTSIDE = [360, -360, 900, -900, 86_400, -86_400];
 const NOTIFICATIONS = 6;
 
 const action: fc.Arbitrary<Action> = fc.oneof(
-	{ weight: 5, arbitrary: fc.record({ kind: fc.constant('send' as const), n: fc.nat(NOTIFICATIONS - 1), skewS: fc.constantFrom(...INSIDE, ...OUTSIDE), copies: fc.constantFrom(1, 1, 1, 3) }) },
-	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('forge' as const), n: fc.nat(NOTIFICATIONS - 1), how: fc.constantFrom<Forgery>('unsigned', 'wrongSecret', 'otherBody', 'timeChanged', 'garbage') }) },
+	{
+		weight: 5,
+		arbitrary: fc.record({
+			kind: fc.constant('send' as const),
+			n: fc.nat(NOTIFICATIONS - 1),
+			skewS: fc.constantFrom(...INSIDE, ...OUTSIDE),
+			copies: fc.constantFrom(1, 1, 1, 3),
+		}),
+	},
+	{
+		weight: 2,
+		arbitrary: fc.record({
+			kind: fc.constant('forge' as const),
+			n: fc.nat(NOTIFICATIONS - 1),
+			how: fc.constantFrom<Forgery>(
+				'unsigned',
+				'wrongSecret',
+				'otherBody',
+				'timeChanged',
+				'garbage',
+			),
+		}),
+	},
 	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('replay' as const), pick: fc.nat() }) },
 	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('rename' as const), pick: fc.nat() }) },
 	{ weight: 1, arbitrary: fc.constant({ kind: 'restart' as const }) },
@@ -57,7 +78,13 @@ afterAll(async () => {
 	await sb.stop();
 });
 
-const bodyOf = (n: number) => JSON.stringify({ id: `ntf_${n}`, type: 'order.sale', occurredAt: new Date().toISOString(), data: { orderId: 700 + n } });
+const bodyOf = (n: number) =>
+	JSON.stringify({
+		id: `ntf_${n}`,
+		type: 'order.sale',
+		occurredAt: new Date().toISOString(),
+		data: { orderId: 700 + n },
+	});
 
 test('signed deliveries: each genuine notification starts exactly one run; forged and replayed ones none', async () => {
 	await checkProperty(
@@ -78,10 +105,18 @@ test('signed deliveries: each genuine notification starts exactly one run; forge
 			for (const step of actions) {
 				if (step.kind === 'send') {
 					const raw = body(step.n);
-					const request = { body: raw, headers: { 'x-delivery-id': `ntf_${step.n}`, 'x-signature': signAt(SECRET, raw, Date.now() + step.skewS * 1000) } };
+					const request = {
+						body: raw,
+						headers: {
+							'x-delivery-id': `ntf_${step.n}`,
+							'x-signature': signAt(SECRET, raw, Date.now() + step.skewS * 1000),
+						},
+					};
 					const inside = INSIDE.includes(step.skewS);
 					if (inside) genuine.add(step.n);
-					const statuses = await Promise.all(Array.from({ length: step.copies }, () => send(request)));
+					const statuses = await Promise.all(
+						Array.from({ length: step.copies }, () => send(request)),
+					);
 					expect(statuses).toEqual(statuses.map(() => (inside ? 200 : 401)));
 				} else if (step.kind === 'forge') {
 					const raw = body(step.n);
@@ -90,37 +125,72 @@ test('signed deliveries: each genuine notification starts exactly one run; forge
 						unsigned: {},
 						wrongSecret: { 'x-signature': signAt(`${SECRET}!`, raw) },
 						otherBody: { 'x-signature': signAt(SECRET, body((step.n + 1) % NOTIFICATIONS)) },
-						timeChanged: { 'x-signature': signAt(SECRET, raw, (t - 3600) * 1000).replace(/^t=\d+/, `t=${t}`) },
+						timeChanged: {
+							'x-signature': signAt(SECRET, raw, (t - 3600) * 1000).replace(/^t=\d+/, `t=${t}`),
+						},
 						garbage: { 'x-signature': `t=${t},sha256=${sign(SECRET, raw).slice(7, 40)}` },
 					};
-					expect(await send({ body: raw, headers: { 'x-delivery-id': `forged_${step.n}`, ...forged[step.how] } })).toBe(401);
+					expect(
+						await send({
+							body: raw,
+							headers: { 'x-delivery-id': `forged_${step.n}`, ...forged[step.how] },
+						}),
+					).toBe(401);
 				} else if (step.kind === 'replay' || step.kind === 'rename') {
 					if (sent.length === 0) continue;
 					const earlier = sent[step.pick % sent.length];
-					const headers = step.kind === 'rename' ? { ...earlier.headers, 'x-delivery-id': `renamed_${step.pick}` } : earlier.headers;
+					const headers =
+						step.kind === 'rename'
+							? { ...earlier.headers, 'x-delivery-id': `renamed_${step.pick}` }
+							: earlier.headers;
 					expect([200, 401]).toContain(await send({ body: earlier.body, headers }));
 				} else {
 					// A restart: the memory is gone (a new scope), the saved static data stays.
-					instances.push(await triggers.start(SIGNED, { workflowId: `${workflow}-${instances.length}`, staticData: current().staticData }));
+					instances.push(
+						await triggers.start(SIGNED, {
+							workflowId: `${workflow}-${instances.length}`,
+							staticData: current().staticData,
+						}),
+					);
 				}
 			}
 			const runs = new Map<string, number>();
-			for (const { json } of instances.flatMap((instance) => instance.executions.flat())) runs.set(String(json.deliveryId), (runs.get(String(json.deliveryId)) ?? 0) + 1);
-			expect(Object.fromEntries(runs)).toEqual(Object.fromEntries([...genuine].map((n) => [`ntf_${n}`, 1])));
+			for (const { json } of instances.flatMap((instance) => instance.executions.flat()))
+				runs.set(String(json.deliveryId), (runs.get(String(json.deliveryId)) ?? 0) + 1);
+			expect(Object.fromEntries(runs)).toEqual(
+				Object.fromEntries([...genuine].map((n) => [`ntf_${n}`, 1])),
+			);
 			await triggers.closeAll();
 		},
 		100,
 	);
 });
 
-type Claim = { type: 'sale' | 'refund'; order: keyof typeof orders | 'missing'; widget: boolean; id: number };
+type Claim = {
+	type: 'sale' | 'refund';
+	order: keyof typeof orders | 'missing';
+	widget: boolean;
+	id: number;
+};
 const orders = { reserved: 0, paid: 0, refunded: 0, partly: 0 };
 /** What the API shows, as the claims the trigger must start: a sale of an order once paid, a refund with refunded tickets. */
-const TRUE_CLAIMS = new Set(['sale:paid', 'sale:refunded', 'sale:partly', 'refund:refunded', 'refund:partly']);
+const TRUE_CLAIMS = new Set([
+	'sale:paid',
+	'sale:refunded',
+	'sale:partly',
+	'refund:refunded',
+	'refund:partly',
+]);
 
 const claim: fc.Arbitrary<Claim> = fc.record({
 	type: fc.constantFrom('sale' as const, 'refund' as const),
-	order: fc.constantFrom('reserved' as const, 'paid' as const, 'refunded' as const, 'partly' as const, 'missing' as const),
+	order: fc.constantFrom(
+		'reserved' as const,
+		'paid' as const,
+		'refunded' as const,
+		'partly' as const,
+		'missing' as const,
+	),
 	widget: fc.constantFrom(false, false, false, true),
 	id: fc.nat(3),
 });
@@ -130,26 +200,60 @@ test('Security None: each claim the API shows starts one run, however repeated; 
 	for (const name of ['paid', 'refunded', 'partly'] as const) {
 		const { orderId, eventId } = await reserveOrder(sb);
 		const place = await sb.freePlace(eventId);
-		expect((await sb.send('PUT', `/orders/${orderId}/add-place`, { places: [place.id], priceCategory: place.priceCategory })).status).toBe(200);
+		expect(
+			(
+				await sb.send('PUT', `/orders/${orderId}/add-place`, {
+					places: [place.id],
+					priceCategory: place.priceCategory,
+				})
+			).status,
+		).toBe(200);
 		const paid = await sb.send('PUT', `/orders/${orderId}/status`, { toStatus: 'paid' });
-		if (name === 'refunded') expect((await sb.send('PUT', `/orders/${orderId}/status`, { toStatus: 'refund' })).status).toBe(200);
-		if (name === 'partly') expect((await sb.send('PUT', `/orders/${orderId}/tickets/${paid.body.tickets[0].ticketId}/status`, { toStatus: 'refund' })).status).toBe(200);
+		if (name === 'refunded')
+			expect(
+				(await sb.send('PUT', `/orders/${orderId}/status`, { toStatus: 'refund' })).status,
+			).toBe(200);
+		if (name === 'partly')
+			expect(
+				(
+					await sb.send(
+						'PUT',
+						`/orders/${orderId}/tickets/${paid.body.tickets[0].ticketId}/status`,
+						{ toStatus: 'refund' },
+					)
+				).status,
+			).toBe(200);
 		orders[name] = orderId;
 	}
 	await checkProperty(
 		'push trigger, Security None',
 		fc.array(claim, { minLength: 1, maxLength: 20 }),
 		async (claims) => {
-			const trigger = await triggers.start({ ...NONE, events: ['sale', 'refund'] }, { workflowId: `props-none-${++cases}` });
+			const trigger = await triggers.start(
+				{ ...NONE, events: ['sale', 'refund'] },
+				{ workflowId: `props-none-${++cases}` },
+			);
 			const before = await mark(sb);
 			for (const c of claims) {
 				const orderId = c.order === 'missing' ? 999_999 : orders[c.order];
 				const data = { orderId, ...(c.widget ? { source: 'widget' } : {}) };
-				const answer = await post(trigger.url, JSON.stringify({ id: `claim-${c.id}`, type: `order.${c.type}`, occurredAt: new Date().toISOString(), data }));
+				const answer = await post(
+					trigger.url,
+					JSON.stringify({
+						id: `claim-${c.id}`,
+						type: `order.${c.type}`,
+						occurredAt: new Date().toISOString(),
+						data,
+					}),
+				);
 				expect(answer).toEqual({ status: 200, text: '' });
 			}
 			// Widget claims name API orders here: the widget lists do not hold them, so none is true.
-			const expected = new Set(claims.filter((c) => !c.widget && TRUE_CLAIMS.has(`${c.type}:${c.order}`)).map((c) => `${c.type}:${orders[c.order as keyof typeof orders]}`));
+			const expected = new Set(
+				claims
+					.filter((c) => !c.widget && TRUE_CLAIMS.has(`${c.type}:${c.order}`))
+					.map((c) => `${c.type}:${orders[c.order as keyof typeof orders]}`),
+			);
 			const started = trigger.executions.map(([item]) => `${item.json.type}:${item.json.orderId}`);
 			expect(started.sort()).toEqual([...expected].sort());
 			const reads = (await since(sb, before)).filter((e) => e.method === 'GET');

@@ -41,11 +41,17 @@ interface Received {
 }
 
 const KEY = 'key_live_7f3a9c2e51d84b06a1c3';
-const hop = fc.record({ status: fc.constantFrom(301 as const, 302 as const, 303 as const, 307 as const, 308 as const), to: fc.constantFrom('same' as const, 'other' as const, 'relative' as const, 'unusable' as const) });
+const hop = fc.record({
+	status: fc.constantFrom(301 as const, 302 as const, 303 as const, 307 as const, 308 as const),
+	to: fc.constantFrom('same' as const, 'other' as const, 'relative' as const, 'unusable' as const),
+});
 const final = fc.constantFrom<Final>('ok', 'echoHeader', 'echoKey', 'echoText', 'refuseOnce');
 const script: fc.Arbitrary<Script> = fc.record({
 	// Mostly a clean token request, so reads and writes get to run.
-	token: fc.oneof({ weight: 3, arbitrary: fc.constant<Hop[]>([]) }, { weight: 1, arbitrary: fc.array(hop, { minLength: 1, maxLength: 2 }) }),
+	token: fc.oneof(
+		{ weight: 3, arbitrary: fc.constant<Hop[]>([]) },
+		{ weight: 1, arbitrary: fc.array(hop, { minLength: 1, maxLength: 2 }) },
+	),
 	read: fc.array(hop, { maxLength: 4 }),
 	readFinal: final,
 	write: fc.array(hop, { maxLength: 3 }),
@@ -63,16 +69,30 @@ let refused = new Set<string>();
 const hopsTaken = new Map<string, number>();
 
 function listen(server: Server): Promise<string> {
-	return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+	return new Promise((resolve) =>
+		server.listen(0, '127.0.0.1', () =>
+			resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+		),
+	);
 }
 
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+function json(
+	res: ServerResponse,
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+) {
 	res.writeHead(status, { 'content-type': 'application/json', ...headers });
 	res.end(JSON.stringify(body));
 }
 
 function redirect(res: ServerResponse, step: Hop, path: string) {
-	const location = { same: `${aUrl}/moved${path}`, other: `${bUrl}${path}`, relative: `/moved${path}`, unusable: 'javascript:alert(1)' }[step.to];
+	const location = {
+		same: `${aUrl}/moved${path}`,
+		other: `${bUrl}${path}`,
+		relative: `/moved${path}`,
+		unusable: 'javascript:alert(1)',
+	}[step.to];
 	res.writeHead(step.status, { location });
 	res.end();
 }
@@ -95,14 +115,25 @@ function scripted(req: IncomingMessage, res: ServerResponse, kind: 'read' | 'wri
 	}
 	switch (answer) {
 		case 'echoHeader':
-			return json(res, 400, { message: `rejected ${auth}`, request: { headers: req.headers, body } });
+			return json(res, 400, {
+				message: `rejected ${auth}`,
+				request: { headers: req.headers, body },
+			});
 		case 'echoKey':
-			return json(res, 422, { message: `limit for ${KEY}`, detail: `caller ${token} over limit`, limit: 1 });
+			return json(res, 422, {
+				message: `limit for ${KEY}`,
+				detail: `caller ${token} over limit`,
+				limit: 1,
+			});
 		case 'echoText':
 			res.writeHead(500, { 'content-type': 'text/plain' });
 			return res.end(`upstream said: ${auth} ${body}`);
 		default:
-			return json(res, 200, kind === 'read' ? { id: 1, eventName: 'Concert' } : { id: 5, status: 'paid' });
+			return json(
+				res,
+				200,
+				kind === 'read' ? { id: 1, eventName: 'Concert' } : { id: 5, status: 'paid' },
+			);
 	}
 }
 
@@ -118,19 +149,31 @@ async function handleA(req: IncomingMessage, res: ServerResponse, body: string) 
 		issued.push(token);
 		return json(res, 200, { token });
 	}
-	if (req.method === 'GET' && path === '/api/v2/event-points/1') return scripted(req, res, 'read', body);
-	if (req.method === 'PUT' && path === '/api/v2/orders/5/status') return scripted(req, res, 'write', body);
-	if (req.method === 'GET' && path === '/api/v2/orders/5') return json(res, 200, { id: 5, status: 'reserved_to_time' });
+	if (req.method === 'GET' && path === '/api/v2/event-points/1')
+		return scripted(req, res, 'read', body);
+	if (req.method === 'PUT' && path === '/api/v2/orders/5/status')
+		return scripted(req, res, 'write', body);
+	if (req.method === 'GET' && path === '/api/v2/orders/5')
+		return json(res, 200, { id: 5, status: 'reserved_to_time' });
 	return json(res, 404, { message: 'no route' });
 }
 
-function recorder(origin: 'A' | 'B', handle: (req: IncomingMessage, res: ServerResponse, body: string) => unknown): Server {
+function recorder(
+	origin: 'A' | 'B',
+	handle: (req: IncomingMessage, res: ServerResponse, body: string) => unknown,
+): Server {
 	return createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
 			const body = Buffer.concat(chunks).toString('utf8');
-			received.push({ origin, method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+			received.push({
+				origin,
+				method: req.method ?? '',
+				path: req.url ?? '',
+				headers: req.headers,
+				body,
+			});
 			void handle(req, res, body);
 		});
 	});
@@ -162,25 +205,51 @@ test('no credential reaches another origin or the output, whatever the redirects
 			const store = new CredentialStore([new PublicEventsApi()]);
 			// Production over http is allowed on loopback only: the stub is one.
 			store.add(CREDENTIAL, { environment: 'production', baseUrl: aUrl, apiKey: KEY });
-			const read = await runPublicEvents(store, { resource: 'event', operation: 'get', eventId: { __rl: true, mode: 'id', value: '1' }, options: NO_RETRY });
-			const write = await runPublicEvents(store, { resource: 'order', operation: 'changeStatus', orderId: '5', toStatus: 'paid', options: NO_RETRY });
+			const read = await runPublicEvents(store, {
+				resource: 'event',
+				operation: 'get',
+				eventId: { __rl: true, mode: 'id', value: '1' },
+				options: NO_RETRY,
+			});
+			const write = await runPublicEvents(store, {
+				resource: 'order',
+				operation: 'changeStatus',
+				orderId: '5',
+				toStatus: 'paid',
+				options: NO_RETRY,
+			});
 
 			const secrets: Record<string, string> = { 'the API key': KEY };
 			issued.forEach((token, i) => (secrets[`token ${i + 1}`] = token));
 			const atB = received.filter((r) => r.origin === 'B');
-			expectNoSecrets(capturedText(atB.map((r) => ({ headers: r.headers, body: r.body, path: r.path }))), secrets, 'what the other origin received');
+			expectNoSecrets(
+				capturedText(atB.map((r) => ({ headers: r.headers, body: r.body, path: r.path }))),
+				secrets,
+				'what the other origin received',
+			);
 			expect(atB.every((r) => r.headers.authorization === undefined)).toBe(true);
 			// Writes and the token request follow no redirect at all.
 			expect(atB.filter((r) => r.method !== 'GET')).toEqual([]);
 			// Sent again only after a 401 (refused: the spec's "request a new token and repeat the call").
 			const puts = received.filter((r) => r.origin === 'A' && r.method === 'PUT').length;
 			expect(puts).toBeLessThanOrEqual(s.writeFinal === 'refuseOnce' ? 2 : 1);
-			for (const [name, run] of [['read', read], ['write', write]] as const) {
-				expectNoSecrets(capturedText(run.items, run.error, run.run.data.resultData), secrets, `the ${name}'s output and error`);
+			for (const [name, run] of [
+				['read', read],
+				['write', write],
+			] as const) {
+				expectNoSecrets(
+					capturedText(run.items, run.error, run.run.data.resultData),
+					secrets,
+					`the ${name}'s output and error`,
+				);
 			}
 			// A clean chain (same-origin hops only, a readable answer) still gets its answer.
 			const clean = (hops: Hop[]) => hops.every((h) => h.to === 'same' || h.to === 'relative');
-			if (s.token.length === 0 && clean(s.read) && (s.readFinal === 'ok' || s.readFinal === 'refuseOnce')) {
+			if (
+				s.token.length === 0 &&
+				clean(s.read) &&
+				(s.readFinal === 'ok' || s.readFinal === 'refuseOnce')
+			) {
 				expect(read.error).toBeUndefined();
 				expect(read.items[0]?.json.eventName).toBe('Concert');
 			}
@@ -190,23 +259,45 @@ test('no credential reaches another origin or the output, whatever the redirects
 });
 
 test('a cross-origin redirect on a read is refused with a message naming where it pointed', async () => {
-	current = { token: [], read: [{ status: 302, to: 'other' }], readFinal: 'ok', write: [], writeFinal: 'ok' };
+	current = {
+		token: [],
+		read: [{ status: 302, to: 'other' }],
+		readFinal: 'ok',
+		write: [],
+		writeFinal: 'ok',
+	};
 	received = [];
 	hopsTaken.clear();
 	const store = new CredentialStore([new PublicEventsApi()]);
 	store.add(CREDENTIAL, { environment: 'staging', baseUrl: aUrl, apiKey: KEY });
-	const { error } = await runPublicEvents(store, { resource: 'event', operation: 'get', eventId: { __rl: true, mode: 'id', value: '1' } });
-	expect(error?.message).toContain(`to ${bUrl}/api/v2/event-points/1, away from the Base URL's address ${aUrl}`);
+	const { error } = await runPublicEvents(store, {
+		resource: 'event',
+		operation: 'get',
+		eventId: { __rl: true, mode: 'id', value: '1' },
+	});
+	expect(error?.message).toContain(
+		`to ${bUrl}/api/v2/event-points/1, away from the Base URL's address ${aUrl}`,
+	);
 	expect(received.filter((r) => r.origin === 'B')).toEqual([]);
 });
 
 test('a redirect on POST /token sends the key nowhere else and says why the token failed', async () => {
-	current = { token: [{ status: 307, to: 'other' }], read: [], readFinal: 'ok', write: [], writeFinal: 'ok' };
+	current = {
+		token: [{ status: 307, to: 'other' }],
+		read: [],
+		readFinal: 'ok',
+		write: [],
+		writeFinal: 'ok',
+	};
 	received = [];
 	hopsTaken.clear();
 	const store = new CredentialStore([new PublicEventsApi()]);
 	store.add(CREDENTIAL, { environment: 'staging', baseUrl: aUrl, apiKey: KEY });
-	const { error } = await runPublicEvents(store, { resource: 'event', operation: 'get', eventId: { __rl: true, mode: 'id', value: '1' } });
+	const { error } = await runPublicEvents(store, {
+		resource: 'event',
+		operation: 'get',
+		eventId: { __rl: true, mode: 'id', value: '1' },
+	});
 	expect(error?.message).toMatch(/answered a redirect \(307\) instead of a token/);
 	expect(received.filter((r) => r.origin === 'B')).toEqual([]);
 });
@@ -214,8 +305,18 @@ test('a redirect on POST /token sends the key nowhere else and says why the toke
 test('production over plain http to a remote host fails before any request, naming Base URL', async () => {
 	received = [];
 	const store = new CredentialStore([new PublicEventsApi()]);
-	store.add(CREDENTIAL, { environment: 'production', baseUrl: 'http://tickets.example.com', apiKey: KEY });
-	const { error } = await runPublicEvents(store, { resource: 'event', operation: 'get', eventId: { __rl: true, mode: 'id', value: '1' } });
-	expect(error?.message).toMatch(/^The credential's Base URL: Production needs an https:\/\/ address/);
+	store.add(CREDENTIAL, {
+		environment: 'production',
+		baseUrl: 'http://tickets.example.com',
+		apiKey: KEY,
+	});
+	const { error } = await runPublicEvents(store, {
+		resource: 'event',
+		operation: 'get',
+		eventId: { __rl: true, mode: 'id', value: '1' },
+	});
+	expect(error?.message).toMatch(
+		/^The credential's Base URL: Production needs an https:\/\/ address/,
+	);
 	expect(received).toEqual([]);
 });

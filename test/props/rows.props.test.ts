@@ -19,13 +19,27 @@ import { checkProperty } from './property';
 
 const MINUTE = 60_000;
 
-type Step = { kind: 'sale'; tickets: number; ended: boolean } | { kind: 'refund'; pick: number } | { kind: 'apiOrder'; event: number } | { kind: 'poll'; restart: boolean };
+type Step =
+	| { kind: 'sale'; tickets: number; ended: boolean }
+	| { kind: 'refund'; pick: number }
+	| { kind: 'apiOrder'; event: number }
+	| { kind: 'poll'; restart: boolean };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('sale' as const), tickets: fc.integer({ min: 1, max: 3 }), ended: fc.boolean() }) },
+	{
+		weight: 3,
+		arbitrary: fc.record({
+			kind: fc.constant('sale' as const),
+			tickets: fc.integer({ min: 1, max: 3 }),
+			ended: fc.boolean(),
+		}),
+	},
 	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('refund' as const), pick: fc.nat() }) },
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('apiOrder' as const), event: fc.nat() }) },
-	{ weight: 2, arbitrary: fc.record({ kind: fc.constant('poll' as const), restart: fc.boolean() }) },
+	{
+		weight: 2,
+		arbitrary: fc.record({ kind: fc.constant('poll' as const), restart: fc.boolean() }),
+	},
 );
 
 let sb: SandboxClient;
@@ -34,7 +48,13 @@ let ended: IDataObject;
 let names: Map<string, unknown>;
 
 beforeAll(async () => {
-	sb = await SandboxClient.start({ events: 3, privateEvents: 0, archivedEvents: 1, widgetOrders: 0, placesPerEvent: 400 });
+	sb = await SandboxClient.start({
+		events: 3,
+		privateEvents: 0,
+		archivedEvents: 1,
+		widgetOrders: 0,
+		placesPerEvent: 400,
+	});
 	await sb.token();
 	live = (await sb.getAll('/event-points')).filter((e) => e.countAvailableTickets > 100);
 	[ended] = await sb.getAll('/event-points-archived');
@@ -45,12 +65,17 @@ afterAll(() => sb.stop());
 
 type Table = Map<string, IDataObject>;
 const upsert = (table: Table, rows: IDataObject[]) => {
-	for (const row of rows) table.set(String(row.orderId), { ...table.get(String(row.orderId)), ...row });
+	for (const row of rows)
+		table.set(String(row.orderId), { ...table.get(String(row.orderId)), ...row });
 };
 const iso = (text: unknown) => new Date(Date.parse(String(text))).toISOString();
 
 async function rowsOf(parameters: IDataObject): Promise<IDataObject[]> {
-	const { items, error } = await runPublicEvents(credentialFor(sb).store, { returnAll: true, options: { output: 'rows' }, ...parameters } as INodeParameters);
+	const { items, error } = await runPublicEvents(credentialFor(sb).store, {
+		returnAll: true,
+		options: { output: 'rows' },
+		...parameters,
+	} as INodeParameters);
 	if (error) throw error;
 	return items.map((item) => item.json);
 }
@@ -60,7 +85,12 @@ async function runCase(steps: Step[]): Promise<void> {
 	const node = new PollSession({
 		nodeType: new PublicEventsPollTrigger(),
 		type: 'CUSTOM.publicEventsPollTrigger',
-		parameters: { include: ['widgetSales', 'widgetRefunds', 'eventOrders'], eventScope: 'chosen', eventIds: watched, options: { output: 'rows' } },
+		parameters: {
+			include: ['widgetSales', 'widgetRefunds', 'eventOrders'],
+			eventScope: 'chosen',
+			eventIds: watched,
+			options: { output: 'rows' },
+		},
 		credentials: credentialFor(sb).store,
 	});
 	expect((await node.poll()).error).toBeUndefined();
@@ -70,7 +100,10 @@ async function runCase(steps: Step[]): Promise<void> {
 	const poll = async () => {
 		const { items, error } = await node.poll();
 		expect(error).toBeUndefined();
-		upsert(table, items.map((item) => item.json));
+		upsert(
+			table,
+			items.map((item) => item.json),
+		);
 	};
 
 	for (const step of [...steps, { kind: 'poll', restart: false } as const]) {
@@ -86,8 +119,16 @@ async function runCase(steps: Step[]): Promise<void> {
 		} else if (step.kind === 'apiOrder') {
 			const event = watched[step.event % watched.length];
 			const place = await sb.freePlace(Number(event));
-			const order = (await sb.send('POST', '/orders', { eventPoint: event, places: [place.id], priceCategory: place.priceCategory })).body;
-			expect((await sb.send('PUT', `/orders/${order.id}/status`, { toStatus: 'paid' })).status).toBe(200);
+			const order = (
+				await sb.send('POST', '/orders', {
+					eventPoint: event,
+					places: [place.id],
+					priceCategory: place.priceCategory,
+				})
+			).body;
+			expect(
+				(await sb.send('PUT', `/orders/${order.id}/status`, { toStatus: 'paid' })).status,
+			).toBe(200);
 			api.push({ id: order.id, event });
 		} else if (step.kind === 'poll') {
 			if (step.restart) node.restart();
@@ -97,9 +138,17 @@ async function runCase(steps: Step[]): Promise<void> {
 
 	// The sandbox's truth after the case.
 	const mine = new Set([...widget, ...api.map((o) => o.id)].map(String));
-	const orders = new Map((await sb.getAll('/widget-orders')).filter((o) => mine.has(String(o.id))).map((o) => [String(o.id), o]));
+	const orders = new Map(
+		(await sb.getAll('/widget-orders'))
+			.filter((o) => mine.has(String(o.id)))
+			.map((o) => [String(o.id), o]),
+	);
 	for (const { id } of api) orders.set(String(id), (await sb.get(`/orders/${id}`)).body);
-	const refunds = new Map((await sb.getAll('/widget-orders-refunds')).filter((r) => mine.has(String(r.order))).map((r) => [String(r.order), r]));
+	const refunds = new Map(
+		(await sb.getAll('/widget-orders-refunds'))
+			.filter((r) => mine.has(String(r.order)))
+			.map((r) => [String(r.order), r]),
+	);
 
 	expect([...table.keys()].sort()).toEqual([...mine].sort());
 	for (const [orderId, row] of table) {
@@ -115,7 +164,15 @@ async function runCase(steps: Step[]): Promise<void> {
 			refundedAmount: refund ? refund.amount.amount : undefined,
 			refundedTickets: refund ? refund.tickets.length : undefined,
 		};
-		const got = { status: row.status, paidAt: row.paidAt, tickets: row.tickets, amount: row.amount, eventName: row.eventName, refundedAmount: row.refundedAmount, refundedTickets: row.refundedTickets };
+		const got = {
+			status: row.status,
+			paidAt: row.paidAt,
+			tickets: row.tickets,
+			amount: row.amount,
+			eventName: row.eventName,
+			refundedAmount: row.refundedAmount,
+			refundedTickets: row.refundedTickets,
+		};
 		expect([orderId, got]).toEqual([orderId, expected]);
 	}
 
@@ -123,13 +180,31 @@ async function runCase(steps: Step[]): Promise<void> {
 	const fromLists: Table = new Map();
 	const listed = [
 		...(await rowsOf({ resource: 'widget', operation: 'getManyOrders' })),
-		...(await Promise.all([...new Set(api.map((o) => o.event))].map((event) => rowsOf({ resource: 'order', operation: 'getManyForEvent', eventId: { __rl: true, mode: 'id', value: event } })))).flat(),
+		...(
+			await Promise.all(
+				[...new Set(api.map((o) => o.event))].map((event) =>
+					rowsOf({
+						resource: 'order',
+						operation: 'getManyForEvent',
+						eventId: { __rl: true, mode: 'id', value: event },
+					}),
+				),
+			)
+		).flat(),
 		...(await rowsOf({ resource: 'widget', operation: 'getManyRefunds' })),
 	];
-	upsert(fromLists, listed.filter((row) => mine.has(String(row.orderId))));
+	upsert(
+		fromLists,
+		listed.filter((row) => mine.has(String(row.orderId))),
+	);
 	expect(Object.fromEntries(fromLists)).toEqual(Object.fromEntries(table));
 }
 
 it('upserting the poll rows by orderId leaves one row per order that agrees with the sandbox and with the action node', async () => {
-	await checkProperty('rows upsert by orderId', fc.array(stepArb, { minLength: 1, maxLength: 8 }), runCase, 12);
+	await checkProperty(
+		'rows upsert by orderId',
+		fc.array(stepArb, { minLength: 1, maxLength: 8 }),
+		runCase,
+		12,
+	);
 }, 300_000);

@@ -6,7 +6,14 @@ import { SandboxClient } from '../helpers/sandboxClient';
 
 /** The cases of writes.props.test.ts: what a case is, and how one is set up in the sandbox and judged there. */
 
-export type Op = 'create' | 'paid' | 'expired' | 'extendHold' | 'addPlace' | 'removeTicket' | 'refundTicket';
+export type Op =
+	| 'create'
+	| 'paid'
+	| 'expired'
+	| 'extendHold'
+	| 'addPlace'
+	| 'removeTicket'
+	| 'refundTicket';
 
 export type WriteFault =
 	| { kind: 'none' }
@@ -59,18 +66,32 @@ export function writesSuite() {
 	let n = 0;
 	let events: number[] = [];
 	beforeAll(async () => {
-		sb = await SandboxClient.start({ events: 4, placesPerEvent: 400, privateEvents: 0, archivedEvents: 0, widgetOrders: 0, limits: { reservedPerAccount: 100_000 } });
+		sb = await SandboxClient.start({
+			events: 4,
+			placesPerEvent: 400,
+			privateEvents: 0,
+			archivedEvents: 0,
+			widgetOrders: 0,
+			limits: { reservedPerAccount: 100_000 },
+		});
 		store = credentialFor(sb).store;
 		// The seed sells some events out: the cases take those with room.
-		events = (await sb.getAll<{ id: number; countAvailableTickets: number }>('/event-points')).filter((e) => e.countAvailableTickets >= 300).map((e) => e.id);
+		events = (await sb.getAll<{ id: number; countAvailableTickets: number }>('/event-points'))
+			.filter((e) => e.countAvailableTickets >= 300)
+			.map((e) => e.id);
 	});
 	afterAll(() => sb.stop());
 
 	const getOrder = async (id: number) => (await sb.get<Order>(`/orders/${id}`)).body;
-	const setStatus = (id: number, toStatus: string) => sb.send<Order>('PUT', `/orders/${id}/status`, { toStatus });
+	const setStatus = (id: number, toStatus: string) =>
+		sb.send<Order>('PUT', `/orders/${id}/status`, { toStatus });
 	async function hold(eventId: number, count: number): Promise<Order> {
 		const free = await sb.freePlaces(eventId, count);
-		const res = await sb.send<Order>('POST', '/orders', { eventPoint: String(eventId), places: free.ids, priceCategory: free.priceCategory });
+		const res = await sb.send<Order>('POST', '/orders', {
+			eventPoint: String(eventId),
+			places: free.ids,
+			priceCategory: free.priceCategory,
+		});
 		if (res.status !== 201) throw new Error(`hold: ${res.status} ${res.text}`);
 		return await getOrder(res.body.id);
 	}
@@ -91,7 +112,11 @@ export function writesSuite() {
 			const free = await sb.freePlaces(eventId, 2);
 			const last = newest();
 			operation = 'create';
-			parameters = { eventId: byId(String(eventId)), places: byId(free.ids.join(',')), priceCategory: free.priceCategory };
+			parameters = {
+				eventId: byId(String(eventId)),
+				places: byId(free.ids.join(',')),
+				priceCategory: free.priceCategory,
+			};
 			route = { method: 'POST', path: '/orders' };
 			applied = async () => {
 				const created = [...sb.app.store.orders.keys()].filter((id) => id > last);
@@ -124,21 +149,26 @@ export function writesSuite() {
 					operation = 'addPlace';
 					parameters = { orderId, places: byId(free.ids[0]), priceCategory: free.priceCategory };
 					route = { method: 'PUT', path: '/orders/{id}/add-place' };
-					applied = async () => (await getOrder(id)).tickets!.some((t) => String(t.placeId) === free.ids[0]);
+					applied = async () =>
+						(await getOrder(id)).tickets!.some((t) => String(t.placeId) === free.ids[0]);
 					break;
 				}
 				case 'removeTicket':
 					operation = 'removeTicket';
 					parameters = { orderId, ticketId: String(first.ticketId) };
 					route = { method: 'PUT', path: '/orders/{id}/tickets/{ticketId}/remove' };
-					applied = async () => !(await getOrder(id)).tickets!.some((t) => t.ticketId === first.ticketId);
+					applied = async () =>
+						!(await getOrder(id)).tickets!.some((t) => t.ticketId === first.ticketId);
 					break;
 				case 'refundTicket':
-					if ((await setStatus(id, 'paid')).status !== 200) throw new Error('could not pay the order to refund a ticket of');
+					if ((await setStatus(id, 'paid')).status !== 200)
+						throw new Error('could not pay the order to refund a ticket of');
 					operation = 'changeTicketStatus';
 					parameters = { orderId, ticketId: String(first.ticketId), toStatus: 'refund' };
 					route = { method: 'PUT', path: '/orders/{id}/tickets/{ticketId}/status' };
-					applied = async () => (await getOrder(id)).tickets!.find((t) => t.ticketId === first.ticketId)!.status === 'refund';
+					applied = async () =>
+						(await getOrder(id)).tickets!.find((t) => t.ticketId === first.ticketId)!.status ===
+						'refund';
 					break;
 			}
 		}
@@ -147,22 +177,47 @@ export function writesSuite() {
 		const faults: IDataObject[] = [];
 		let quirks: IDataObject = {};
 		const w = c.write;
-		if (w.kind === 'status') faults.push({ ...at, kind: 'status', status: w.status, count: w.count, ...(w.status === 429 ? { retryAfter: 0 } : {}) });
+		if (w.kind === 'status')
+			faults.push({
+				...at,
+				kind: 'status',
+				status: w.status,
+				count: w.count,
+				...(w.status === 429 ? { retryAfter: 0 } : {}),
+			});
 		if (w.kind === 'drop') faults.push({ ...at, kind: 'drop', phase: w.phase });
 		if (w.kind === 'latency') faults.push({ ...at, kind: 'latency', delayMs: w.delayMs });
-		if (w.kind === 'html' || w.kind === 'malformed' || w.kind === 'empty') faults.push({ ...at, kind: w.kind, status: w.status });
+		if (w.kind === 'html' || w.kind === 'malformed' || w.kind === 'empty')
+			faults.push({ ...at, kind: w.kind, status: w.status });
 		if (w.kind === 'mangle') quirks = { mangleWriteAnswers: w.as, mangleWriteAnswersCount: 1 };
 		if (w.kind === 'redirect') quirks = { redirectWrites: true };
 		for (const r of c.reads) {
-			faults.push({ method: 'GET', path: readRoutes[r.route % readRoutes.length], kind: r.kind, count: r.count, ...(r.kind === 'drop' ? {} : { status: r.status }), ...(r.status === 429 ? { retryAfter: 0 } : {}) });
+			faults.push({
+				method: 'GET',
+				path: readRoutes[r.route % readRoutes.length],
+				kind: r.kind,
+				count: r.count,
+				...(r.kind === 'drop' ? {} : { status: r.status }),
+				...(r.status === 429 ? { retryAfter: 0 } : {}),
+			});
 		}
 		const release = async () => {
-			for (const id of orders) if ((await getOrder(id)).status === 'reserved_to_time') await setStatus(id, 'expired');
+			for (const id of orders)
+				if ((await getOrder(id)).status === 'reserved_to_time') await setStatus(id, 'expired');
 		};
-		return { operation: operation!, parameters: parameters!, route: route!, faults, quirks, applied: applied!, release };
+		return {
+			operation: operation!,
+			parameters: parameters!,
+			route: route!,
+			faults,
+			quirks,
+			applied: applied!,
+			release,
+		};
 	}
 
-	const order = (operation: string, parameters: IDataObject) => runPublicEvents(store, { resource: 'order', operation, ...parameters } as never);
+	const order = (operation: string, parameters: IDataObject) =>
+		runPublicEvents(store, { resource: 'order', operation, ...parameters } as never);
 
 	return { sb: () => sb, prepare, order };
 }

@@ -18,24 +18,81 @@ import fc from 'fast-check';
 
 import { mark, since, type LogEntry } from '../helpers/publicEvents';
 import { checkProperty } from './property';
-import { TIMEOUT_S, writesSuite, type Case, type Op, type ReadFault, type WriteFault } from './writes.cases';
+import {
+	TIMEOUT_S,
+	writesSuite,
+	type Case,
+	type Op,
+	type ReadFault,
+	type WriteFault,
+} from './writes.cases';
 
 const { sb, prepare, order } = writesSuite();
 
-const OPS: Op[] = ['create', 'paid', 'expired', 'extendHold', 'addPlace', 'removeTicket', 'refundTicket'];
+const OPS: Op[] = [
+	'create',
+	'paid',
+	'expired',
+	'extendHold',
+	'addPlace',
+	'removeTicket',
+	'refundTicket',
+];
 
 const writeFault: fc.Arbitrary<WriteFault> = fc.oneof(
 	{ weight: 2, arbitrary: fc.constant({ kind: 'none' as const }) },
-	{ weight: 4, arbitrary: fc.record({ kind: fc.constant('status' as const), status: fc.constantFrom(400, 401, 404, 409, 422, 429, 500, 502, 503, 504), count: fc.integer({ min: 1, max: 3 }) }) },
-	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('drop' as const), phase: fc.constantFrom('before' as const, 'after' as const) }) },
-	{ weight: 1, arbitrary: fc.record({ kind: fc.constant('latency' as const), delayMs: fc.constantFrom(50, TIMEOUT_S * 1000 + 500) }) },
-	{ weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('html' as const, 'malformed' as const, 'empty' as const), status: fc.constantFrom(200, 201, 500, 502) }) },
-	{ weight: 3, arbitrary: fc.record({ kind: fc.constant('mangle' as const), as: fc.constantFrom('gzip' as const, 'html' as const, 'garbage' as const, 'truncated' as const) }) },
+	{
+		weight: 4,
+		arbitrary: fc.record({
+			kind: fc.constant('status' as const),
+			status: fc.constantFrom(400, 401, 404, 409, 422, 429, 500, 502, 503, 504),
+			count: fc.integer({ min: 1, max: 3 }),
+		}),
+	},
+	{
+		weight: 3,
+		arbitrary: fc.record({
+			kind: fc.constant('drop' as const),
+			phase: fc.constantFrom('before' as const, 'after' as const),
+		}),
+	},
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			kind: fc.constant('latency' as const),
+			delayMs: fc.constantFrom(50, TIMEOUT_S * 1000 + 500),
+		}),
+	},
+	{
+		weight: 2,
+		arbitrary: fc.record({
+			kind: fc.constantFrom('html' as const, 'malformed' as const, 'empty' as const),
+			status: fc.constantFrom(200, 201, 500, 502),
+		}),
+	},
+	{
+		weight: 3,
+		arbitrary: fc.record({
+			kind: fc.constant('mangle' as const),
+			as: fc.constantFrom(
+				'gzip' as const,
+				'html' as const,
+				'garbage' as const,
+				'truncated' as const,
+			),
+		}),
+	},
 	{ weight: 1, arbitrary: fc.constant({ kind: 'redirect' as const }) },
 );
 
 const readFault: fc.Arbitrary<ReadFault> = fc.record({
-	kind: fc.constantFrom('status' as const, 'drop' as const, 'html' as const, 'malformed' as const, 'empty' as const),
+	kind: fc.constantFrom(
+		'status' as const,
+		'drop' as const,
+		'html' as const,
+		'malformed' as const,
+		'empty' as const,
+	),
 	status: fc.constantFrom(200, 404, 429, 500, 502, 503),
 	/** Which read route of the operation (Create has two). */
 	route: fc.nat({ max: 1 }),
@@ -46,8 +103,14 @@ const readFault: fc.Arbitrary<ReadFault> = fc.record({
 const cases: fc.Arbitrary<Case> = fc.record({
 	op: fc.constantFrom(...OPS),
 	write: writeFault,
-	reads: fc.oneof({ weight: 2, arbitrary: fc.constant<ReadFault[]>([]) }, { weight: 3, arbitrary: fc.array(readFault, { minLength: 1, maxLength: 2 }) }),
-	redirectReads: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+	reads: fc.oneof(
+		{ weight: 2, arbitrary: fc.constant<ReadFault[]>([]) },
+		{ weight: 3, arbitrary: fc.array(readFault, { minLength: 1, maxLength: 2 }) },
+	),
+	redirectReads: fc.oneof(
+		{ weight: 4, arbitrary: fc.constant(false) },
+		{ weight: 1, arbitrary: fc.constant(true) },
+	),
 });
 
 type Said = 'applied' | 'refused' | 'notSent' | 'notApplied' | 'notYet' | 'unknown';
@@ -56,16 +119,30 @@ type Said = 'applied' | 'refused' | 'notSent' | 'notApplied' | 'notYet' | 'unkno
 function said(result: { items: Array<{ json: Record<string, unknown> }>; error?: Error }): Said {
 	if (!result.error) {
 		expect(result.items.length).toBeGreaterThan(0);
-		const check = result.items[0].json.writeCheck as { outcome?: string; cause?: string } | undefined;
-		if (check) expect(check).toEqual({ outcome: 'applied', cause: expect.stringMatching(/\w{3,}/) });
+		const check = result.items[0].json.writeCheck as
+			| { outcome?: string; cause?: string }
+			| undefined;
+		if (check)
+			expect(check).toEqual({ outcome: 'applied', cause: expect.stringMatching(/\w{3,}/) });
 		return 'applied';
 	}
 	const message = result.error.message;
 	if (/^Refused: .+ was NOT applied\b/.test(message)) return 'refused';
 	if (/^Not sent: .+ was NOT applied\b/.test(message)) return 'notSent';
-	if (/^Uncertain: .+ was not applied when the node checked: .+ Check .+ before running this again/.test(message)) return 'notYet';
-	if (/^Uncertain: .+ may or may not have been applied: .+ It was not sent again\. Check /.test(message)) return 'unknown';
-	if (/^[A-Z].+ was NOT applied: .+ It is safe to run it again\./.test(message)) return 'notApplied';
+	if (
+		/^Uncertain: .+ was not applied when the node checked: .+ Check .+ before running this again/.test(
+			message,
+		)
+	)
+		return 'notYet';
+	if (
+		/^Uncertain: .+ may or may not have been applied: .+ It was not sent again\. Check /.test(
+			message,
+		)
+	)
+		return 'unknown';
+	if (/^[A-Z].+ was NOT applied: .+ It is safe to run it again\./.test(message))
+		return 'notApplied';
 	throw new Error(`the message names no outcome: ${message}`);
 }
 
@@ -77,10 +154,16 @@ async function run(c: Case): Promise<void> {
 	const writeRoute = prepared.route;
 	try {
 		for (const rule of prepared.faults) await sb().admin('POST', '/faults', rule);
-		const quirks = { ...prepared.quirks, ...(c.redirectReads ? { redirect: 'same-origin' as const } : {}) };
+		const quirks = {
+			...prepared.quirks,
+			...(c.redirectReads ? { redirect: 'same-origin' as const } : {}),
+		};
 		if (Object.keys(quirks).length) await sb().setQuirks(quirks);
 		const before = await mark(sb());
-		const result = await order(prepared.operation, { ...prepared.parameters, options: { maxRetries: 1, maxRetryWait: 2, timeout: TIMEOUT_S } });
+		const result = await order(prepared.operation, {
+			...prepared.parameters,
+			options: { maxRetries: 1, maxRetryWait: 2, timeout: TIMEOUT_S },
+		});
 		await sb().app.idle(); // a slow write runs to its end after the node gave up
 		await sb().setQuirks({});
 		await sb().admin('DELETE', '/faults');
@@ -91,7 +174,12 @@ async function run(c: Case): Promise<void> {
 		const readBacks = log.filter((e) => e.method === 'GET' && e.seq > firstWrite);
 		const applied = await prepared.applied();
 		const outcome = said(result as never);
-		const context = { outcome, applied, message: result.error?.message, log: log.map((e) => `${e.method} ${e.path} ${e.status ?? '-'} ${e.fault ?? ''}`) };
+		const context = {
+			outcome,
+			applied,
+			message: result.error?.message,
+			log: log.map((e) => `${e.method} ${e.path} ${e.status ?? '-'} ${e.fault ?? ''}`),
+		};
 
 		// 1. At most once, and only here.
 		expect({ ...context, sent: sent.length }).toEqual({ ...context, sent: expect.any(Number) });
@@ -116,7 +204,10 @@ async function run(c: Case): Promise<void> {
 				break;
 			case 'notYet': {
 				// Not applied when read, unless it was still running there then (a slow write cut short).
-				const stillRunning = sent.some((e) => e.fault === 'latency') && c.write.kind === 'latency' && c.write.delayMs > TIMEOUT_S * 1000;
+				const stillRunning =
+					sent.some((e) => e.fault === 'latency') &&
+					c.write.kind === 'latency' &&
+					c.write.delayMs > TIMEOUT_S * 1000;
 				if (!stillRunning) expect(context).toEqual({ ...context, applied: false });
 				expect(result.error?.message).not.toMatch(/safe to run/i);
 				break;
@@ -143,14 +234,27 @@ async function run(c: Case): Promise<void> {
  *   case checks that its outcome still matches the state).
  */
 const REGRESSIONS: Case[] = [
-	{ op: 'extendHold', write: { kind: 'status', status: 502, count: 1 }, reads: [{ kind: 'status', status: 200, route: 0, count: 1 }], redirectReads: false },
-	{ op: 'create', write: { kind: 'mangle', as: 'gzip' }, reads: [{ kind: 'status', status: 200, route: 1, count: 0 }], redirectReads: true },
+	{
+		op: 'extendHold',
+		write: { kind: 'status', status: 502, count: 1 },
+		reads: [{ kind: 'status', status: 200, route: 0, count: 1 }],
+		redirectReads: false,
+	},
+	{
+		op: 'create',
+		write: { kind: 'mangle', as: 'gzip' },
+		reads: [{ kind: 'status', status: 200, route: 1, count: 0 }],
+		redirectReads: true,
+	},
 ];
 
 describe('order writes under random faults: sent at most once, the outcome named as the sandbox holds it', () => {
-	it.each(REGRESSIONS.map((c) => [JSON.stringify(c), c] as const))('regression %s', async (_, c) => {
-		await run(c);
-	});
+	it.each(REGRESSIONS.map((c) => [JSON.stringify(c), c] as const))(
+		'regression %s',
+		async (_, c) => {
+			await run(c);
+		},
+	);
 
 	it('property', async () => {
 		const started = Date.now();
@@ -158,4 +262,3 @@ describe('order writes under random faults: sent at most once, the outcome named
 		process.stdout.write(`writes property: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 	}, 600_000);
 });
-

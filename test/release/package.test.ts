@@ -10,7 +10,8 @@ import { parse } from 'yaml';
 
 const run = promisify(execFile);
 const root = join(__dirname, '../..');
-const plain = (s: string) => s.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
+const plain = (s: string) =>
+	s.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
 // jest sets NODE_ENV=test, under which eslint-plugin-n8n-nodes-base checks file names against a
 // test fixture's name instead of the real one: run n8n's tools as n8n runs them.
 const env = { ...process.env };
@@ -40,10 +41,16 @@ test("n8n's scanner passes on the source and on the packed tarball", async () =>
 });
 
 test('npm pack holds dist only (and what npm always adds)', async () => {
-	const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root });
+	const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+		cwd: root,
+	});
 	const files: string[] = JSON.parse(stdout)[0].files.map((f: { path: string }) => f.path);
 	const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-	expect(files.filter((f) => !f.startsWith('dist/')).sort()).toEqual(['LICENSE.md', 'README.md', 'package.json']);
+	expect(files.filter((f) => !f.startsWith('dist/')).sort()).toEqual([
+		'LICENSE.md',
+		'README.md',
+		'package.json',
+	]);
 	for (const entry of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) expect(files).toContain(entry);
 	expect(files.some((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))).toBe(false);
 	expect(files.some((f) => /^dist\/(test|sandbox|bench|scripts)\//.test(f))).toBe(false);
@@ -56,11 +63,21 @@ test('npm pack holds dist only (and what npm always adds)', async () => {
 test('installed by hand with plain npm in an empty nodes folder, it adds one package', async () => {
 	const dir = mkdtempSync(join(tmpdir(), 'pe-by-hand-'));
 	try {
-		const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: root });
+		const { stdout } = await run(
+			'npm',
+			['pack', '--json', '--ignore-scripts', '--pack-destination', dir],
+			{ cwd: root },
+		);
 		const nodes = join(dir, 'home', '.n8n', 'nodes');
 		mkdirSync(nodes, { recursive: true });
-		await run('npm', ['install', '--no-audit', '--no-fund', join(dir, JSON.parse(stdout)[0].filename)], { cwd: nodes });
-		expect(readdirSync(join(nodes, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['n8n-nodes-public-events']);
+		await run(
+			'npm',
+			['install', '--no-audit', '--no-fund', join(dir, JSON.parse(stdout)[0].filename)],
+			{ cwd: nodes },
+		);
+		expect(
+			readdirSync(join(nodes, 'node_modules')).filter((name) => !name.startsWith('.')),
+		).toEqual(['n8n-nodes-public-events']);
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
@@ -83,7 +100,9 @@ test('publish workflow: version tags, id-token write, n8n-node release with prov
 test('CI workflow: install, lint, build, test on pull requests and pushes', () => {
 	const wf = parse(readFileSync(join(root, '.github/workflows/ci.yml'), 'utf8'));
 	expect(Object.keys(wf.on)).toEqual(expect.arrayContaining(['pull_request', 'push']));
-	const runs = Object.values(wf.jobs).flatMap((j: any) => j.steps.map((s: { run?: string }) => s.run ?? ''));
+	const runs = Object.values(wf.jobs).flatMap((j: any) =>
+		j.steps.map((s: { run?: string }) => s.run ?? ''),
+	);
 	const order = ['npm install', 'npm run lint', 'npm run build', 'npm test'].map((cmd) =>
 		runs.findIndex((r: string) => r.startsWith(cmd)),
 	);

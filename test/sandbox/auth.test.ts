@@ -19,8 +19,21 @@ describe('sandbox auth: POST /token (spec section 5)', () => {
 	let prod: SandboxClient;
 	beforeAll(async () => {
 		[sb, prod] = await Promise.all([
-			SandboxClient.start({ events: 4, privateEvents: 0, archivedEvents: 0, placesPerEvent: 4, widgetOrders: 0 }),
-			SandboxClient.start({ environment: 'production', events: 4, privateEvents: 0, archivedEvents: 0, placesPerEvent: 4, widgetOrders: 0 }),
+			SandboxClient.start({
+				events: 4,
+				privateEvents: 0,
+				archivedEvents: 0,
+				placesPerEvent: 4,
+				widgetOrders: 0,
+			}),
+			SandboxClient.start({
+				environment: 'production',
+				events: 4,
+				privateEvents: 0,
+				archivedEvents: 0,
+				placesPerEvent: 4,
+				widgetOrders: 0,
+			}),
 		]);
 	});
 	afterAll(() => Promise.all([sb.stop(), prod.stop()]));
@@ -59,7 +72,9 @@ describe('sandbox auth: POST /token (spec section 5)', () => {
 	});
 
 	it('answers 401 to a wrong key, saying staging and production keys differ', async () => {
-		const res = await sb.api('POST', '/token', { body: { apiKey: 'pe_test_partner_000000000000000000000000' } });
+		const res = await sb.api('POST', '/token', {
+			body: { apiKey: 'pe_test_partner_000000000000000000000000' },
+		});
 		expect(res.status).toBe(401);
 		expect(res.body.code).toBe('invalid_api_key');
 		expect(res.body.message).toMatch(/staging/);
@@ -70,11 +85,15 @@ describe('sandbox auth: POST /token (spec section 5)', () => {
 	it('gives each environment its own keys: a staging key is refused by production and the other way round', async () => {
 		expect(prod.keys.partner).not.toBe(sb.keys.partner);
 
-		const stagingKeyInProd = await prod.api('POST', '/token', { body: { apiKey: sb.keys.partner } });
+		const stagingKeyInProd = await prod.api('POST', '/token', {
+			body: { apiKey: sb.keys.partner },
+		});
 		expect(stagingKeyInProd.status).toBe(401);
 		expect(stagingKeyInProd.body.message).toMatch(/production/);
 
-		const prodKeyInStaging = await sb.api('POST', '/token', { body: { apiKey: prod.keys.partner } });
+		const prodKeyInStaging = await sb.api('POST', '/token', {
+			body: { apiKey: prod.keys.partner },
+		});
 		expect(prodKeyInStaging.status).toBe(401);
 
 		const prodKeyInProd = await prod.api('POST', '/token', { body: { apiKey: prod.keys.partner } });
@@ -111,7 +130,9 @@ describe('sandbox auth: POST /token (spec section 5)', () => {
 	it('answers 401 to a token whose payload was edited (signature no longer matches)', async () => {
 		const [header, payload, signature] = (await freshToken(sb)).split('.');
 		const claims = decodePart(payload);
-		const forged = Buffer.from(JSON.stringify({ ...claims, sub: 1, exp: Number(claims.exp) + 3600 })).toString('base64url');
+		const forged = Buffer.from(
+			JSON.stringify({ ...claims, sub: 1, exp: Number(claims.exp) + 3600 }),
+		).toString('base64url');
 		const res = await sb.api('GET', '/event-points', { token: `${header}.${forged}.${signature}` });
 		expect(res.status).toBe(401);
 		expect(res.body.code).toBe('invalid_token');
@@ -120,7 +141,16 @@ describe('sandbox auth: POST /token (spec section 5)', () => {
 
 describe('sandbox auth: token lifetime of 24 hours on the sandbox clock', () => {
 	let sb: SandboxClient;
-	beforeAll(async () => (sb = await SandboxClient.start({ events: 3, privateEvents: 0, archivedEvents: 0, placesPerEvent: 4, widgetOrders: 0 })));
+	beforeAll(
+		async () =>
+			(sb = await SandboxClient.start({
+				events: 3,
+				privateEvents: 0,
+				archivedEvents: 0,
+				placesPerEvent: 4,
+				widgetOrders: 0,
+			})),
+	);
 	afterAll(() => sb.stop());
 
 	it('keeps a token valid 23 h later, answers 401 token_expired past 24 h, and a fresh token works again', async () => {
@@ -152,7 +182,16 @@ describe('sandbox auth: token lifetime of 24 hours on the sandbox clock', () => 
 describe('sandbox auth: rate limit per key (DESIGN section 4)', () => {
 	const WINDOW = 60_000;
 	let sb: SandboxClient;
-	beforeAll(async () => (sb = await SandboxClient.start({ events: 3, privateEvents: 0, archivedEvents: 0, placesPerEvent: 4, widgetOrders: 0 })));
+	beforeAll(
+		async () =>
+			(sb = await SandboxClient.start({
+				events: 3,
+				privateEvents: 0,
+				archivedEvents: 0,
+				placesPerEvent: 4,
+				widgetOrders: 0,
+			})),
+	);
 	afterAll(() => sb.stop());
 
 	it('answers 429 with a numeric Retry-After past the limit, spares other keys, and lets calls through in the next window', async () => {
@@ -178,7 +217,9 @@ describe('sandbox auth: rate limit per key (DESIGN section 4)', () => {
 		expect(typeof limited.body.message).toBe('string');
 
 		// POST /token of the same key is limited too.
-		expect((await sb.api('POST', '/token', { body: { apiKey: sb.keys.partner } })).status).toBe(429);
+		expect((await sb.api('POST', '/token', { body: { apiKey: sb.keys.partner } })).status).toBe(
+			429,
+		);
 
 		// Another key has its own budget.
 		const organiser = await freshToken(sb, 'organiser');
@@ -194,7 +235,11 @@ describe('sandbox auth: rate limit per key (DESIGN section 4)', () => {
 	it('turns the limit off with limit 0', async () => {
 		await sb.admin('PUT', '/config', { rateLimit: { limit: 0 } });
 		const token = await freshToken(sb);
-		const statuses = await Promise.all(Array.from({ length: 10 }, () => sb.api('GET', '/countries', { token }).then((r) => r.status)));
+		const statuses = await Promise.all(
+			Array.from({ length: 10 }, () =>
+				sb.api('GET', '/countries', { token }).then((r) => r.status),
+			),
+		);
 		expect(statuses).toEqual(Array(10).fill(200));
 	});
 });

@@ -101,7 +101,11 @@ describe('sandbox list envelopes (DESIGN section 4)', () => {
 		await setEnvelope('hydra');
 		const res = await sb.get(`/event-points/${expected[0]}`);
 		expect(res.status).toBe(200);
-		expect(res.body).toMatchObject({ '@id': `/api/v2/event-points/${expected[0]}`, '@type': 'EventPoint', id: expected[0] });
+		expect(res.body).toMatchObject({
+			'@id': `/api/v2/event-points/${expected[0]}`,
+			'@type': 'EventPoint',
+			id: expected[0],
+		});
 	});
 
 	it('wraps reference and widget lists too', async () => {
@@ -116,7 +120,16 @@ describe('sandbox list envelopes (DESIGN section 4)', () => {
 
 describe('sandbox reference lists', () => {
 	let sb: SandboxClient;
-	beforeAll(async () => (sb = await SandboxClient.start({ events: 6, privateEvents: 0, archivedEvents: 0, placesPerEvent: 4, widgetOrders: 0 })));
+	beforeAll(
+		async () =>
+			(sb = await SandboxClient.start({
+				events: 6,
+				privateEvents: 0,
+				archivedEvents: 0,
+				placesPerEvent: 4,
+				widgetOrders: 0,
+			})),
+	);
 	afterAll(() => sb.stop());
 
 	it.each([
@@ -166,7 +179,9 @@ describe('sandbox reference lists', () => {
 			expect(Date.parse(p.validTo)).toBeGreaterThan(now);
 			expect(typeof p.discountPercent).toBe('number');
 		});
-		expect((await sb.getAll('/promocodes', { as: 'organiser' })).map((p) => p.code)).toEqual(['ORGANISER15']);
+		expect((await sb.getAll('/promocodes', { as: 'organiser' })).map((p) => p.code)).toEqual([
+			'ORGANISER15',
+		]);
 		const paged = await sb.get('/promocodes', { query: { itemsPerPage: 1, page: 2 } });
 		expect(paged.body).toHaveLength(1);
 		expect(paged.body[0].id).toBe(partner[1].id);
@@ -183,7 +198,16 @@ describe('sandbox reference lists', () => {
 
 describe('sandbox widget sales', () => {
 	let sb: SandboxClient;
-	beforeAll(async () => (sb = await SandboxClient.start({ events: 8, privateEvents: 0, archivedEvents: 0, placesPerEvent: 20, widgetOrders: 12 })));
+	beforeAll(
+		async () =>
+			(sb = await SandboxClient.start({
+				events: 8,
+				privateEvents: 0,
+				archivedEvents: 0,
+				placesPerEvent: 20,
+				widgetOrders: 12,
+			})),
+	);
 	afterAll(() => sb.stop());
 
 	it('lists only the caller company orders and refunds, paginated', async () => {
@@ -198,7 +222,9 @@ describe('sandbox widget sales', () => {
 		const store = sb.app.store.widgetOrders;
 		ids(partner).forEach((id) => expect(store.find((o) => o.id === id)!.companyId).toBe(2));
 
-		const pages = [1, 2, 3].map((n) => sb.get('/widget-orders', { query: { page: n, itemsPerPage: 5 } }));
+		const pages = [1, 2, 3].map((n) =>
+			sb.get('/widget-orders', { query: { page: n, itemsPerPage: 5 } }),
+		);
 		const paged = (await Promise.all(pages)).flatMap((r) => ids(r.body));
 		expect(paged).toEqual(ids(partner).slice(0, 15));
 
@@ -212,7 +238,9 @@ describe('sandbox widget sales', () => {
 		const partner = await sb.getAll('/widget-orders');
 		const times = partner.map((o) => Date.parse(o.payAt)).sort((a, b) => a - b);
 		const pivot = times[Math.floor(times.length / 2)];
-		const byTime = await sb.getAll('/widget-orders', { query: { 'payAt[after]': new Date(pivot).toISOString() } });
+		const byTime = await sb.getAll('/widget-orders', {
+			query: { 'payAt[after]': new Date(pivot).toISOString() },
+		});
 		expect(byTime).toHaveLength(times.filter((t) => t >= pivot).length);
 		expect(byTime.length).toBeLessThan(partner.length);
 		byTime.forEach((o) => expect(Date.parse(o.payAt)).toBeGreaterThanOrEqual(pivot));
@@ -229,7 +257,9 @@ describe('sandbox widget sales', () => {
 	it('shows sales and refunds made through the control surface, and refundedAt[after] finds the new refund', async () => {
 		const { nowMs } = await sb.advanceClock(0);
 		const since = new Date(nowMs - 1000).toISOString();
-		const before = await sb.getAll('/widget-orders-refunds', { query: { 'refundedAt[after]': since } });
+		const before = await sb.getAll('/widget-orders-refunds', {
+			query: { 'refundedAt[after]': since },
+		});
 
 		const sale = await sb.admin('POST', '/widget-orders', { company: 'partner', tickets: 2 });
 		expect(sale.status).toBe(201);
@@ -246,11 +276,17 @@ describe('sandbox widget sales', () => {
 		expect(refund.body.order).toBe(saleId);
 		expect((await sb.admin('POST', `/widget-orders/${saleId}/refund`)).status).toBe(409);
 
-		const after = await sb.getAll('/widget-orders-refunds', { query: { 'refundedAt[after]': since } });
+		const after = await sb.getAll('/widget-orders-refunds', {
+			query: { 'refundedAt[after]': since },
+		});
 		expect(after).toHaveLength(before.length + 1);
 		expect(after.map((r) => r.order)).toContain(saleId);
-		after.forEach((r) => expect(Date.parse(r.refundedAt)).toBeGreaterThanOrEqual(Date.parse(since)));
-		expect((await sb.getAll('/widget-orders-refunds', { as: 'organiser' })).map((r) => r.order)).not.toContain(saleId);
+		after.forEach((r) =>
+			expect(Date.parse(r.refundedAt)).toBeGreaterThanOrEqual(Date.parse(since)),
+		);
+		expect(
+			(await sb.getAll('/widget-orders-refunds', { as: 'organiser' })).map((r) => r.order),
+		).not.toContain(saleId);
 
 		const refunded = (await sb.getAll('/widget-orders')).find((o) => o.id === saleId);
 		expect(refunded.status).toBe('refund');

@@ -19,7 +19,10 @@ describe('sandbox catalog: event points', () => {
 			expect(all).toHaveLength(24);
 			expect(new Set(ids(all)).size).toBe(24);
 			const paged: number[] = [];
-			for (let page = 1; page <= 3; page++) paged.push(...ids((await sb.get('/event-points', { query: { page, itemsPerPage: 10 } })).body));
+			for (let page = 1; page <= 3; page++)
+				paged.push(
+					...ids((await sb.get('/event-points', { query: { page, itemsPerPage: 10 } })).body),
+				);
 			expect(sorted(paged)).toEqual(sorted(ids(all)));
 			const now = (await sb.advanceClock(0)).nowMs as number;
 			all.forEach((e) => expect(Date.parse(e.dateEndOfSale)).toBeGreaterThan(now));
@@ -59,7 +62,8 @@ describe('sandbox catalog: event points', () => {
 			archived.forEach((e) => expect(Date.parse(e.dateEndOfSale)).toBeLessThanOrEqual(now));
 			const current = new Set(ids(all));
 			ids(archived).forEach((id) => expect(current.has(id)).toBe(false));
-			for (const id of ids(archived)) expect((await sb.get(`/event-points/${id}`)).status).toBe(404);
+			for (const id of ids(archived))
+				expect((await sb.get(`/event-points/${id}`)).status).toBe(404);
 		});
 	});
 
@@ -70,51 +74,91 @@ describe('sandbox catalog: event points', () => {
 			expect(expected.length).toBeLessThan(all.length);
 			expect(sorted(ids(res.body))).toEqual(sorted(ids(expected)));
 		};
-		const list = (query: Record<string, string | string[]>) => sb.get('/event-points', { query: { itemsPerPage: 100, ...query } });
+		const list = (query: Record<string, string | string[]>) =>
+			sb.get('/event-points', { query: { itemsPerPage: 100, ...query } });
 
 		it('city.id[]: one city, and two repeated cities give the union', async () => {
 			const cities = [...new Set(all.map((e) => e.city.id as number))];
 			expect(cities.length).toBeGreaterThan(2);
 			const [a, b] = cities;
-			expectIds(await list({ 'city.id[]': String(a) }), all.filter((e) => e.city.id === a));
-			expectIds(await list({ 'city.id[]': [String(a), String(b)] }), all.filter((e) => e.city.id === a || e.city.id === b));
+			expectIds(
+				await list({ 'city.id[]': String(a) }),
+				all.filter((e) => e.city.id === a),
+			);
+			expectIds(
+				await list({ 'city.id[]': [String(a), String(b)] }),
+				all.filter((e) => e.city.id === a || e.city.id === b),
+			);
 		});
 
 		it('categories.id[] and genres.id[]', async () => {
 			const category = all[0].categories[0].id;
-			expectIds(await list({ 'categories.id[]': String(category) }), all.filter((e) => e.categories.some((c: any) => c.id === category)));
+			expectIds(
+				await list({ 'categories.id[]': String(category) }),
+				all.filter((e) => e.categories.some((c: any) => c.id === category)),
+			);
 			const genres = [...new Set(all.map((e) => e.genres[0].id as number))].slice(0, 2);
-			expectIds(await list({ 'genres.id[]': genres.map(String) }), all.filter((e) => e.genres.some((g: any) => genres.includes(g.id))));
+			expectIds(
+				await list({ 'genres.id[]': genres.map(String) }),
+				all.filter((e) => e.genres.some((g: any) => genres.includes(g.id))),
+			);
 		});
 
 		it('venueHall.id', async () => {
 			const hall = all[3].venueHall.id;
-			expectIds(await list({ 'venueHall.id': String(hall) }), all.filter((e) => e.venueHall.id === hall));
+			expectIds(
+				await list({ 'venueHall.id': String(hall) }),
+				all.filter((e) => e.venueHall.id === hall),
+			);
 		});
 
 		it('dateStarted[after] is >= and dateStarted[before] is <= that day at midnight UTC', async () => {
 			const pivot = all[10];
 			const d = day(pivot.dateStarted);
 			const after = await list({ 'dateStarted[after]': d });
-			expectIds(after, all.filter((e) => Date.parse(e.dateStarted) >= midnight(d)));
+			expectIds(
+				after,
+				all.filter((e) => Date.parse(e.dateStarted) >= midnight(d)),
+			);
 			expect(ids(after.body)).toContain(pivot.id);
 
 			const before = await list({ 'dateStarted[before]': d });
-			expectIds(before, all.filter((e) => Date.parse(e.dateStarted) <= midnight(d)));
+			expectIds(
+				before,
+				all.filter((e) => Date.parse(e.dateStarted) <= midnight(d)),
+			);
 			// The session on day d starts after midnight, so `before` that day leaves it out.
 			expect(ids(before.body)).not.toContain(pivot.id);
 
 			const end = day(all[15].dateStarted);
 			const between = await list({ 'dateStarted[after]': d, 'dateStarted[before]': end });
-			expectIds(between, all.filter((e) => Date.parse(e.dateStarted) >= midnight(d) && Date.parse(e.dateStarted) <= midnight(end)));
+			expectIds(
+				between,
+				all.filter(
+					(e) =>
+						Date.parse(e.dateStarted) >= midnight(d) && Date.parse(e.dateStarted) <= midnight(end),
+				),
+			);
 		});
 
 		it('combines filters with AND', async () => {
 			const { city, categories } = all[0];
-			const res = await list({ 'city.id[]': String(city.id), 'categories.id[]': String(categories[0].id) });
+			const res = await list({
+				'city.id[]': String(city.id),
+				'categories.id[]': String(categories[0].id),
+			});
 			expect(res.status).toBe(200);
 			expect(ids(res.body)).toContain(all[0].id);
-			expect(sorted(ids(res.body))).toEqual(sorted(ids(all.filter((e) => e.city.id === city.id && e.categories.some((c: any) => c.id === categories[0].id)))));
+			expect(sorted(ids(res.body))).toEqual(
+				sorted(
+					ids(
+						all.filter(
+							(e) =>
+								e.city.id === city.id && e.categories.some((c: any) => c.id === categories[0].id),
+						),
+					),
+				),
+			);
 		});
 
 		it.each([
@@ -135,8 +179,12 @@ describe('sandbox catalog: event points', () => {
 
 	describe('sort', () => {
 		it('order[dateStarted]=asc ascends and desc descends', async () => {
-			const asc = await sb.get('/event-points', { query: { 'order[dateStarted]': 'asc', itemsPerPage: 100 } });
-			const desc = await sb.get('/event-points', { query: { 'order[dateStarted]': 'desc', itemsPerPage: 100 } });
+			const asc = await sb.get('/event-points', {
+				query: { 'order[dateStarted]': 'asc', itemsPerPage: 100 },
+			});
+			const desc = await sb.get('/event-points', {
+				query: { 'order[dateStarted]': 'desc', itemsPerPage: 100 },
+			});
 			expect(asc.status).toBe(200);
 			expect(desc.status).toBe(200);
 			const ascTimes = asc.body.map((e: any) => Date.parse(e.dateStarted));
@@ -148,7 +196,9 @@ describe('sandbox catalog: event points', () => {
 		});
 
 		it('desc pages walk the same list from the other end', async () => {
-			const first = await sb.get('/event-points', { query: { 'order[dateStarted]': 'desc', itemsPerPage: 5 } });
+			const first = await sb.get('/event-points', {
+				query: { 'order[dateStarted]': 'desc', itemsPerPage: 5 },
+			});
 			const asc = await sb.getAll('/event-points', { query: { 'order[dateStarted]': 'asc' } });
 			expect(ids(first.body)).toEqual(ids(asc.slice(-5)).reverse());
 		});
@@ -197,8 +247,12 @@ describe('sandbox catalog: event points', () => {
 			expect(fr.body).toEqual(en.body);
 			expect(none.body).toEqual(en.body);
 
-			const citiesEn = new Map((await sb.get('/cities', { lang: 'en' })).body.map((c: any) => [c.id, c.name]));
-			const citiesDe = new Map((await sb.get('/cities', { lang: 'de' })).body.map((c: any) => [c.id, c.name]));
+			const citiesEn = new Map(
+				(await sb.get('/cities', { lang: 'en' })).body.map((c: any) => [c.id, c.name]),
+			);
+			const citiesDe = new Map(
+				(await sb.get('/cities', { lang: 'de' })).body.map((c: any) => [c.id, c.name]),
+			);
 			en.body.forEach((e: any) => expect(e.city.name).toBe(citiesEn.get(e.city.id)));
 			de.body.forEach((e: any) => expect(e.city.name).toBe(citiesDe.get(e.city.id)));
 			expect([...citiesDe.values()]).toContain('München');
@@ -243,7 +297,9 @@ describe('sandbox catalog: event points', () => {
 				e.media.forEach((m: any) => expect(m.url).toMatch(/^https?:\/\//));
 				expect(e.minPrice.amount).toBeGreaterThan(0);
 				expect(e.minPrice.amount).toBeLessThanOrEqual(e.maxPrice.amount);
-				expect(Number.isInteger(e.countAvailableTickets) && e.countAvailableTickets >= 0).toBe(true);
+				expect(Number.isInteger(e.countAvailableTickets) && e.countAvailableTickets >= 0).toBe(
+					true,
+				);
 				expect(e.countAvailableTickets).toBeLessThanOrEqual(20);
 				expect(Date.parse(e.dateEnd)).toBeGreaterThan(Date.parse(e.dateStarted));
 				expect(Date.parse(e.dateEndOfSale)).toBeLessThanOrEqual(Date.parse(e.dateStarted));
@@ -256,13 +312,23 @@ describe('sandbox catalog: event points', () => {
 
 describe('sandbox catalog: the archive follows the clock', () => {
 	let sb: SandboxClient;
-	beforeAll(async () => (sb = await SandboxClient.start({ events: 5, privateEvents: 0, archivedEvents: 1, placesPerEvent: 4 })));
+	beforeAll(
+		async () =>
+			(sb = await SandboxClient.start({
+				events: 5,
+				privateEvents: 0,
+				archivedEvents: 1,
+				placesPerEvent: 4,
+			})),
+	);
 	afterAll(() => sb.stop());
 
 	it('moves an event point to the archive once its dateEndOfSale passes', async () => {
 		const before = await sb.getAll('/event-points');
 		expect(before).toHaveLength(5);
-		const first = before.reduce((a, b) => (Date.parse(a.dateEndOfSale) <= Date.parse(b.dateEndOfSale) ? a : b));
+		const first = before.reduce((a, b) =>
+			Date.parse(a.dateEndOfSale) <= Date.parse(b.dateEndOfSale) ? a : b,
+		);
 		expect(ids(await sb.getAll('/event-points-archived'))).not.toContain(first.id);
 
 		const { nowMs } = await sb.advanceClock(0);
@@ -281,7 +347,10 @@ describe('sandbox catalog: the archive follows the clock', () => {
 
 describe('sandbox catalog: a large catalog', () => {
 	let sb: SandboxClient;
-	beforeAll(async () => (sb = await SandboxClient.start({ events: 1234, placesPerEvent: 4, widgetOrders: 0 })));
+	beforeAll(
+		async () =>
+			(sb = await SandboxClient.start({ events: 1234, placesPerEvent: 4, widgetOrders: 0 })),
+	);
 	afterAll(() => sb.stop());
 
 	it('pages to exactly 1,234 unique ids in 13 pages of 100', async () => {
@@ -304,7 +373,9 @@ describe('sandbox catalog: a large catalog', () => {
 		const second = await sb.get('/event-points', { query: { page: 2 } });
 		expect(first.body).toHaveLength(30);
 		expect(second.body).toHaveLength(30);
-		expect(ids(second.body)[0]).toBe((await sb.get('/event-points', { query: { itemsPerPage: 31 } })).body[30].id);
+		expect(ids(second.body)[0]).toBe(
+			(await sb.get('/event-points', { query: { itemsPerPage: 31 } })).body[30].id,
+		);
 	});
 
 	it('answers 400 past 100 per page even with many events', async () => {

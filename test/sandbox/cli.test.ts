@@ -16,7 +16,10 @@ function firstLine(child: ChildProcess, timeoutMs = 15_000): Promise<string> {
 	return new Promise((done, fail) => {
 		let buffer = '';
 		let stderr = '';
-		const timer = setTimeout(() => fail(new Error(`no stdout line within ${timeoutMs} ms; stderr: ${stderr}`)), timeoutMs);
+		const timer = setTimeout(
+			() => fail(new Error(`no stdout line within ${timeoutMs} ms; stderr: ${stderr}`)),
+			timeoutMs,
+		);
 		child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 		child.stdout!.on('data', (chunk: Buffer) => {
 			buffer += chunk.toString();
@@ -33,10 +36,17 @@ function firstLine(child: ChildProcess, timeoutMs = 15_000): Promise<string> {
 	});
 }
 
-function exited(child: ChildProcess, timeoutMs = 10_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-	if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+function exited(
+	child: ChildProcess,
+	timeoutMs = 10_000,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+	if (child.exitCode !== null || child.signalCode !== null)
+		return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
 	return new Promise((done, fail) => {
-		const timer = setTimeout(() => fail(new Error(`still running after ${timeoutMs} ms`)), timeoutMs);
+		const timer = setTimeout(
+			() => fail(new Error(`still running after ${timeoutMs} ms`)),
+			timeoutMs,
+		);
 		child.once('exit', (code, signal) => {
 			clearTimeout(timer);
 			done({ code, signal });
@@ -44,11 +54,19 @@ function exited(child: ChildProcess, timeoutMs = 10_000): Promise<{ code: number
 	});
 }
 
-async function call(method: 'GET' | 'POST', url: string, options: { token?: string; body?: unknown } = {}) {
+async function call(
+	method: 'GET' | 'POST',
+	url: string,
+	options: { token?: string; body?: unknown } = {},
+) {
 	const headers: Record<string, string> = {};
 	if (options.token) headers.authorization = `Bearer ${options.token}`;
 	if (options.body !== undefined) headers['content-type'] = 'application/json';
-	const res = await request(url, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+	const res = await request(url, {
+		method,
+		headers,
+		body: options.body === undefined ? undefined : JSON.stringify(options.body),
+	});
 	const text = await res.body.text();
 	return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
 }
@@ -58,7 +76,21 @@ describe('sandbox CLI', () => {
 	let started: Started;
 
 	beforeAll(async () => {
-		child = spawn(TSX, ['sandbox/cli.ts', '--port', '0', '--production-port', '0', '--events', '3', '--now', '2027-01-15T12:00:00Z'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+		child = spawn(
+			TSX,
+			[
+				'sandbox/cli.ts',
+				'--port',
+				'0',
+				'--production-port',
+				'0',
+				'--events',
+				'3',
+				'--now',
+				'2027-01-15T12:00:00Z',
+			],
+			{ cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+		);
 		started = JSON.parse(await firstLine(child)) as Started;
 	}, 20_000);
 
@@ -79,14 +111,20 @@ describe('sandbox CLI', () => {
 	});
 
 	it('the staging key gets a token on staging, is refused (401) in production, and lists 3 events', async () => {
-		const token = await call('POST', `${started.baseUrl}/api/v2/token`, { body: { apiKey: started.keys.partner } });
+		const token = await call('POST', `${started.baseUrl}/api/v2/token`, {
+			body: { apiKey: started.keys.partner },
+		});
 		expect(token.status).toBe(200);
 		expect(token.body.token.split('.')).toHaveLength(3);
 
-		const refused = await call('POST', `${started.production.baseUrl}/api/v2/token`, { body: { apiKey: started.keys.partner } });
+		const refused = await call('POST', `${started.production.baseUrl}/api/v2/token`, {
+			body: { apiKey: started.keys.partner },
+		});
 		expect(refused.status).toBe(401);
 
-		const events = await call('GET', `${started.baseUrl}/api/v2/event-points`, { token: token.body.token });
+		const events = await call('GET', `${started.baseUrl}/api/v2/event-points`, {
+			token: token.body.token,
+		});
 		expect(events.status).toBe(200);
 		expect(events.body).toHaveLength(3);
 	});
@@ -106,7 +144,10 @@ describe('sandbox CLI', () => {
 	});
 
 	it('--envelope bogus exits with code 2 and names --envelope', async () => {
-		const bad = spawn(TSX, ['sandbox/cli.ts', '--port', '0', '--envelope', 'bogus'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+		const bad = spawn(TSX, ['sandbox/cli.ts', '--port', '0', '--envelope', 'bogus'], {
+			cwd: ROOT,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let stderr = '';
 		bad.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 		// 'close' comes after the streams end, so all of stderr has been read.

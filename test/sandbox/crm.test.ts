@@ -9,11 +9,18 @@ describe('sandbox: the stand-in CRM the demo points the CRM example at', () => {
 		const deal = { externalId: '800001', amount: 45, barcodes: ['4006381333931'] };
 		expect((await sb.admin('POST', '/crm/deals', deal)).status).toBe(201);
 		await sb.advanceClock(60_000);
-		expect((await sb.admin('POST', '/crm/deals', { externalId: '800002' })).body).toEqual({ received: 2 });
+		expect((await sb.admin('POST', '/crm/deals', { externalId: '800002' })).body).toEqual({
+			received: 2,
+		});
 
-		const listed = (await sb.admin('GET', '/crm/deals')).body as Array<{ receivedAt: string; body: unknown }>;
+		const listed = (await sb.admin('GET', '/crm/deals')).body as Array<{
+			receivedAt: string;
+			body: unknown;
+		}>;
 		expect(listed.map((d) => d.body)).toEqual([deal, { externalId: '800002' }]);
-		expect(Date.parse(listed[1].receivedAt) - Date.parse(listed[0].receivedAt)).toBeGreaterThanOrEqual(60_000);
+		expect(
+			Date.parse(listed[1].receivedAt) - Date.parse(listed[0].receivedAt),
+		).toBeGreaterThanOrEqual(60_000);
 
 		expect((await sb.admin('DELETE', '/crm/deals')).status).toBe(200);
 		expect((await sb.admin('GET', '/crm/deals')).body).toEqual([]);

@@ -3,14 +3,21 @@ import { request } from 'undici';
 import { SandboxClient } from '../helpers/sandboxClient';
 
 /** Installs one rule or several; fails the test when the sandbox refuses them. */
-async function addFaults(sb: SandboxClient, rules: Record<string, unknown> | Array<Record<string, unknown>>) {
+async function addFaults(
+	sb: SandboxClient,
+	rules: Record<string, unknown> | Array<Record<string, unknown>>,
+) {
 	const res = await sb.admin('POST', '/faults', rules);
 	expect(res.status).toBe(201);
 	return res.body as Array<{ id: number }>;
 }
 
 /** POST /orders with undici directly: resolves to the outcome, including a socket error. */
-async function rawPostOrder(sb: SandboxClient, body: unknown, signal?: AbortSignal): Promise<{ status?: number; error?: Error }> {
+async function rawPostOrder(
+	sb: SandboxClient,
+	body: unknown,
+	signal?: AbortSignal,
+): Promise<{ status?: number; error?: Error }> {
 	try {
 		const res = await request(`${sb.sandbox.baseUrl}/api/v2/orders`, {
 			method: 'POST',
@@ -86,13 +93,20 @@ describe('sandbox fault injection', () => {
 		const countBefore = (await sb.counters())['POST /orders'] ?? 0;
 		await addFaults(sb, { kind: 'drop', phase: 'before', method: 'POST', path: '/orders' });
 
-		const outcome = await rawPostOrder(sb, { eventPoint: String(eventId), places: [place.id], priceCategory: place.priceCategory });
+		const outcome = await rawPostOrder(sb, {
+			eventPoint: String(eventId),
+			places: [place.id],
+			priceCategory: place.priceCategory,
+		});
 		expect(outcome.status).toBeUndefined();
 		expect(outcome.error).toBeInstanceOf(Error);
 
 		expect((await sb.counters())['POST /orders']).toBe(countBefore + 1);
 		const { entries } = (await sb.admin('GET', '/requests')).body;
-		expect(entries.filter((e: any) => e.route === '/orders').at(-1)).toMatchObject({ method: 'POST', fault: 'drop-before' });
+		expect(entries.filter((e: any) => e.route === '/orders').at(-1)).toMatchObject({
+			method: 'POST',
+			fault: 'drop-before',
+		});
 		expect((await sb.get(`/event-points/${eventId}/orders`)).body).toHaveLength(ordersBefore);
 		const places = await sb.getAll(`/event-points/${eventId}/places`);
 		expect(places.find((p: any) => String(p.id) === place.id).availableCount).toBeGreaterThan(0);
@@ -103,7 +117,11 @@ describe('sandbox fault injection', () => {
 		const ordersBefore = (await sb.get(`/event-points/${eventId}/orders`)).body.length;
 		await addFaults(sb, { kind: 'drop', phase: 'after', method: 'POST', path: '/orders' });
 
-		const outcome = await rawPostOrder(sb, { eventPoint: String(eventId), places: [place.id], priceCategory: place.priceCategory });
+		const outcome = await rawPostOrder(sb, {
+			eventPoint: String(eventId),
+			places: [place.id],
+			priceCategory: place.priceCategory,
+		});
 		expect(outcome.error).toBeInstanceOf(Error);
 
 		const orders = (await sb.get(`/event-points/${eventId}/orders`)).body;
@@ -112,7 +130,10 @@ describe('sandbox fault injection', () => {
 		const places = await sb.getAll(`/event-points/${eventId}/places`);
 		expect(places.find((p: any) => String(p.id) === place.id).availableCount).toBe(0);
 		const { entries } = (await sb.admin('GET', '/requests')).body;
-		expect(entries.filter((e: any) => e.route === '/orders').at(-1)).toMatchObject({ method: 'POST', fault: 'drop-after' });
+		expect(entries.filter((e: any) => e.route === '/orders').at(-1)).toMatchObject({
+			method: 'POST',
+			fault: 'drop-after',
+		});
 	});
 
 	it('latency delays the answer by at least delayMs, and the answer is normal', async () => {
@@ -130,7 +151,11 @@ describe('sandbox fault injection', () => {
 		const orders = () => sb.app.store.orders.size;
 		const before = orders();
 		await addFaults(sb, { kind: 'latency', delayMs: 400, method: 'POST', path: '/orders' });
-		const outcome = await rawPostOrder(sb, { eventPoint: String(eventId), places: [place.id], priceCategory: place.priceCategory }, AbortSignal.timeout(50));
+		const outcome = await rawPostOrder(
+			sb,
+			{ eventPoint: String(eventId), places: [place.id], priceCategory: place.priceCategory },
+			AbortSignal.timeout(50),
+		);
 		expect(outcome.error?.name).toMatch(/Abort|Timeout/);
 		expect(orders()).toBe(before);
 		await sb.app.idle();
@@ -162,8 +187,14 @@ describe('sandbox fault injection', () => {
 	});
 
 	it('query matching fires on page 3 of the places only; skip lets the first matches through', async () => {
-		await addFaults(sb, { kind: 'status', status: 503, path: '/event-points/{id}/places', query: { page: '3' } });
-		const page = (n: number) => sb.get(`/event-points/${eventId}/places`, { query: { page: n, itemsPerPage: 10 } });
+		await addFaults(sb, {
+			kind: 'status',
+			status: 503,
+			path: '/event-points/{id}/places',
+			query: { page: '3' },
+		});
+		const page = (n: number) =>
+			sb.get(`/event-points/${eventId}/places`, { query: { page: n, itemsPerPage: 10 } });
 		expect((await page(1)).status).toBe(200);
 		expect((await page(2)).status).toBe(200);
 		expect((await page(3)).status).toBe(503);
@@ -188,21 +219,39 @@ describe('sandbox fault injection', () => {
 	});
 
 	it('path as a route template, a concrete path, or a prefix ending in *; method matching', async () => {
-		const other = (await sb.get('/event-points', { query: { itemsPerPage: 10 } })).body.find((e: any) => e.id !== eventId).id;
-		const places = (id: number) => sb.get(`/event-points/${id}/places`, { query: { itemsPerPage: 5 } });
+		const other = (await sb.get('/event-points', { query: { itemsPerPage: 10 } })).body.find(
+			(e: any) => e.id !== eventId,
+		).id;
+		const places = (id: number) =>
+			sb.get(`/event-points/${id}/places`, { query: { itemsPerPage: 5 } });
 
-		await addFaults(sb, { kind: 'status', status: 500, path: '/event-points/{id}/places', count: 2 });
+		await addFaults(sb, {
+			kind: 'status',
+			status: 500,
+			path: '/event-points/{id}/places',
+			count: 2,
+		});
 		expect((await sb.get(`/event-points/${eventId}`)).status).toBe(200);
 		expect((await places(eventId)).status).toBe(500);
 		expect((await places(other)).status).toBe(500);
 		await sb.admin('DELETE', '/faults');
 
-		await addFaults(sb, { kind: 'status', status: 500, path: `/event-points/${eventId}/places`, count: 0 });
+		await addFaults(sb, {
+			kind: 'status',
+			status: 500,
+			path: `/event-points/${eventId}/places`,
+			count: 0,
+		});
 		expect((await places(other)).status).toBe(200);
 		expect((await places(eventId)).status).toBe(500);
 		await sb.admin('DELETE', '/faults');
 
-		await addFaults(sb, { kind: 'status', status: 500, path: `/event-points/${eventId}*`, count: 0 });
+		await addFaults(sb, {
+			kind: 'status',
+			status: 500,
+			path: `/event-points/${eventId}*`,
+			count: 0,
+		});
 		expect((await sb.get(`/event-points/${eventId}`)).status).toBe(500);
 		expect((await sb.get(`/event-points/${eventId}/sectors`)).status).toBe(500);
 		expect((await sb.get(`/event-points/${other}`)).status).toBe(200);
@@ -239,7 +288,11 @@ describe('sandbox request log', () => {
 		await sb.get(`/event-points/${events.body[1].id}/places`);
 		await sb.api('GET', '/event-points', { token: 'not-a-token' });
 		const counters = await sb.counters();
-		expect(counters).toEqual({ 'POST /token': 1, 'GET /event-points/{id}/places': 2, 'GET /event-points': 1 });
+		expect(counters).toEqual({
+			'POST /token': 1,
+			'GET /event-points/{id}/places': 2,
+			'GET /event-points': 1,
+		});
 		const total = (await sb.admin('GET', '/counters')).body.total;
 		expect(total).toBe(4);
 		expect(token).not.toBe('');
@@ -254,8 +307,19 @@ describe('sandbox request log', () => {
 
 		const { entries } = (await sb.admin('GET', `/requests?since=${lastSeq}`)).body;
 		expect(entries).toHaveLength(2);
-		expect(entries[0]).toMatchObject({ seq: lastSeq + 1, method: 'GET', route: '/genres', status: 503, fault: 'status' });
-		expect(entries[1]).toMatchObject({ seq: lastSeq + 2, method: 'GET', route: '/cities', status: 200 });
+		expect(entries[0]).toMatchObject({
+			seq: lastSeq + 1,
+			method: 'GET',
+			route: '/genres',
+			status: 503,
+			fault: 'status',
+		});
+		expect(entries[1]).toMatchObject({
+			seq: lastSeq + 2,
+			method: 'GET',
+			route: '/cities',
+			status: 200,
+		});
 		expect(entries[1].fault).toBeUndefined();
 
 		const all = (await sb.admin('GET', '/requests')).body.entries;

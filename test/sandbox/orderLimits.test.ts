@@ -42,8 +42,10 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 	});
 
 	const create = (body: unknown) => sb.send<Order & ErrorBody>('POST', '/orders', body);
-	const setStatus = (id: number, toStatus: string) => sb.send<Order>('PUT', `/orders/${id}/status`, { toStatus });
-	const setLimits = async (limits: Partial<typeof DEFAULT_LIMITS>) => expect((await sb.admin('PUT', '/config', { limits })).status).toBe(200);
+	const setStatus = (id: number, toStatus: string) =>
+		sb.send<Order>('PUT', `/orders/${id}/status`, { toStatus });
+	const setLimits = async (limits: Partial<typeof DEFAULT_LIMITS>) =>
+		expect((await sb.admin('PUT', '/config', { limits })).status).toBe(200);
 
 	async function hold(ids: string[], priceCategory: string, eventId = EVENT) {
 		const res = await create({ eventPoint: String(eventId), places: ids, priceCategory });
@@ -58,9 +60,15 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 	/** What a rejected request must leave untouched: availability and the company's orders. */
 	async function snapshot() {
 		const event = await sb.get<{ countAvailableTickets: number }>(`/event-points/${EVENT}`);
-		const orders = await sb.get<Order[]>(`/event-points/${EVENT}/orders`, { query: { itemsPerPage: 100 } });
+		const orders = await sb.get<Order[]>(`/event-points/${EVENT}/orders`, {
+			query: { itemsPerPage: 100 },
+		});
 		const free = (await places()).filter((p) => p.availableCount > 0).map((p) => p.id);
-		return { available: event.body.countAvailableTickets, orders: orders.body.map((o) => `${o.id}:${o.status}`), free };
+		return {
+			available: event.body.countAvailableTickets,
+			orders: orders.body.map((o) => `${o.id}:${o.status}`),
+			free,
+		};
 	}
 
 	const paths = (body: ErrorBody) => (body.violations ?? []).map((v) => v.propertyPath);
@@ -69,7 +77,11 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 		it('more places than ticketsPerOrder answers 422 with limit and current, and holds nothing', async () => {
 			const before = await snapshot();
 			const p = await sb.freePlaces(EVENT, 11);
-			const res = await create({ eventPoint: String(EVENT), places: p.ids, priceCategory: p.priceCategory });
+			const res = await create({
+				eventPoint: String(EVENT),
+				places: p.ids,
+				priceCategory: p.priceCategory,
+			});
 			expect(res.status).toBe(422);
 			expect(res.body.limit).toBe(10);
 			expect(res.body.current).toBe(11);
@@ -85,7 +97,10 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 			await setLimits({ ticketsPerOrder: 2 });
 			const p = await sb.freePlaces(EVENT, 3);
 			const order = await hold(p.ids.slice(0, 2), p.priceCategory);
-			const res = await sb.send<ErrorBody>('PUT', `/orders/${order.id}/add-place`, { places: [p.ids[2]], priceCategory: p.priceCategory });
+			const res = await sb.send<ErrorBody>('PUT', `/orders/${order.id}/add-place`, {
+				places: [p.ids[2]],
+				priceCategory: p.priceCategory,
+			});
 			expect(res.status).toBe(422);
 			expect(res.body.limit).toBe(2);
 			expect(res.body.current).toBe(3);
@@ -97,7 +112,11 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 		it('the per-order limit follows the config: ticketsPerOrder 3 rejects 4 places', async () => {
 			await setLimits({ ticketsPerOrder: 3 });
 			const p = await sb.freePlaces(EVENT, 4);
-			const res = await create({ eventPoint: String(EVENT), places: p.ids, priceCategory: p.priceCategory });
+			const res = await create({
+				eventPoint: String(EVENT),
+				places: p.ids,
+				priceCategory: p.priceCategory,
+			});
 			expect(res.status).toBe(422);
 			expect(res.body).toMatchObject({ limit: 3, current: 4 });
 		});
@@ -108,13 +127,21 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 			await setLimits({ reservedPerAccount: 3 });
 			const p = await sb.freePlaces(EVENT, 4);
 			const first = await hold(p.ids.slice(0, 2), p.priceCategory);
-			const second = { eventPoint: String(EVENT), places: p.ids.slice(2, 4), priceCategory: p.priceCategory };
+			const second = {
+				eventPoint: String(EVENT),
+				places: p.ids.slice(2, 4),
+				priceCategory: p.priceCategory,
+			};
 
 			const refused = await create(second);
 			expect(refused.status).toBe(422);
 			expect(refused.body.limit).toBe(3);
 			expect(refused.body.current).toBe(2);
-			expect((await places()).filter((x) => p.ids.slice(2).includes(String(x.id))).map((x) => x.availableCount)).toEqual([1, 1]);
+			expect(
+				(await places())
+					.filter((x) => p.ids.slice(2).includes(String(x.id)))
+					.map((x) => x.availableCount),
+			).toEqual([1, 1]);
 
 			expect((await setStatus(first.id, 'expired')).body.status).toBe('expired');
 			const accepted = await create(second);
@@ -125,7 +152,11 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 			await setLimits({ reservedPerAccount: 3 });
 			const p = await sb.freePlaces(EVENT, 4);
 			const first = await hold(p.ids.slice(0, 2), p.priceCategory);
-			const second = { eventPoint: String(EVENT), places: p.ids.slice(2, 4), priceCategory: p.priceCategory };
+			const second = {
+				eventPoint: String(EVENT),
+				places: p.ids.slice(2, 4),
+				priceCategory: p.priceCategory,
+			};
 			expect((await create(second)).status).toBe(422);
 
 			await sb.advanceClock(15 * MINUTE + 1000);
@@ -139,19 +170,34 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 			const a = await sb.freePlaces(EVENT, 2);
 			const b = await sb.freePlaces(OTHER_EVENT, 2);
 			const first = await hold(a.ids, a.priceCategory);
-			const refused = await create({ eventPoint: String(OTHER_EVENT), places: b.ids, priceCategory: b.priceCategory });
+			const refused = await create({
+				eventPoint: String(OTHER_EVENT),
+				places: b.ids,
+				priceCategory: b.priceCategory,
+			});
 			expect(refused.status).toBe(422);
 			expect(refused.body).toMatchObject({ limit: 3, current: 2 });
 
 			expect((await setStatus(first.id, 'paid')).body.status).toBe('paid');
-			expect((await create({ eventPoint: String(OTHER_EVENT), places: b.ids, priceCategory: b.priceCategory })).status).toBe(201);
+			expect(
+				(
+					await create({
+						eventPoint: String(OTHER_EVENT),
+						places: b.ids,
+						priceCategory: b.priceCategory,
+					})
+				).status,
+			).toBe(201);
 		});
 
 		it('add-place past the account limit answers 422', async () => {
 			await setLimits({ reservedPerAccount: 2 });
 			const p = await sb.freePlaces(EVENT, 3);
 			const order = await hold(p.ids.slice(0, 2), p.priceCategory);
-			const res = await sb.send<ErrorBody>('PUT', `/orders/${order.id}/add-place`, { places: [p.ids[2]], priceCategory: p.priceCategory });
+			const res = await sb.send<ErrorBody>('PUT', `/orders/${order.id}/add-place`, {
+				places: [p.ids[2]],
+				priceCategory: p.priceCategory,
+			});
 			expect(res.status).toBe(422);
 			expect(res.body).toMatchObject({ limit: 2, current: 2 });
 		});
@@ -159,10 +205,18 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 		it("another company's holds do not count against the partner", async () => {
 			await setLimits({ reservedPerAccount: 2 });
 			const a = await sb.freePlaces(EVENT, 2, 'organiser');
-			const res = await sb.send('POST', '/orders', { eventPoint: String(EVENT), places: a.ids, priceCategory: a.priceCategory }, 'organiser');
+			const res = await sb.send(
+				'POST',
+				'/orders',
+				{ eventPoint: String(EVENT), places: a.ids, priceCategory: a.priceCategory },
+				'organiser',
+			);
 			expect(res.status).toBe(201);
 			const b = await sb.freePlaces(EVENT, 2);
-			expect((await create({ eventPoint: String(EVENT), places: b.ids, priceCategory: b.priceCategory })).status).toBe(201);
+			expect(
+				(await create({ eventPoint: String(EVENT), places: b.ids, priceCategory: b.priceCategory }))
+					.status,
+			).toBe(201);
 		});
 	});
 
@@ -171,7 +225,11 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 			const p = await sb.freePlaces(EVENT, 2);
 			await hold([p.ids[0]], p.priceCategory);
 			const before = await snapshot();
-			const res = await create({ eventPoint: String(EVENT), places: [p.ids[1], p.ids[0]], priceCategory: p.priceCategory });
+			const res = await create({
+				eventPoint: String(EVENT),
+				places: [p.ids[1], p.ids[0]],
+				priceCategory: p.priceCategory,
+			});
 			expect(res.status).toBe(409);
 			expect(res.body.places).toEqual([p.ids[0]]);
 			expect(res.body.message).toContain(p.ids[0]);
@@ -182,12 +240,20 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 			const p = await sb.freePlaces(EVENT, 1);
 			const order = await hold(p.ids, p.priceCategory);
 			await setStatus(order.id, 'paid');
-			const res = await create({ eventPoint: String(EVENT), places: p.ids, priceCategory: p.priceCategory });
+			const res = await create({
+				eventPoint: String(EVENT),
+				places: p.ids,
+				priceCategory: p.priceCategory,
+			});
 			expect(res.status).toBe(409);
 			expect(res.body.places).toEqual(p.ids);
 
 			const sold = (await places(SOLD_OUT))[0];
-			const soldOut = await create({ eventPoint: String(SOLD_OUT), places: [String(sold.id)], priceCategory: String(sold.priceCategories[0].id) });
+			const soldOut = await create({
+				eventPoint: String(SOLD_OUT),
+				places: [String(sold.id)],
+				priceCategory: String(sold.priceCategories[0].id),
+			});
 			expect(soldOut.status).toBe(409);
 			expect(soldOut.body.places).toEqual([String(sold.id)]);
 		});
@@ -196,7 +262,10 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 			const p = await sb.freePlaces(EVENT, 2);
 			const mine = await hold([p.ids[0]], p.priceCategory);
 			await hold([p.ids[1]], p.priceCategory);
-			const res = await sb.send<ErrorBody>('PUT', `/orders/${mine.id}/add-place`, { places: [p.ids[1]], priceCategory: p.priceCategory });
+			const res = await sb.send<ErrorBody>('PUT', `/orders/${mine.id}/add-place`, {
+				places: [p.ids[1]],
+				priceCategory: p.priceCategory,
+			});
 			expect(res.status).toBe(409);
 			expect(res.body.places).toEqual([p.ids[1]]);
 			expect((await sb.get<Order>(`/orders/${mine.id}`)).body.tickets).toHaveLength(1);
@@ -205,7 +274,11 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 		it('the same place twice in one request answers 400 naming places', async () => {
 			const before = await snapshot();
 			const p = await sb.freePlaces(EVENT, 1);
-			const res = await create({ eventPoint: String(EVENT), places: [p.ids[0], p.ids[0]], priceCategory: p.priceCategory });
+			const res = await create({
+				eventPoint: String(EVENT),
+				places: [p.ids[0], p.ids[0]],
+				priceCategory: p.priceCategory,
+			});
 			expect(res.status).toBe(400);
 			expect(paths(res.body)).toContain('places');
 			expect(await snapshot()).toEqual(before);
@@ -224,25 +297,65 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 			otherSectorCategory = String(all.find((x) => x.sectorId !== sector)!.priceCategories[0].id);
 		});
 
-		const base = () => ({ eventPoint: String(EVENT), places: free.ids, priceCategory: free.priceCategory });
+		const base = () => ({
+			eventPoint: String(EVENT),
+			places: free.ids,
+			priceCategory: free.priceCategory,
+		});
 		const cases: Array<[string, () => Record<string, unknown>, string]> = [
 			['eventPoint sent as a number', () => ({ ...base(), eventPoint: EVENT }), 'eventPoint'],
-			['a place id sent as a number', () => ({ ...base(), places: [Number(free.ids[0])] }), 'places[0]'],
-			['priceCategory sent as a number', () => ({ ...base(), priceCategory: Number(free.priceCategory) }), 'priceCategory'],
-			['an IRI as a place id', () => ({ ...base(), places: [`/api/v2/places/${free.ids[0]}`] }), 'places[0]'],
-			['an IRI as eventPoint', () => ({ ...base(), eventPoint: `/api/v2/event-points/${EVENT}` }), 'eventPoint'],
+			[
+				'a place id sent as a number',
+				() => ({ ...base(), places: [Number(free.ids[0])] }),
+				'places[0]',
+			],
+			[
+				'priceCategory sent as a number',
+				() => ({ ...base(), priceCategory: Number(free.priceCategory) }),
+				'priceCategory',
+			],
+			[
+				'an IRI as a place id',
+				() => ({ ...base(), places: [`/api/v2/places/${free.ids[0]}`] }),
+				'places[0]',
+			],
+			[
+				'an IRI as eventPoint',
+				() => ({ ...base(), eventPoint: `/api/v2/event-points/${EVENT}` }),
+				'eventPoint',
+			],
 			['empty places', () => ({ ...base(), places: [] }), 'places'],
 			['places not an array', () => ({ ...base(), places: free.ids[0] }), 'places'],
-			['missing places', () => ({ eventPoint: String(EVENT), priceCategory: free.priceCategory }), 'places'],
-			['missing eventPoint', () => ({ places: free.ids, priceCategory: free.priceCategory }), 'eventPoint'],
+			[
+				'missing places',
+				() => ({ eventPoint: String(EVENT), priceCategory: free.priceCategory }),
+				'places',
+			],
+			[
+				'missing eventPoint',
+				() => ({ places: free.ids, priceCategory: free.priceCategory }),
+				'eventPoint',
+			],
 			['reservedMinutes 0', () => ({ ...base(), reservedMinutes: 0 }), 'reservedMinutes'],
 			['reservedMinutes -5', () => ({ ...base(), reservedMinutes: -5 }), 'reservedMinutes'],
 			['reservedMinutes 1.5', () => ({ ...base(), reservedMinutes: 1.5 }), 'reservedMinutes'],
 			['reservedMinutes "15"', () => ({ ...base(), reservedMinutes: '15' }), 'reservedMinutes'],
-			['missing priceCategory', () => ({ eventPoint: String(EVENT), places: free.ids }), 'priceCategory'],
+			[
+				'missing priceCategory',
+				() => ({ eventPoint: String(EVENT), places: free.ids }),
+				'priceCategory',
+			],
 			['a place of another event', () => ({ ...base(), places: foreign.ids }), 'places[0]'],
-			['a price category the place does not offer', () => ({ ...base(), priceCategory: otherSectorCategory }), 'priceCategory'],
-			['a price category of another event', () => ({ ...base(), priceCategory: foreign.priceCategory }), 'priceCategory'],
+			[
+				'a price category the place does not offer',
+				() => ({ ...base(), priceCategory: otherSectorCategory }),
+				'priceCategory',
+			],
+			[
+				'a price category of another event',
+				() => ({ ...base(), priceCategory: foreign.priceCategory }),
+				'priceCategory',
+			],
 		];
 
 		it.each(cases)('POST /orders with %s', async (_name, body, field) => {
@@ -257,13 +370,19 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 		it('a malformed JSON body answers 400 invalid_json on POST /orders and PUT status', async () => {
 			const token = await sb.token();
 			const before = await snapshot();
-			const res = await sb.api<ErrorBody>('POST', '/orders', { token, raw: `{"eventPoint": "${EVENT}", "places": [` });
+			const res = await sb.api<ErrorBody>('POST', '/orders', {
+				token,
+				raw: `{"eventPoint": "${EVENT}", "places": [`,
+			});
 			expect(res.status).toBe(400);
 			expect(res.body.code).toBe('invalid_json');
 			expect(await snapshot()).toEqual(before);
 
 			const order = await hold(free.ids, free.priceCategory);
-			const put = await sb.api<ErrorBody>('PUT', `/orders/${order.id}/status`, { token, raw: "{toStatus: 'paid'}" });
+			const put = await sb.api<ErrorBody>('PUT', `/orders/${order.id}/status`, {
+				token,
+				raw: "{toStatus: 'paid'}",
+			});
 			expect(put.status).toBe(400);
 			expect(put.body.code).toBe('invalid_json');
 			expect((await sb.get<Order>(`/orders/${order.id}`)).body.status).toBe('reserved_to_time');
@@ -273,8 +392,16 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 			const order = await hold(free.ids, free.priceCategory);
 			const extra = await sb.freePlaces(EVENT, 1);
 			const checks: Array<[string, unknown, string]> = [
-				['add-place', { places: [Number(extra.ids[0])], priceCategory: extra.priceCategory }, 'places[0]'],
-				['add-place', { places: [`/api/v2/places/${extra.ids[0]}`], priceCategory: extra.priceCategory }, 'places[0]'],
+				[
+					'add-place',
+					{ places: [Number(extra.ids[0])], priceCategory: extra.priceCategory },
+					'places[0]',
+				],
+				[
+					'add-place',
+					{ places: [`/api/v2/places/${extra.ids[0]}`], priceCategory: extra.priceCategory },
+					'places[0]',
+				],
 				['add-place', { places: [] as string[], priceCategory: extra.priceCategory }, 'places'],
 				['add-place', { places: extra.ids }, 'priceCategory'],
 				['add-place', { places: foreign.ids, priceCategory: foreign.priceCategory }, 'places[0]'],
@@ -307,7 +434,10 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 			];
 			const token = await sb.token();
 			for (const [method, path, field] of checks) {
-				const res = await sb.api<ErrorBody>(method, path, { token, body: method === 'PUT' ? { toStatus: 'paid' } : undefined });
+				const res = await sb.api<ErrorBody>(method, path, {
+					token,
+					body: method === 'PUT' ? { toStatus: 'paid' } : undefined,
+				});
 				expect({ path, status: res.status }).toEqual({ path, status: 400 });
 				expect(paths(res.body)).toContain(field);
 			}

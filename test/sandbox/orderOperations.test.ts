@@ -1,5 +1,12 @@
 import { SandboxClient } from '../helpers/sandboxClient';
-import { EVENT, MINUTE, OTHER_EVENT, orderHelpers, type Order, type Violation } from '../helpers/orderFixtures';
+import {
+	EVENT,
+	MINUTE,
+	OTHER_EVENT,
+	orderHelpers,
+	type Order,
+	type Violation,
+} from '../helpers/orderFixtures';
 
 describe('sandbox orders: changing holds, tickets, payment data, lists and promo codes', () => {
 	let sb: SandboxClient;
@@ -11,7 +18,9 @@ describe('sandbox orders: changing holds, tickets, payment data, lists and promo
 		it('PUT /orders/{id}/reserve {reservedMinutes: 30} extends reservedToDate', async () => {
 			const { order } = await hold(1);
 			const before = ms(order.reservedToDate);
-			const res = await sb.send<Order>('PUT', `/orders/${order.id}/reserve`, { reservedMinutes: 30 });
+			const res = await sb.send<Order>('PUT', `/orders/${order.id}/reserve`, {
+				reservedMinutes: 30,
+			});
 			expect(res.status).toBe(200);
 			expect(res.body.status).toBe('reserved_to_time');
 			expect(ms(res.body.reservedToDate)).toBeGreaterThanOrEqual(before + 15 * MINUTE - 1000);
@@ -26,12 +35,20 @@ describe('sandbox orders: changing holds, tickets, payment data, lists and promo
 		it('add-place adds a ticket and raises totalPrice', async () => {
 			const { order } = await hold(1);
 			const extra = await sb.freePlace(EVENT);
-			const category = (await place(extra.id)).priceCategories.find((c) => String(c.id) === extra.priceCategory)!;
-			const res = await sb.send<Order>('PUT', `/orders/${order.id}/add-place`, { places: [extra.id], priceCategory: extra.priceCategory });
+			const category = (await place(extra.id)).priceCategories.find(
+				(c) => String(c.id) === extra.priceCategory,
+			)!;
+			const res = await sb.send<Order>('PUT', `/orders/${order.id}/add-place`, {
+				places: [extra.id],
+				priceCategory: extra.priceCategory,
+			});
 			expect(res.status).toBe(200);
 			expect(res.body.tickets).toHaveLength(2);
 			expect(res.body.tickets!.map((t) => String(t.placeId))).toContain(extra.id);
-			expect(res.body.totalPrice.amount).toBeCloseTo(order.totalPrice.amount + category.price.amount, 2);
+			expect(res.body.totalPrice.amount).toBeCloseTo(
+				order.totalPrice.amount + category.price.amount,
+				2,
+			);
 			expect((await place(extra.id)).availableCount).toBe(0);
 			await setStatus(order.id, 'expired');
 		});
@@ -40,13 +57,18 @@ describe('sandbox orders: changing holds, tickets, payment data, lists and promo
 			const { order } = await hold(2);
 			const full = (await getOrder(order.id)).body;
 			const [gone, kept] = full.tickets!;
-			const res = await sb.send<Order>('PUT', `/orders/${order.id}/tickets/${gone.ticketId}/remove`);
+			const res = await sb.send<Order>(
+				'PUT',
+				`/orders/${order.id}/tickets/${gone.ticketId}/remove`,
+			);
 			expect(res.status).toBe(200);
 			expect(res.body.tickets!.map((t) => t.ticketId)).toEqual([kept.ticketId]);
 			expect(res.body.totalPrice.amount).toBeCloseTo(full.totalPrice.amount - gone.price.amount, 2);
 			expect((await place(gone.placeId)).availableCount).toBe(1);
 			expect((await place(kept.placeId)).availableCount).toBe(0);
-			expect((await sb.send('PUT', `/orders/${order.id}/tickets/${gone.ticketId}/remove`)).status).toBe(404);
+			expect(
+				(await sb.send('PUT', `/orders/${order.id}/tickets/${gone.ticketId}/remove`)).status,
+			).toBe(404);
 			await setStatus(order.id, 'expired');
 		});
 
@@ -56,9 +78,15 @@ describe('sandbox orders: changing holds, tickets, payment data, lists and promo
 			const extra = await sb.freePlace(EVENT);
 			const reserve = await sb.send('PUT', `/orders/${order.id}/reserve`, { reservedMinutes: 30 });
 			expect(reserve.status).toBe(409);
-			const add = await sb.send('PUT', `/orders/${order.id}/add-place`, { places: [extra.id], priceCategory: extra.priceCategory });
+			const add = await sb.send('PUT', `/orders/${order.id}/add-place`, {
+				places: [extra.id],
+				priceCategory: extra.priceCategory,
+			});
 			expect(add.status).toBe(409);
-			const remove = await sb.send('PUT', `/orders/${order.id}/tickets/${paid.tickets![0].ticketId}/remove`);
+			const remove = await sb.send(
+				'PUT',
+				`/orders/${order.id}/tickets/${paid.tickets![0].ticketId}/remove`,
+			);
 			expect(remove.status).toBe(409);
 
 			const after = (await getOrder(order.id)).body;
@@ -75,19 +103,32 @@ describe('sandbox orders: changing holds, tickets, payment data, lists and promo
 			const paid = (await setStatus(order.id, 'paid')).body;
 			const [first, second] = paid.tickets!;
 
-			const one = await sb.send<Order>('PUT', `/orders/${order.id}/tickets/${first.ticketId}/status`, { toStatus: 'refund' });
+			const one = await sb.send<Order>(
+				'PUT',
+				`/orders/${order.id}/tickets/${first.ticketId}/status`,
+				{ toStatus: 'refund' },
+			);
 			expect(one.status).toBe(200);
 			expect(one.body.status).toBe('paid');
 			expect(one.body.tickets!.find((t) => t.ticketId === first.ticketId)!.status).toBe('refund');
 			expect(one.body.tickets!.find((t) => t.ticketId === second.ticketId)!.status).toBe('sold');
-			expect(one.body.totalPrice.amount).toBeCloseTo(paid.totalPrice.amount - first.discountPrice.amount, 2);
+			expect(one.body.totalPrice.amount).toBeCloseTo(
+				paid.totalPrice.amount - first.discountPrice.amount,
+				2,
+			);
 			expect((await place(first.placeId)).availableCount).toBe(1);
 			expect((await place(second.placeId)).availableCount).toBe(0);
 
-			const again = await sb.send('PUT', `/orders/${order.id}/tickets/${first.ticketId}/status`, { toStatus: 'refund' });
+			const again = await sb.send('PUT', `/orders/${order.id}/tickets/${first.ticketId}/status`, {
+				toStatus: 'refund',
+			});
 			expect(again.status).toBe(409);
 
-			const last = await sb.send<Order>('PUT', `/orders/${order.id}/tickets/${second.ticketId}/status`, { toStatus: 'refund' });
+			const last = await sb.send<Order>(
+				'PUT',
+				`/orders/${order.id}/tickets/${second.ticketId}/status`,
+				{ toStatus: 'refund' },
+			);
 			expect(last.status).toBe(200);
 			expect(last.body.status).toBe('refund');
 			expect((await place(second.placeId)).availableCount).toBe(1);
@@ -96,8 +137,16 @@ describe('sandbox orders: changing holds, tickets, payment data, lists and promo
 		it('a ticket of a hold cannot be refunded (409), an unknown ticket status is 400', async () => {
 			const { order } = await hold(1);
 			const ticket = (await getOrder(order.id)).body.tickets![0];
-			expect((await sb.send('PUT', `/orders/${order.id}/tickets/${ticket.ticketId}/status`, { toStatus: 'refund' })).status).toBe(409);
-			const bad = await sb.send('PUT', `/orders/${order.id}/tickets/${ticket.ticketId}/status`, { toStatus: 'lost' });
+			expect(
+				(
+					await sb.send('PUT', `/orders/${order.id}/tickets/${ticket.ticketId}/status`, {
+						toStatus: 'refund',
+					})
+				).status,
+			).toBe(409);
+			const bad = await sb.send('PUT', `/orders/${order.id}/tickets/${ticket.ticketId}/status`, {
+				toStatus: 'lost',
+			});
 			expect(bad.status).toBe(400);
 			expect((bad.body.violations as Violation[]).map((v) => v.propertyPath)).toContain('toStatus');
 			await setStatus(order.id, 'expired');
@@ -106,19 +155,30 @@ describe('sandbox orders: changing holds, tickets, payment data, lists and promo
 		it('refunding the rest of a partly refunded order leaves a place resold to another order alone', async () => {
 			const { order } = await hold(2);
 			const [first] = (await setStatus(order.id, 'paid')).body.tickets!;
-			await sb.send('PUT', `/orders/${order.id}/tickets/${first.ticketId}/status`, { toStatus: 'refund' });
+			await sb.send('PUT', `/orders/${order.id}/tickets/${first.ticketId}/status`, {
+				toStatus: 'refund',
+			});
 
 			// The freed place is held by a new order, then the first order is refunded whole.
 			const category = (await place(first.placeId)).priceCategories[0];
-			const other = await sb.send<Order>('POST', '/orders', { eventPoint: String(EVENT), places: [String(first.placeId)], priceCategory: String(category.id) });
+			const other = await sb.send<Order>('POST', '/orders', {
+				eventPoint: String(EVENT),
+				places: [String(first.placeId)],
+				priceCategory: String(category.id),
+			});
 			expect(other.status).toBe(201);
 			expect((await setStatus(order.id, 'refund')).body.status).toBe('refund');
 
 			expect((await place(first.placeId)).availableCount).toBe(0);
 			const paidOther = await setStatus(other.body.id, 'paid');
 			expect(paidOther.status).toBe(200);
-			const exported = await sb.getAll<{ placeId: number; barcode: string }>(`/event-points/${EVENT}/barcodes`, { as: 'organiser' });
-			expect(exported.find((r) => r.placeId === first.placeId)!.barcode).toBe(paidOther.body.tickets![0].barcode);
+			const exported = await sb.getAll<{ placeId: number; barcode: string }>(
+				`/event-points/${EVENT}/barcodes`,
+				{ as: 'organiser' },
+			);
+			expect(exported.find((r) => r.placeId === first.placeId)!.barcode).toBe(
+				paidOther.body.tickets![0].barcode,
+			);
 		});
 	});
 
@@ -183,10 +243,15 @@ describe('sandbox orders: changing holds, tickets, payment data, lists and promo
 			expect((await getOrder(order.id, 'partner')).status).toBe(404);
 			expect((await setStatus(order.id, 'paid', 'partner')).status).toBe(404);
 			expect((await sb.get(`/orders/${order.id}/payment-data`)).status).toBe(404);
-			const list = await sb.get<Order[]>(`/event-points/${OTHER_EVENT}/orders`, { query: { itemsPerPage: 100 } });
+			const list = await sb.get<Order[]>(`/event-points/${OTHER_EVENT}/orders`, {
+				query: { itemsPerPage: 100 },
+			});
 			expect(list.body.map((o) => o.id)).not.toContain(order.id);
 
-			const own = await sb.get<Order[]>(`/event-points/${OTHER_EVENT}/orders`, { as: 'organiser', query: { itemsPerPage: 100 } });
+			const own = await sb.get<Order[]>(`/event-points/${OTHER_EVENT}/orders`, {
+				as: 'organiser',
+				query: { itemsPerPage: 100 },
+			});
 			expect(own.body.map((o) => o.id)).toContain(order.id);
 			expect((await getOrder(order.id, 'organiser')).body.status).toBe('reserved_to_time');
 			await setStatus(order.id, 'expired', 'organiser');
@@ -208,14 +273,24 @@ describe('sandbox orders: changing holds, tickets, payment data, lists and promo
 			await setStatus(order.id, 'expired');
 		});
 
-		it.each([['NOPE99'], ['SUMMER5'], ['ORGANISER15']])('promocode %s answers 400 naming promocode and holds nothing', async (code) => {
-			const start = await available();
-			const places = await sb.freePlaces(EVENT, 1);
-			const res = await sb.send('POST', '/orders', { eventPoint: String(EVENT), places: places.ids, priceCategory: places.priceCategory, promocode: code });
-			expect(res.status).toBe(400);
-			expect((res.body.violations as Violation[]).map((v) => v.propertyPath)).toContain('promocode');
-			expect((await place(places.ids[0])).availableCount).toBe(1);
-			expect(await available()).toBe(start);
-		});
+		it.each([['NOPE99'], ['SUMMER5'], ['ORGANISER15']])(
+			'promocode %s answers 400 naming promocode and holds nothing',
+			async (code) => {
+				const start = await available();
+				const places = await sb.freePlaces(EVENT, 1);
+				const res = await sb.send('POST', '/orders', {
+					eventPoint: String(EVENT),
+					places: places.ids,
+					priceCategory: places.priceCategory,
+					promocode: code,
+				});
+				expect(res.status).toBe(400);
+				expect((res.body.violations as Violation[]).map((v) => v.propertyPath)).toContain(
+					'promocode',
+				);
+				expect((await place(places.ids[0])).availableCount).toBe(1);
+				expect(await available()).toBe(start);
+			},
+		);
 	});
 });

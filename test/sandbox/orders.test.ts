@@ -11,16 +11,27 @@ describe('sandbox orders: the order state machine', () => {
 		it('POST /orders answers 201 reserved_to_time with id, status, reservedToDate (now + 15 min) and totalPrice', async () => {
 			const before = (await sb.admin<{ nowMs: number }>('POST', '/clock', {})).body.nowMs;
 			const places = await sb.freePlaces(EVENT, 2);
-			const res = await sb.send<Order>('POST', '/orders', { eventPoint: String(EVENT), places: places.ids, priceCategory: places.priceCategory });
+			const res = await sb.send<Order>('POST', '/orders', {
+				eventPoint: String(EVENT),
+				places: places.ids,
+				priceCategory: places.priceCategory,
+			});
 			expect(res.status).toBe(201);
-			expect(res.body).toMatchObject({ id: expect.any(Number), status: 'reserved_to_time', reservedToDate: expect.any(String), totalPrice: { amount: expect.any(Number), currency: 'EUR' } });
+			expect(res.body).toMatchObject({
+				id: expect.any(Number),
+				status: 'reserved_to_time',
+				reservedToDate: expect.any(String),
+				totalPrice: { amount: expect.any(Number), currency: 'EUR' },
+			});
 			const until = ms(res.body.reservedToDate);
 			// isoTime drops milliseconds, hence the one-second slack below.
 			expect(until).toBeGreaterThanOrEqual(before + 15 * MINUTE - 1000);
 			expect(until).toBeLessThanOrEqual(before + 15 * MINUTE + 5000);
 			expect(ms(res.body.reservedToDate) - ms(res.body.createdAt)).toBe(15 * MINUTE);
 
-			const category = (await place(places.ids[0])).priceCategories.find((c) => String(c.id) === places.priceCategory)!;
+			const category = (await place(places.ids[0])).priceCategories.find(
+				(c) => String(c.id) === places.priceCategory,
+			)!;
 			expect(res.body.totalPrice.amount).toBeCloseTo(category.price.amount * 2, 2);
 			await setStatus(res.body.id, 'expired');
 		});
@@ -39,7 +50,9 @@ describe('sandbox orders: the order state machine', () => {
 			expect(res.body.payAt).toBeNull();
 			expect(res.body.tickets).toHaveLength(2);
 			for (const ticket of res.body.tickets!) expect(ticket.barcode).toBeNull();
-			expect(res.body.tickets!.map((t) => String(t.placeId)).sort()).toEqual([...places.ids].sort());
+			expect(res.body.tickets!.map((t) => String(t.placeId)).sort()).toEqual(
+				[...places.ids].sort(),
+			);
 			expect((await place(places.ids[0])).availableCount).toBe(0);
 			await setStatus(order.id, 'expired');
 		});
@@ -56,13 +69,20 @@ describe('sandbox orders: the order state machine', () => {
 			expect(paid.body.tickets).toHaveLength(2);
 			for (const ticket of paid.body.tickets!) {
 				expect(ticket.barcode).toMatch(/^\d{13}$/);
-				expect(ticket).toMatchObject({ placeName: expect.any(String), sectorName: expect.any(String), rowName: expect.any(String), price: { amount: expect.any(Number), currency: 'EUR' } });
+				expect(ticket).toMatchObject({
+					placeName: expect.any(String),
+					sectorName: expect.any(String),
+					rowName: expect.any(String),
+					price: { amount: expect.any(Number), currency: 'EUR' },
+				});
 			}
 			expect(new Set(paid.body.tickets!.map((t) => t.barcode)).size).toBe(2);
 
 			const read = await getOrder(order.id);
 			expect(read.body.status).toBe('paid');
-			expect(read.body.tickets!.map((t) => t.barcode)).toEqual(paid.body.tickets!.map((t) => t.barcode));
+			expect(read.body.tickets!.map((t) => t.barcode)).toEqual(
+				paid.body.tickets!.map((t) => t.barcode),
+			);
 			expect((await place(places.ids[1])).availableCount).toBe(0);
 		});
 
@@ -146,7 +166,9 @@ describe('sandbox orders: the order state machine', () => {
 			for (const body of [{ toStatus: 'cancelled' }, {}, { toStatus: '' }]) {
 				const res = await sb.send('PUT', `/orders/${order.id}/status`, body);
 				expect(res.status).toBe(400);
-				expect((res.body.violations as Violation[]).map((v) => v.propertyPath)).toContain('toStatus');
+				expect((res.body.violations as Violation[]).map((v) => v.propertyPath)).toContain(
+					'toStatus',
+				);
 			}
 			expect((await getOrder(order.id)).body.status).toBe('reserved_to_time');
 			await setStatus(order.id, 'expired');

@@ -1,4 +1,12 @@
-import { SECRET, signAt, signedTime, quiet, subscribe, deliveriesOf, payOrder } from '../helpers/push';
+import {
+	SECRET,
+	signAt,
+	signedTime,
+	quiet,
+	subscribe,
+	deliveriesOf,
+	payOrder,
+} from '../helpers/push';
 import { Receiver } from '../helpers/receiver';
 import { SandboxClient } from '../helpers/sandboxClient';
 
@@ -29,7 +37,11 @@ describe('sandbox push notifications: what is sent', () => {
 		expect(req.headers['content-type']).toMatch(/^application\/json/);
 		const body = JSON.parse(req.raw);
 		expect(Object.keys(body).sort()).toEqual(['data', 'id', 'occurredAt', 'type']);
-		expect(body).toMatchObject({ id: expect.stringMatching(/\S/), type: 'order.sale', data: { orderId, eventPointId: eventId, status: 'paid', source: 'api' } });
+		expect(body).toMatchObject({
+			id: expect.stringMatching(/\S/),
+			type: 'order.sale',
+			data: { orderId, eventPointId: eventId, status: 'paid', source: 'api' },
+		});
 		expect(Number.isNaN(Date.parse(body.occurredAt))).toBe(false);
 		expect(req.headers['x-delivery-id']).toBe(body.id);
 		expect(req.headers['x-delivery-attempt']).toBe('1');
@@ -43,7 +55,7 @@ describe('sandbox push notifications: what is sent', () => {
 		expect(req.headers['x-signature']).not.toBe(signAt(SECRET, req.raw, (t + 1) * 1000));
 	});
 
-	it('the signed time is the sandbox clock\'s: moved 6 minutes back, the signature says so', async () => {
+	it("the signed time is the sandbox clock's: moved 6 minutes back, the signature says so", async () => {
 		const rx = await receiver();
 		await subscribe(sb, { url: rx.url, secret: SECRET });
 		await sb.advanceClock(-6 * 60_000);
@@ -88,14 +100,24 @@ describe('sandbox push notifications: what is sent', () => {
 		await partnerRx.waitFor(1);
 		await organiserRx.waitFor(1);
 		for (const rx of [partnerRx, organiserRx]) {
-			expect(rx.bodies()[0]).toMatchObject({ type: 'event.created', data: { eventPointId: shared.body.id } });
+			expect(rx.bodies()[0]).toMatchObject({
+				type: 'event.created',
+				data: { eventPointId: shared.body.id },
+			});
 		}
 
 		// Linked to the organiser alone: the partner's subscription gets no delivery.
-		const privateEvent = await sb.admin('POST', '/events', { name: 'Closed Rehearsal', places: 10, companies: [] });
+		const privateEvent = await sb.admin('POST', '/events', {
+			name: 'Closed Rehearsal',
+			places: 10,
+			companies: [],
+		});
 		expect(privateEvent.status).toBe(201);
 		await organiserRx.waitFor(2);
-		expect(organiserRx.bodies()[1]).toMatchObject({ type: 'event.created', data: { eventPointId: privateEvent.body.id } });
+		expect(organiserRx.bodies()[1]).toMatchObject({
+			type: 'event.created',
+			data: { eventPointId: privateEvent.body.id },
+		});
 		const partnerDeliveries = await deliveriesOf(sb, partnerSub.id);
 		expect(partnerDeliveries.map((d) => d.payload.data.eventPointId)).toEqual([shared.body.id]);
 		await quiet(sb);
@@ -112,7 +134,10 @@ describe('sandbox push notifications: what is sent', () => {
 		const patched = await sb.admin('PATCH', `/events/${id}`, { name: 'Renamed Night' });
 		expect(patched.status).toBe(200);
 		await rx.waitFor(1);
-		expect(rx.bodies()[0]).toMatchObject({ type: 'event.updated', data: { eventPointId: id, changed: ['eventName'] } });
+		expect(rx.bodies()[0]).toMatchObject({
+			type: 'event.updated',
+			data: { eventPointId: id, changed: ['eventName'] },
+		});
 		expect((await sb.get(`/event-points/${id}`)).body.eventName).toBe('Renamed Night');
 	});
 
@@ -128,9 +153,18 @@ describe('sandbox push notifications: what is sent', () => {
 		await rx.waitFor(2);
 
 		const [saleBody, refundBody] = rx.bodies();
-		expect(saleBody).toMatchObject({ type: 'order.sale', data: { orderId: sale.body.id, eventPointId: sale.body.eventPoint, source: 'widget' } });
-		expect(refundBody).toMatchObject({ type: 'order.refund', data: { orderId: sale.body.id, refundId: refund.body.id, source: 'widget' } });
-		for (const req of rx.requests) expect(req.headers['x-signature']).toBe(signAt(SECRET, req.raw, signedTime(req.headers['x-signature']) * 1000));
+		expect(saleBody).toMatchObject({
+			type: 'order.sale',
+			data: { orderId: sale.body.id, eventPointId: sale.body.eventPoint, source: 'widget' },
+		});
+		expect(refundBody).toMatchObject({
+			type: 'order.refund',
+			data: { orderId: sale.body.id, refundId: refund.body.id, source: 'widget' },
+		});
+		for (const req of rx.requests)
+			expect(req.headers['x-signature']).toBe(
+				signAt(SECRET, req.raw, signedTime(req.headers['x-signature']) * 1000),
+			);
 	});
 
 	it('a types filter limits what a subscription receives', async () => {
@@ -147,7 +181,11 @@ describe('sandbox push notifications: what is sent', () => {
 		await refundsOnly.waitFor(1);
 		await quiet(sb);
 
-		expect(all.bodies().map((b) => b.type)).toEqual(['order.sale', 'order.refund', 'event.created']);
+		expect(all.bodies().map((b) => b.type)).toEqual([
+			'order.sale',
+			'order.refund',
+			'event.created',
+		]);
 		expect(refundsOnly.bodies().map((b) => b.type)).toEqual(['order.refund']);
 		expect((await deliveriesOf(sb, filtered.id)).map((d) => d.type)).toEqual(['order.refund']);
 	});
@@ -168,7 +206,14 @@ describe('sandbox push notifications: what is sent', () => {
 
 	it('rejects a subscription with a bad URL or an unknown type', async () => {
 		expect((await sb.admin('POST', '/webhooks', { url: 'not a url' })).status).toBe(400);
-		expect((await sb.admin('POST', '/webhooks', { url: 'http://127.0.0.1:9/x', types: ['order.created'] })).status).toBe(400);
+		expect(
+			(
+				await sb.admin('POST', '/webhooks', {
+					url: 'http://127.0.0.1:9/x',
+					types: ['order.created'],
+				})
+			).status,
+		).toBe(400);
 		expect((await sb.admin('GET', '/webhooks')).body).toEqual([]);
 	});
 
@@ -179,7 +224,9 @@ describe('sandbox push notifications: what is sent', () => {
 		await rx.waitFor(1);
 		const token = await sb.token();
 		const organiserToken = await sb.token('organiser');
-		expect((await sb.get('/event-points', { as: 'organiser', query: { itemsPerPage: 1 } })).status).toBe(200);
+		expect(
+			(await sb.get('/event-points', { as: 'organiser', query: { itemsPerPage: 1 } })).status,
+		).toBe(200);
 
 		const secrets = [sb.keys.partner, sb.keys.organiser, token, organiserToken, SECRET];
 		for (const path of ['/requests', '/counters', '/webhooks', '/deliveries']) {
@@ -189,6 +236,8 @@ describe('sandbox push notifications: what is sent', () => {
 			for (const secret of secrets) expect(res.text).not.toContain(secret);
 		}
 		// The listing still says the subscription is signed.
-		expect((await sb.admin('GET', '/webhooks')).body).toEqual([expect.objectContaining({ url: rx.url, signed: true })]);
+		expect((await sb.admin('GET', '/webhooks')).body).toEqual([
+			expect.objectContaining({ url: rx.url, signed: true }),
+		]);
 	});
 });

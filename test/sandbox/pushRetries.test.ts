@@ -7,7 +7,14 @@ describe('sandbox push notifications: retries on the sandbox clock', () => {
 	let sb: SandboxClient;
 	const receivers: Receiver[] = [];
 
-	beforeAll(async () => (sb = await SandboxClient.start({ events: 4, placesPerEvent: 40, push: { retryBaseMs: BASE, maxAttempts: 8 } })));
+	beforeAll(
+		async () =>
+			(sb = await SandboxClient.start({
+				events: 4,
+				placesPerEvent: 40,
+				push: { retryBaseMs: BASE, maxAttempts: 8 },
+			})),
+	);
 	afterEach(async () => {
 		await sb.admin('DELETE', '/webhooks');
 		await Promise.all(receivers.splice(0).map((r) => r.close()));
@@ -29,7 +36,10 @@ describe('sandbox push notifications: retries on the sandbox clock', () => {
 		expect(sale.status).toBe(201);
 		await rx.waitFor(1);
 		let delivery = await attemptsOf(sub.id, 1);
-		expect(delivery).toMatchObject({ state: 'pending', attempts: [expect.objectContaining({ status: 500 })] });
+		expect(delivery).toMatchObject({
+			state: 'pending',
+			attempts: [expect.objectContaining({ status: 500 })],
+		});
 
 		// The first retry waits retryBaseMs on the sandbox clock: not sent until the clock moves.
 		await quiet(sb);
@@ -55,10 +65,17 @@ describe('sandbox push notifications: retries on the sandbox clock', () => {
 		expect(delivery.attempts.map((a: any) => a.status)).toEqual([500, 500, 200]);
 		expect(delivery.attempts[1].at - delivery.attempts[0].at).toBeGreaterThanOrEqual(BASE);
 		expect(delivery.attempts[2].at - delivery.attempts[1].at).toBeGreaterThanOrEqual(2 * BASE);
-		expect(delivery.payload).toMatchObject({ type: 'order.sale', data: { orderId: sale.body.id, source: 'widget' } });
+		expect(delivery.payload).toMatchObject({
+			type: 'order.sale',
+			data: { orderId: sale.body.id, source: 'widget' },
+		});
 
 		const [first, second, third] = rx.requests;
-		expect([first, second, third].map((r) => r.headers['x-delivery-attempt'])).toEqual(['1', '2', '3']);
+		expect([first, second, third].map((r) => r.headers['x-delivery-attempt'])).toEqual([
+			'1',
+			'2',
+			'3',
+		]);
 		const id = JSON.parse(first.raw).id;
 		expect(delivery.notificationId).toBe(id);
 		for (const r of [second, third]) {
@@ -67,10 +84,13 @@ describe('sandbox push notifications: retries on the sandbox clock', () => {
 		}
 		// Each attempt's time is the sandbox clock's at that attempt: the retries' are a minute and two later.
 		const times = [first, second, third].map((r) => signedTime(r.headers['x-signature']));
-		expect(times.map((t, n) => t * 1000 - Math.floor(delivery.attempts[n].at / 1000) * 1000)).toEqual([0, 0, 0]);
+		expect(
+			times.map((t, n) => t * 1000 - Math.floor(delivery.attempts[n].at / 1000) * 1000),
+		).toEqual([0, 0, 0]);
 		expect(times[1] - times[0]).toBeGreaterThanOrEqual(BASE / 1000);
 		expect(times[2] - times[1]).toBeGreaterThanOrEqual((2 * BASE) / 1000);
-		for (const [n, r] of [first, second, third].entries()) expect(r.headers['x-signature']).toBe(signAt(SECRET, first.raw, times[n] * 1000));
+		for (const [n, r] of [first, second, third].entries())
+			expect(r.headers['x-signature']).toBe(signAt(SECRET, first.raw, times[n] * 1000));
 
 		// Delivered: moving the clock further sends nothing more.
 		await sb.advanceClock(10 * BASE);
@@ -121,8 +141,14 @@ describe('sandbox push notifications: retries on the sandbox clock', () => {
 		await rx.waitFor(2);
 		const [first, retry] = rx.requests;
 		expect(retry.raw).toBe(first.raw);
-		expect(retry.headers['x-signature']).toBe(signAt(SECRET, first.raw, signedTime(retry.headers['x-signature']) * 1000));
-		expect(retry.headers['x-signature']).not.toContain(signAt('another-secret', first.raw, signedTime(retry.headers['x-signature']) * 1000).slice(-64));
+		expect(retry.headers['x-signature']).toBe(
+			signAt(SECRET, first.raw, signedTime(retry.headers['x-signature']) * 1000),
+		);
+		expect(retry.headers['x-signature']).not.toContain(
+			signAt('another-secret', first.raw, signedTime(retry.headers['x-signature']) * 1000).slice(
+				-64,
+			),
+		);
 	});
 
 	it('a receiver that is down counts as a failed attempt', async () => {
@@ -144,6 +170,8 @@ describe('sandbox push notifications: retries on the sandbox clock', () => {
 			return d?.state === 'failed' ? d : undefined;
 		}, 'state failed');
 		expect(delivery.attempts).toHaveLength(3);
-		expect(delivery.attempts.every((a: any) => a.status === undefined && typeof a.error === 'string')).toBe(true);
+		expect(
+			delivery.attempts.every((a: any) => a.status === undefined && typeof a.error === 'string'),
+		).toBe(true);
 	});
 });

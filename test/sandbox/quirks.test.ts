@@ -7,7 +7,8 @@ const MINUTE = 60_000;
 const EVENT = 1002;
 
 /** The Date header of an answer, as epoch ms (whole seconds). */
-const dateOf = (headers: Record<string, string | string[] | undefined>) => Date.parse(String(headers.date));
+const dateOf = (headers: Record<string, string | string[] | undefined>) =>
+	Date.parse(String(headers.date));
 
 async function clockNow(sb: SandboxClient): Promise<number> {
 	return Date.parse((await sb.admin('GET', '/state')).body.now);
@@ -16,13 +17,20 @@ async function clockNow(sb: SandboxClient): Promise<number> {
 /** A paid API order on EVENT; its id. */
 async function paidOrder(sb: SandboxClient): Promise<number> {
 	const place = await sb.freePlace(EVENT);
-	const created = await sb.send('POST', '/orders', { eventPoint: String(EVENT), places: [place.id], priceCategory: place.priceCategory });
+	const created = await sb.send('POST', '/orders', {
+		eventPoint: String(EVENT),
+		places: [place.id],
+		priceCategory: place.priceCategory,
+	});
 	expect(created.status).toBe(201);
-	expect((await sb.send('PUT', `/orders/${created.body.id}/status`, { toStatus: 'paid' })).status).toBe(200);
+	expect(
+		(await sb.send('PUT', `/orders/${created.body.id}/status`, { toStatus: 'paid' })).status,
+	).toBe(200);
 	return created.body.id;
 }
 
-const eventOrderIds = async (sb: SandboxClient) => (await sb.getAll(`/event-points/${EVENT}/orders`)).map((o: any) => o.id as number);
+const eventOrderIds = async (sb: SandboxClient) =>
+	(await sb.getAll(`/event-points/${EVENT}/orders`)).map((o: any) => o.id as number);
 
 describe('sandbox quirks: time and lists', () => {
 	let sb: SandboxClient;
@@ -55,7 +63,12 @@ describe('sandbox quirks: time and lists', () => {
 		});
 
 		it('an injected 429 dates its Retry-After in the same time as Date', async () => {
-			await sb.admin('POST', '/faults', { kind: 'status', status: 429, retryAfter: { date: 5 }, path: '/genres' });
+			await sb.admin('POST', '/faults', {
+				kind: 'status',
+				status: 429,
+				retryAfter: { date: 5 },
+				path: '/genres',
+			});
 			const res = await sb.get('/genres');
 			expect(res.status).toBe(429);
 			const ahead = Date.parse(String(res.headers['retry-after'])) - dateOf(res.headers);
@@ -101,8 +114,18 @@ describe('sandbox quirks: time and lists', () => {
 			expect(sales.length).toBeGreaterThan(2);
 			expect(descending(sales)).toBe(true);
 			expect(descending(times(await sb.getAll('/widget-orders'), 'payAt'))).toBe(true);
-			expect(descending(times(await sb.getAll('/widget-orders-refunds', { query: { 'order[refundedAt]': 'asc' } }), 'refundedAt'))).toBe(true);
-			const events = times(await sb.getAll('/event-points', { query: { 'order[dateStarted]': 'asc' } }), 'dateStarted');
+			expect(
+				descending(
+					times(
+						await sb.getAll('/widget-orders-refunds', { query: { 'order[refundedAt]': 'asc' } }),
+						'refundedAt',
+					),
+				),
+			).toBe(true);
+			const events = times(
+				await sb.getAll('/event-points', { query: { 'order[dateStarted]': 'asc' } }),
+				'dateStarted',
+			);
 			expect(events.length).toBeGreaterThan(2);
 			expect(descending(events)).toBe(true);
 			expect(events[0]).toBeGreaterThan(events[events.length - 1]);
@@ -113,7 +136,9 @@ describe('sandbox quirks: time and lists', () => {
 			await sb.advanceClock(MINUTE);
 			const second = await paidOrder(sb);
 			await sb.setQuirks('ignore-sort');
-			const ids = (await sb.getAll(`/event-points/${EVENT}/orders`, { query: { 'order[payAt]': 'asc' } })).map((o: any) => o.id);
+			const ids = (
+				await sb.getAll(`/event-points/${EVENT}/orders`, { query: { 'order[payAt]': 'asc' } })
+			).map((o: any) => o.id);
 			expect(ids.indexOf(second)).toBeLessThan(ids.indexOf(first));
 		});
 	});
@@ -134,7 +159,8 @@ describe('sandbox quirks: time and lists', () => {
 			await sb.setQuirks({ lateVisibleMs: 8 * MINUTE });
 			const sale = (await sb.admin('POST', '/widget-orders', {})).body;
 			const saleIds = async () => (await sb.getAll('/widget-orders')).map((o: any) => o.id);
-			const refundIds = async () => (await sb.getAll('/widget-orders-refunds')).map((r: any) => r.id);
+			const refundIds = async () =>
+				(await sb.getAll('/widget-orders-refunds')).map((r: any) => r.id);
 			expect(await saleIds()).not.toContain(sale.id);
 			await sb.advanceClock(8 * MINUTE);
 			expect(await saleIds()).toContain(sale.id);
@@ -162,7 +188,10 @@ describe('sandbox quirks: time and lists', () => {
 			await sb.admin('PUT', '/config', { envelope: 'hydra' });
 			try {
 				await sb.setQuirks('total-drift');
-				const page = async (n: number) => (await sb.get('/event-points', { query: { itemsPerPage: 2, page: n } })).body['hydra:totalItems'];
+				const page = async (n: number) =>
+					(await sb.get('/event-points', { query: { itemsPerPage: 2, page: n } })).body[
+						'hydra:totalItems'
+					];
 				expect(await page(2)).toBe((await page(1)) + 1);
 			} finally {
 				await sb.admin('PUT', '/config', { envelope: 'array' });
@@ -187,7 +216,10 @@ describe('sandbox quirks: time and lists', () => {
 		});
 
 		it('at start: SandboxInit.quirks in either form', async () => {
-			const started = await SandboxClient.start({ events: 3, quirks: 'redirect=cross-origin,mangle-write-answers=truncated' });
+			const started = await SandboxClient.start({
+				events: 3,
+				quirks: 'redirect=cross-origin,mangle-write-answers=truncated',
+			});
 			try {
 				const { body } = await started.admin('GET', '/quirks');
 				expect(body.quirks).toEqual({ redirect: 'cross-origin', mangleWriteAnswers: 'truncated' });
@@ -200,7 +232,11 @@ describe('sandbox quirks: time and lists', () => {
 
 		it('the CLI refuses a bad quirk by name', async () => {
 			const root = resolve(__dirname, '../..');
-			const child = spawn(resolve(root, 'node_modules/.bin/tsx'), ['sandbox/cli.ts', '--port', '0', '--quirks', 'ignore-sort,sideways'], { cwd: root });
+			const child = spawn(
+				resolve(root, 'node_modules/.bin/tsx'),
+				['sandbox/cli.ts', '--port', '0', '--quirks', 'ignore-sort,sideways'],
+				{ cwd: root },
+			);
 			let stderr = '';
 			child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 			const code = await new Promise<number | null>((done) => child.once('exit', done));

@@ -44,7 +44,9 @@ describe('sandbox quirks: redirects and mangled write answers', () => {
 			expect(landed.statusCode).toBe(200);
 			expect(await landed.body.json()).toHaveLength(2);
 			sb.forgetTokens();
-			expect((await sb.api('POST', '/token', { body: { apiKey: sb.keys.partner } })).status).toBe(200);
+			expect((await sb.api('POST', '/token', { body: { apiKey: sb.keys.partner } })).status).toBe(
+				200,
+			);
 			expect((await sb.send('PUT', '/orders/1/reserve', {})).status).toBe(404);
 		});
 
@@ -57,13 +59,20 @@ describe('sandbox quirks: redirects and mangled write answers', () => {
 			expect(otherOrigin).not.toBe(sb.sandbox.baseUrl);
 
 			// A careless client re-sends the token by hand; fetch drops it across origins.
-			await request(String(moved.headers.location), { headers: { authorization: `Bearer ${token}` } }).then((r) => r.body.dump());
-			const followed = await fetch(`${sb.sandbox.baseUrl}/api/v2/genres`, { headers: { authorization: `Bearer ${token}` } });
+			await request(String(moved.headers.location), {
+				headers: { authorization: `Bearer ${token}` },
+			}).then((r) => r.body.dump());
+			const followed = await fetch(`${sb.sandbox.baseUrl}/api/v2/genres`, {
+				headers: { authorization: `Bearer ${token}` },
+			});
 			expect(followed.status).toBe(200);
 			expect(await followed.json()).toMatchObject({ otherOrigin: true });
 
 			const seen = await sb.otherOriginRequests();
-			expect(seen.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/v2/cities', 'GET /api/v2/genres']);
+			expect(seen.map((r) => `${r.method} ${r.path}`)).toEqual([
+				'GET /api/v2/cities',
+				'GET /api/v2/genres',
+			]);
 			expect(seen[0].headers.authorization).toBe(`Bearer ${token}`);
 			expect(seen[1].headers.authorization).toBeUndefined();
 			expect(sb.sandbox.otherOrigin().requests).toHaveLength(2);
@@ -73,7 +82,11 @@ describe('sandbox quirks: redirects and mangled write answers', () => {
 			await sb.setQuirks('redirect-token');
 			const res = await sb.api('POST', '/token', { body: { apiKey: sb.keys.partner } });
 			expect(res.status).toBe(307);
-			const followed = await fetch(`${sb.sandbox.baseUrl}/api/v2/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiKey: sb.keys.partner }) });
+			const followed = await fetch(`${sb.sandbox.baseUrl}/api/v2/token`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ apiKey: sb.keys.partner }),
+			});
 			expect(followed.status).toBe(200);
 			const [seen] = await sb.otherOriginRequests();
 			expect(seen).toMatchObject({ method: 'POST', path: '/api/v2/token' });
@@ -85,9 +98,15 @@ describe('sandbox quirks: redirects and mangled write answers', () => {
 			const place = await sb.freePlace(EVENT);
 			const before = (await sb.admin('GET', '/state')).body.orders;
 			await sb.setQuirks({ redirectWrites: true });
-			const created = await sb.send('POST', '/orders', { eventPoint: String(EVENT), places: [place.id], priceCategory: place.priceCategory });
+			const created = await sb.send('POST', '/orders', {
+				eventPoint: String(EVENT),
+				places: [place.id],
+				priceCategory: place.priceCategory,
+			});
 			expect(created.status).toBe(307);
-			expect(String(created.headers.location)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v2\/orders$/);
+			expect(String(created.headers.location)).toMatch(
+				/^http:\/\/127\.0\.0\.1:\d+\/api\/v2\/orders$/,
+			);
 			expect((await sb.send('PUT', '/orders/700001/reserve', {})).status).toBe(307);
 			expect((await sb.admin('GET', '/state')).body.orders).toBe(before);
 			expect((await sb.get('/cities')).status).toBe(200);
@@ -114,7 +133,10 @@ describe('sandbox quirks: redirects and mangled write answers', () => {
 			expect(() => gunzipSync(res.bytes!)).toThrow();
 			const viaFetch = await fetch(`${sb.sandbox.baseUrl}/api/v2/orders`, {
 				method: 'POST',
-				headers: { authorization: `Bearer ${await sb.token()}`, 'content-type': 'application/json' },
+				headers: {
+					authorization: `Bearer ${await sb.token()}`,
+					'content-type': 'application/json',
+				},
 				body: JSON.stringify(await newOrder()),
 			});
 			await expect(viaFetch.json()).rejects.toThrow();
@@ -160,7 +182,11 @@ describe('sandbox quirks: redirects and mangled write answers', () => {
 		it('rate: some writes mangled, the same ones for the same seed', async () => {
 			const pattern = async (client: SandboxClient) => {
 				const place = await client.freePlace(EVENT);
-				const order = await client.send('POST', '/orders', { eventPoint: String(EVENT), places: [place.id], priceCategory: place.priceCategory });
+				const order = await client.send('POST', '/orders', {
+					eventPoint: String(EVENT),
+					places: [place.id],
+					priceCategory: place.priceCategory,
+				});
 				await client.setQuirks('mangle-write-answers=gzip,mangle-write-answers-rate=0.5');
 				const marks: string[] = [];
 				for (let i = 0; i < 16; i++) {
@@ -182,5 +208,4 @@ describe('sandbox quirks: redirects and mangled write answers', () => {
 			}
 		});
 	});
-
 });

@@ -15,7 +15,11 @@ describe('sandbox: the integration order of spec section 1', () => {
 		const event = events.body.find((e: any) => e.countAvailableTickets > 0);
 
 		const place = await sb.freePlace(event.id);
-		const order = await sb.send('POST', '/orders', { eventPoint: String(event.id), places: [place.id], priceCategory: place.priceCategory });
+		const order = await sb.send('POST', '/orders', {
+			eventPoint: String(event.id),
+			places: [place.id],
+			priceCategory: place.priceCategory,
+		});
 		expect(order.status).toBe(201);
 		expect(order.body.status).toBe('reserved_to_time');
 
@@ -23,7 +27,10 @@ describe('sandbox: the integration order of spec section 1', () => {
 		expect(paid.status).toBe(200);
 		expect(paid.body.status).toBe('paid');
 		expect(paid.body.tickets).toHaveLength(1);
-		expect(paid.body.tickets[0]).toMatchObject({ placeId: Number(place.id), barcode: expect.stringMatching(/^\d{13}$/) });
+		expect(paid.body.tickets[0]).toMatchObject({
+			placeId: Number(place.id),
+			barcode: expect.stringMatching(/^\d{13}$/),
+		});
 	});
 });
 
@@ -46,6 +53,8 @@ describe('sandbox: seeded data is deterministic', () => {
 		expect(b).toEqual(a);
 		expect(a.events[0].dateStarted).toBe('2027-03-08T18:00:00+00:00');
 		expect(c.keys.partner).not.toBe(a.keys.partner);
-		expect(c.events.map((e: any) => e.eventName)).not.toEqual(a.events.map((e: any) => e.eventName));
+		expect(c.events.map((e: any) => e.eventName)).not.toEqual(
+			a.events.map((e: any) => e.eventName),
+		);
 	});
 });

@@ -29,7 +29,9 @@ afterAll(async () => {
 const REQUEST = 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n';
 
 /** Opens a new connection, sends a request as soon as it may, and resolves with the ms to the answer's first byte and the answer. */
-function firstByte(connect: (ready: () => void) => net.Socket): Promise<{ ms: number; text: string }> {
+function firstByte(
+	connect: (ready: () => void) => net.Socket,
+): Promise<{ ms: number; text: string }> {
 	return new Promise((resolve, reject) => {
 		const started = performance.now();
 		let ms = 0;
@@ -58,7 +60,9 @@ it('TLS with the throwaway certificate: 3 round trips to the first byte of the a
 	const link = await startWan({ upstreamPort: port, rttMs: RTT, tls: true });
 	links.push(link);
 	const ca = readFileSync(link.caFile!);
-	const { ms, text } = await firstByte((ready) => tls.connect({ port: link.port, host: '127.0.0.1', ca }, ready));
+	const { ms, text } = await firstByte((ready) =>
+		tls.connect({ port: link.port, host: '127.0.0.1', ca }, ready),
+	);
 	expect(text).toMatch(/^HTTP\/1\.1 200[\s\S]*ok$/);
 	expect(ms).toBeGreaterThanOrEqual(3 * RTT - 5);
 	expect(ms).toBeLessThan(4 * RTT);
@@ -69,11 +73,12 @@ it('a second request on an open connection costs one round trip', async () => {
 	const link = await startWan({ upstreamPort: port, rttMs: RTT });
 	links.push(link);
 	const socket = net.connect(link.port, '127.0.0.1');
-	const answer = () => new Promise<number>((resolve) => {
-		const started = performance.now();
-		socket.once('data', () => resolve(performance.now() - started));
-		socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
-	});
+	const answer = () =>
+		new Promise<number>((resolve) => {
+			const started = performance.now();
+			socket.once('data', () => resolve(performance.now() - started));
+			socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+		});
 	await answer();
 	const second = await answer();
 	socket.destroy();

@@ -1,4 +1,9 @@
-import { NodeOperationError, type IDataObject, type ILoadOptionsFunctions, type INodePropertyOptions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type ILoadOptionsFunctions,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { moneyText, nameOf } from '../shared/format';
 import { numericId } from '../shared/inputs';
@@ -14,15 +19,23 @@ function referenceOptions(path: string, describe?: (record: IDataObject) => stri
 	return async function (this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const records = await apiRequestAllItems.call(this, path);
 		return records
-			.map((record) => ({ name: label(record), value: String(record.id), description: describe?.(record) }))
+			.map((record) => ({
+				name: label(record),
+				value: String(record.id),
+				description: describe?.(record),
+			}))
 			.sort((a, b) => a.name.localeCompare(b.name));
 	};
 }
 
 /** An event as the editor lists it: `name · start · venue`. */
 export function eventLabel(event: IDataObject): string {
-	const start = String(event.dateStarted ?? '').slice(0, 16).replace('T', ' ');
-	return [event.eventName ?? `Event ${String(event.id)}`, start, nameOf(event.venue)].filter(Boolean).join(' · ');
+	const start = String(event.dateStarted ?? '')
+		.slice(0, 16)
+		.replace('T', ' ');
+	return [event.eventName ?? `Event ${String(event.id)}`, start, nameOf(event.venue)]
+		.filter(Boolean)
+		.join(' · ');
 }
 
 /** The numeric id a resource locator (or plain parameter) of the open node holds; undefined when empty or an expression. */
@@ -46,21 +59,42 @@ async function getPriceCategories(this: ILoadOptionsFunctions): Promise<INodePro
 	// Set by expressions (an AI tool's $fromAI): chosen when the node runs, nothing to list now.
 	// The editor sends expressions resolved, $fromAI as null.
 	const current = this.getCurrentNodeParameters() ?? {};
-	const byExpression = (value: unknown) => value === null || (typeof value === 'string' && value.startsWith('='));
-	if (byExpression(current.priceCategory) || byExpression((current.eventId as { value?: unknown } | undefined)?.value)) return [];
+	const byExpression = (value: unknown) =>
+		value === null || (typeof value === 'string' && value.startsWith('='));
+	if (
+		byExpression(current.priceCategory) ||
+		byExpression((current.eventId as { value?: unknown } | undefined)?.value)
+	)
+		return [];
 	const eventId = currentId(this, 'eventId');
-	if (!eventId) return waitingFor(`${CHOOSE_EVENT}, then a place: its price categories are listed here`);
+	if (!eventId)
+		return waitingFor(`${CHOOSE_EVENT}, then a place: its price categories are listed here`);
 	const raw = this.getCurrentNodeParameter('places') as { value?: unknown } | undefined;
 	const placeId = numericId(String(raw?.value ?? '').split(',')[0]);
-	if (!placeId) return waitingFor('Choose a place above first: its price categories are listed here');
+	if (!placeId)
+		return waitingFor('Choose a place above first: its price categories are listed here');
 	const sectorId = currentId(this, 'sectorId');
-	const path = sectorId ? `/event-points/${eventId}/sectors/${sectorId}/places` : `/event-points/${eventId}/places`;
+	const path = sectorId
+		? `/event-points/${eventId}/sectors/${sectorId}/places`
+		: `/event-points/${eventId}/places`;
 	// No endpoint reads one place: page through the hall plan until it turns up.
-	const [place] = await apiRequestAllItems.call(this, path, {}, { limit: 1, keep: (p) => String(p.id) === placeId });
-	if (!place) throw new NodeOperationError(this.getNode(), `Place ${placeId} is not in the hall plan of event ${eventId}`);
+	const [place] = await apiRequestAllItems.call(
+		this,
+		path,
+		{},
+		{ limit: 1, keep: (p) => String(p.id) === placeId },
+	);
+	if (!place)
+		throw new NodeOperationError(
+			this.getNode(),
+			`Place ${placeId} is not in the hall plan of event ${eventId}`,
+		);
 	return ((place.priceCategories ?? []) as IDataObject[]).map((category) => {
 		const amount = moneyText(category.price);
-		return { name: [label(category), amount].filter(Boolean).join(' · '), value: String(category.id) };
+		return {
+			name: [label(category), amount].filter(Boolean).join(' · '),
+			value: String(category.id),
+		};
 	});
 }
 
@@ -69,7 +103,8 @@ async function getPromoCodes(this: ILoadOptionsFunctions): Promise<INodeProperty
 	const codes = await apiRequestAllItems.call(this, '/promocodes');
 	return codes.map((record) => {
 		const code = String(record.code ?? label(record));
-		const off = record.discountPercent !== undefined ? `${String(record.discountPercent)}% off` : undefined;
+		const off =
+			record.discountPercent !== undefined ? `${String(record.discountPercent)}% off` : undefined;
 		const until = record.validTo ? `valid until ${String(record.validTo).slice(0, 10)}` : undefined;
 		return { name: code, value: code, description: [off, until].filter(Boolean).join(', ') };
 	});

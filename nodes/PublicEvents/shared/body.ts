@@ -29,9 +29,14 @@ export const additionalBodyOption: INodeProperties = {
  * JSON object, or on a field the node already set: the node checked that value and reads the
  * result back by it, so it must be what is sent.
  */
-export function withAdditionalBody(options: IDataObject, body: IDataObject | undefined, inputs: Inputs): IDataObject | undefined {
+export function withAdditionalBody(
+	options: IDataObject,
+	body: IDataObject | undefined,
+	inputs: Inputs,
+): IDataObject | undefined {
 	let extra: unknown = options.additionalBodyFields;
-	if (extra === undefined || extra === null || (typeof extra === 'string' && extra.trim() === '')) return body;
+	if (extra === undefined || extra === null || (typeof extra === 'string' && extra.trim() === ''))
+		return body;
 	if (typeof extra === 'string') {
 		try {
 			extra = JSON.parse(extra);
@@ -40,7 +45,10 @@ export function withAdditionalBody(options: IDataObject, body: IDataObject | und
 		}
 	}
 	if (!extra || typeof extra !== 'object' || Array.isArray(extra)) {
-		inputs.fail(FIELD, `expected a JSON object such as {"field": "value"}, got ${Array.isArray(extra) ? 'an array' : typeof extra === 'object' ? 'null' : typeof extra}`);
+		inputs.fail(
+			FIELD,
+			`expected a JSON object such as {"field": "value"}, got ${Array.isArray(extra) ? 'an array' : typeof extra === 'object' ? 'null' : typeof extra}`,
+		);
 	}
 	const added = Object.keys(extra);
 	if (added.length === 0) return body;
@@ -48,7 +56,11 @@ export function withAdditionalBody(options: IDataObject, body: IDataObject | und
 	const own = new Map(Object.keys(body ?? {}).map((name) => [name.toLowerCase(), name]));
 	for (const name of added) {
 		const taken = own.get(name.toLowerCase());
-		if (taken !== undefined) inputs.fail(FIELD, `${show(name)} is set by the node (${SET_BY[taken] ?? 'a parameter of this operation'}); change it there`);
+		if (taken !== undefined)
+			inputs.fail(
+				FIELD,
+				`${show(name)} is set by the node (${SET_BY[taken] ?? 'a parameter of this operation'}); change it there`,
+			);
 	}
 	return { ...body, ...(extra as IDataObject) };
 }

@@ -10,10 +10,22 @@ export const CHANGE_TYPES = ['newEvent', 'eventUpdated', 'sale', 'refund'] as co
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 
 export const changeTypeOptions: INodePropertyOptions[] = [
-	{ name: 'New Event', value: 'newEvent', description: 'An event session was opened to your company' },
-	{ name: 'Event Updated', value: 'eventUpdated', description: 'An event session changed (name, dates, venue…)' },
+	{
+		name: 'New Event',
+		value: 'newEvent',
+		description: 'An event session was opened to your company',
+	},
+	{
+		name: 'Event Updated',
+		value: 'eventUpdated',
+		description: 'An event session changed (name, dates, venue…)',
+	},
 	{ name: 'Sale', value: 'sale', description: 'An order was paid' },
-	{ name: 'Refund', value: 'refund', description: 'An order, or some of its tickets, was refunded' },
+	{
+		name: 'Refund',
+		value: 'refund',
+		description: 'An order, or some of its tickets, was refunded',
+	},
 ];
 
 /**

@@ -7,7 +7,13 @@ import { retryPolicyFrom, timeoutOption } from '../transport/retry';
 import { LANGUAGE_CODE } from '../../../credentials/PublicEventsApi.credentials';
 
 /** A searchable list, or an ID by hand; the operation reduces an IRI to its number (Inputs.id). */
-function locator(displayName: string, name: string, searchListMethod: string, placeholder: string, description: string): INodeProperties {
+function locator(
+	displayName: string,
+	name: string,
+	searchListMethod: string,
+	placeholder: string,
+	description: string,
+): INodeProperties {
 	return {
 		displayName,
 		name,
@@ -16,7 +22,12 @@ function locator(displayName: string, name: string, searchListMethod: string, pl
 		required: true,
 		description,
 		modes: [
-			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod, searchable: true } },
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod, searchable: true },
+			},
 			{ displayName: 'By ID', name: 'id', type: 'string', placeholder },
 		],
 	};
@@ -72,15 +83,31 @@ export const returnAllAndLimit: INodeProperties[] = [
 	},
 	limitProperty,
 	// The same Limit on the tool (`publicEventsTool`), smaller: every result goes into an agent's context.
-	{ ...limitProperty, default: TOOL_LIMIT, displayOptions: { show: { returnAll: [false], '@tool': [true] } } },
+	{
+		...limitProperty,
+		default: TOOL_LIMIT,
+		displayOptions: { show: { returnAll: [false], '@tool': [true] } },
+	},
 ];
 
 export function filtersCollection(options: INodeProperties[]): INodeProperties {
-	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, options };
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options,
+	};
 }
 
 /** A list's sort, sent as `order[<field>]` (API Platform style, as the spec's event list). */
-export function sortOption(displayName: string, ascending: string, descending: string, description: string): INodeProperties {
+export function sortOption(
+	displayName: string,
+	ascending: string,
+	descending: string,
+	description: string,
+): INodeProperties {
 	return {
 		displayName,
 		name: 'sort',
@@ -96,7 +123,12 @@ export function sortOption(displayName: string, ascending: string, descending: s
 }
 
 /** The query entry of a sortOption (`{ [key]: 'asc' | 'desc' }`), or none for the service's default. */
-export function sortQuery(options: IDataObject, key: string, inputs: Inputs, field: string): IDataObject {
+export function sortQuery(
+	options: IDataObject,
+	key: string,
+	inputs: Inputs,
+	field: string,
+): IDataObject {
 	const sort = options.sort;
 	if (sort === undefined || sort === null || sort === '') return {};
 	if (sort !== 'asc' && sort !== 'desc') inputs.fail(field, 'expected "asc" or "desc"');
@@ -112,7 +144,7 @@ export const requestOptions: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. en',
 		description:
-			'Language code for names and descriptions, sent as X-API-Language. Overrides the credential\'s default language.',
+			"Language code for names and descriptions, sent as X-API-Language. Overrides the credential's default language.",
 	},
 	{
 		displayName: 'Max Retries',
@@ -153,18 +185,26 @@ export function optionsCollection(extra: INodeProperties[] = []): INodePropertie
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [...extra, ...requestOptions].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		options: [...extra, ...requestOptions].sort((a, b) =>
+			a.displayName.localeCompare(b.displayName),
+		),
 	};
 }
 
 /** Options that are true or false; an expression may give the text "true" / "false". */
-const FLAG_OPTIONS: Record<string, string> = { onlyAvailable: 'Only Available', splitTickets: 'Split Tickets Into Items' };
+const FLAG_OPTIONS: Record<string, string> = {
+	onlyAvailable: 'Only Available',
+	splitTickets: 'Split Tickets Into Items',
+};
 
 /**
  * The Options entries every operation (and the poll trigger) shares, checked: the retry bounds
  * as the description states them, the language as a code (it becomes a header), flags as booleans.
  */
-export function checkedOptions(options: IDataObject, inputs: Inputs): Pick<RequestSettings, 'retry' | 'language'> & { options: IDataObject } {
+export function checkedOptions(
+	options: IDataObject,
+	inputs: Inputs,
+): Pick<RequestSettings, 'retry' | 'language'> & { options: IDataObject } {
 	const checked = { ...options };
 	const numbers = requestOptions.filter((p) => p.type === 'number');
 	for (const property of numbers) {
@@ -182,27 +222,50 @@ export function checkedOptions(options: IDataObject, inputs: Inputs): Pick<Reque
 	// A header value: a name such as "English" would be sent as is and silently ignored.
 	const raw = checked.language;
 	const language = typeof raw === 'string' ? raw.trim() : raw;
-	if (language !== undefined && language !== null && language !== '' && (typeof language !== 'string' || !LANGUAGE_CODE.test(language))) {
+	if (
+		language !== undefined &&
+		language !== null &&
+		language !== '' &&
+		(typeof language !== 'string' || !LANGUAGE_CODE.test(language))
+	) {
 		inputs.fail('Language', `expected a language code such as en or pt-BR, got ${show(raw)}`);
 	}
-	return { options: checked, retry: retryPolicyFrom(checked), language: (language as string) || undefined };
+	return {
+		options: checked,
+		retry: retryPolicyFrom(checked),
+		language: (language as string) || undefined,
+	};
 }
 
 /** Request settings for item `i` from its Options collection. */
-export function requestSettings(this: IExecuteFunctions, i: number): RequestSettings & { options: IDataObject } {
+export function requestSettings(
+	this: IExecuteFunctions,
+	i: number,
+): RequestSettings & { options: IDataObject } {
 	const options = this.getNodeParameter('options', i, {}) as IDataObject;
 	return { ...checkedOptions(options, new Inputs(this.getNode(), i)), itemIndex: i };
 }
 
 /** Request settings plus the Return All / Limit choice of item `i`. */
-export function pageSettings(this: IExecuteFunctions, i: number): PageSettings & { options: IDataObject } {
+export function pageSettings(
+	this: IExecuteFunctions,
+	i: number,
+): PageSettings & { options: IDataObject } {
 	const inputs = new Inputs(this.getNode(), i);
 	const settings: PageSettings & { options: IDataObject } = requestSettings.call(this, i);
 	const { maxPagesInFlight } = settings.options;
 	if (maxPagesInFlight !== undefined) {
-		settings.maxPagesInFlight = inputs.number(maxPagesInFlight, pagesInFlightOption.displayName, { min: 1, max: 32, whole: true });
+		settings.maxPagesInFlight = inputs.number(maxPagesInFlight, pagesInFlightOption.displayName, {
+			min: 1,
+			max: 32,
+			whole: true,
+		});
 	}
-	if (inputs.flag(this.getNodeParameter('returnAll', i, false), 'Return All')) return { ...settings, limit: undefined };
-	const limit = inputs.number(this.getNodeParameter('limit', i, 50), 'Limit', { min: 1, whole: true });
+	if (inputs.flag(this.getNodeParameter('returnAll', i, false), 'Return All'))
+		return { ...settings, limit: undefined };
+	const limit = inputs.number(this.getNodeParameter('limit', i, 50), 'Limit', {
+		min: 1,
+		whole: true,
+	});
 	return { ...settings, limit };
 }

@@ -24,20 +24,31 @@ export class EventNames {
 
 	private async read(path: string): Promise<Names> {
 		const { retry, language, itemIndex, maxPagesInFlight } = this.settings;
-		const names = apiRequestAllItems.call(this.context, path, {}, { retry, language, itemIndex, maxPagesInFlight }).then(namesOf);
+		const names = apiRequestAllItems
+			.call(this.context, path, {}, { retry, language, itemIndex, maxPagesInFlight })
+			.then(namesOf);
 		if (path !== ARCHIVE) return await names;
 		// A key without the archive leaves those names null rather than failing every run; any other
 		// failure is the transport's NodeApiError, passed on as it is.
-		return await names.catch(async (error: unknown) => (['403', '404'].includes(String((error as { httpCode?: unknown }).httpCode)) ? new Map() : await Promise.reject(error)));
+		return await names.catch(async (error: unknown) =>
+			['403', '404'].includes(String((error as { httpCode?: unknown }).httpCode))
+				? new Map()
+				: await Promise.reject(error),
+		);
 	}
 
 	/** The rows with eventName set; no request when no row names an event. */
 	async fill<T extends Row>(rows: T[]): Promise<T[]> {
-		const wanted = [...new Set(rows.map((row) => row.eventPointId).filter((id): id is string => id !== null))];
+		const wanted = [
+			...new Set(rows.map((row) => row.eventPointId).filter((id): id is string => id !== null)),
+		];
 		if (wanted.length === 0) return rows;
 		const live = await (this.live ??= this.read('/event-points'));
-		const archived = wanted.some((id) => !live.has(id)) ? await (this.archived ??= this.read(ARCHIVE)) : new Map();
-		const nameOf = (id: string | null) => (id === null ? null : (live.get(id) ?? archived.get(id) ?? null));
+		const archived = wanted.some((id) => !live.has(id))
+			? await (this.archived ??= this.read(ARCHIVE))
+			: new Map();
+		const nameOf = (id: string | null) =>
+			id === null ? null : (live.get(id) ?? archived.get(id) ?? null);
 		return rows.map((row) => ({ ...row, eventName: nameOf(row.eventPointId) }));
 	}
 }
@@ -65,6 +76,11 @@ export function eventNamesOf(context: ApiContext, settings: PageSettings): Event
 }
 
 /** Records of one source as rows, with their event names. */
-export async function asRows(context: ApiContext, settings: PageSettings, records: IDataObject[], source: RowSource): Promise<Row[]> {
+export async function asRows(
+	context: ApiContext,
+	settings: PageSettings,
+	records: IDataObject[],
+	source: RowSource,
+): Promise<Row[]> {
 	return await eventNamesOf(context, settings).fill(records.map((json) => toRow(json, source)));
 }

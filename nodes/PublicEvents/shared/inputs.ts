@@ -2,8 +2,10 @@ import { NodeOperationError, type INode } from 'n8n-workflow';
 
 // A plain id, or the IRI a user copied from a response (`/api/v2/places/123`): the API wants `123`.
 // The segment before the number names the collection; no segment starts with a dot, so `../` never passes as a path.
-const IRI = /^(?:https?:\/\/[^/?#\s]+)?\/?(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*([A-Za-z][A-Za-z0-9_-]*)\/(\d+)\/?$/;
-const TIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:0\d|1[0-4]):?[0-5]\d)?)?$/;
+const IRI =
+	/^(?:https?:\/\/[^/?#\s]+)?\/?(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*([A-Za-z][A-Za-z0-9_-]*)\/(\d+)\/?$/;
+const TIME =
+	/^(\d{4}-\d{2}-\d{2})(?:[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:0\d|1[0-4]):?[0-5]\d)?)?$/;
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 const INT64_MAX = '9223372036854775807';
 /** Longest id or IRI read; anything longer is not one (and is never put in a URL). */
@@ -38,7 +40,8 @@ export const IRI_COLLECTIONS: Record<string, readonly string[]> = {
  * IRI whose collection is one of `collections` (any, when not given); undefined when there is none.
  */
 export function numericId(value: unknown, collections?: readonly string[]): string | undefined {
-	if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0 ? String(value) : undefined;
+	if (typeof value === 'number')
+		return Number.isSafeInteger(value) && value > 0 ? String(value) : undefined;
 	if (typeof value !== 'string' || value.length > MAX_ID_TEXT) return undefined;
 	const text = value.trim();
 	let digits = /^\d+$/.test(text) ? text : undefined;
@@ -48,7 +51,8 @@ export function numericId(value: unknown, collections?: readonly string[]): stri
 		digits = iri[2];
 	}
 	digits = digits.replace(/^0+/, '');
-	const tooBig = digits.length > INT64_MAX.length || (digits.length === INT64_MAX.length && digits > INT64_MAX);
+	const tooBig =
+		digits.length > INT64_MAX.length || (digits.length === INT64_MAX.length && digits > INT64_MAX);
 	return digits === '' || tooBig ? undefined : digits;
 }
 
@@ -72,7 +76,9 @@ export class Inputs {
 		const collections = IRI_COLLECTIONS[field] ?? [];
 		const id = numericId(value, collections);
 		if (id === undefined) {
-			const example = collections.length ? ` (or its API address, such as /api/v2/${collections[0]}/123)` : '';
+			const example = collections.length
+				? ` (or its API address, such as /api/v2/${collections[0]}/123)`
+				: '';
 			this.fail(field, `expected a numeric ID${example}, got ${show(value)}`);
 		}
 		return id;
@@ -87,7 +93,8 @@ export class Inputs {
 				: value === undefined || value === null
 					? []
 					: [value];
-		if (list.length > MAX_IDS) this.fail(field, `expected at most ${MAX_IDS} IDs, got ${list.length}`);
+		if (list.length > MAX_IDS)
+			this.fail(field, `expected at most ${MAX_IDS} IDs, got ${list.length}`);
 		return list.map((entry) => this.id(entry, field));
 	}
 
@@ -108,7 +115,11 @@ export class Inputs {
 	/** An ISO 8601 day or date-time, sent as given (with its offset, if any); Dates and Luxon DateTimes too. */
 	time(value: unknown, field: string): string {
 		const moment = isoMoment(isoText(value, 'toISO'));
-		if (!moment) this.fail(field, `expected a date or date-time such as 2026-12-31T18:00:00Z, got ${show(value)}`);
+		if (!moment)
+			this.fail(
+				field,
+				`expected a date or date-time such as 2026-12-31T18:00:00Z, got ${show(value)}`,
+			);
 		return moment.text;
 	}
 
@@ -116,11 +127,27 @@ export class Inputs {
 	 * A number from `min` to `max` (whole when asked), from a number or a decimal numeric string.
 	 * Booleans, arrays and blank text are not numbers, though JavaScript would make them one.
 	 */
-	number(value: unknown, field: string, { min, max = MAX_WHOLE, whole = false }: { min: number; max?: number; whole?: boolean }): number {
+	number(
+		value: unknown,
+		field: string,
+		{ min, max = MAX_WHOLE, whole = false }: { min: number; max?: number; whole?: boolean },
+	): number {
 		const number = typeof value === 'string' && DECIMAL.test(value.trim()) ? Number(value) : value;
-		if (typeof number !== 'number' || !Number.isFinite(number) || (whole && !Number.isInteger(number)) || number < min || number > max) {
-			const upTo = max < MAX_WHOLE || (typeof number === 'number' && number > max) ? ` and at most ${max}` : '';
-			this.fail(field, `expected a ${whole ? 'whole ' : ''}number of at least ${min}${upTo}, got ${show(value)}`);
+		if (
+			typeof number !== 'number' ||
+			!Number.isFinite(number) ||
+			(whole && !Number.isInteger(number)) ||
+			number < min ||
+			number > max
+		) {
+			const upTo =
+				max < MAX_WHOLE || (typeof number === 'number' && number > max)
+					? ` and at most ${max}`
+					: '';
+			this.fail(
+				field,
+				`expected a ${whole ? 'whole ' : ''}number of at least ${min}${upTo}, got ${show(value)}`,
+			);
 		}
 		return number;
 	}
@@ -142,8 +169,10 @@ export class Inputs {
 	text(value: unknown, field: string): string {
 		const text = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
 		if (text === '') this.fail(field, `expected a value, got ${show(value)}`);
-		if (text.length > MAX_TEXT) this.fail(field, `expected at most ${MAX_TEXT} characters, got ${text.length}`);
-		if (/\p{Surrogate}/u.test(text)) this.fail(field, `contains a broken character (a lone UTF-16 surrogate): ${show(value)}`);
+		if (text.length > MAX_TEXT)
+			this.fail(field, `expected at most ${MAX_TEXT} characters, got ${text.length}`);
+		if (/\p{Surrogate}/u.test(text))
+			this.fail(field, `contains a broken character (a lone UTF-16 surrogate): ${show(value)}`);
 		return text;
 	}
 }
@@ -154,7 +183,8 @@ export function isoMoment(candidate: unknown): { day: string; text: string } | u
 	if (!match) return undefined;
 	// Round trip: Date.parse accepts 2026-02-31 and rolls it over to March.
 	const parsed = Date.parse(`${match[1]}T00:00:00Z`);
-	if (Number.isNaN(parsed) || new Date(parsed).toISOString().slice(0, 10) !== match[1]) return undefined;
+	if (Number.isNaN(parsed) || new Date(parsed).toISOString().slice(0, 10) !== match[1])
+		return undefined;
 	return { day: match[1], text: match[0].replace(' ', 'T') };
 }
 
@@ -168,10 +198,13 @@ function isoText(value: unknown, method: 'toISODate' | 'toISO'): unknown {
 /** The value as an error message quotes it: short, control characters escaped. */
 export function show(value: unknown): string {
 	if (value === undefined || value === null || value === '') return 'nothing';
-	const chars = Array.from(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)));
+	const chars = Array.from(
+		typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)),
+	);
 	const shown = chars.slice(0, 40).map((c) => {
 		const code = c.charCodeAt(0);
-		const control = code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
+		const control =
+			code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
 		return control ? `\\u${code.toString(16).padStart(4, '0')}` : c;
 	});
 	return `"${shown.join('')}${chars.length > 40 ? '…' : ''}"`;

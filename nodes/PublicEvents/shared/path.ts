@@ -6,11 +6,15 @@ import { UnexpectedError } from 'n8n-workflow';
  * reach another endpoint. Dot segments are refused: URL parsers resolve `..` and `%2E%2E` alike.
  */
 export function path(parts: TemplateStringsArray, ...values: Array<string | number>): string {
-	return parts.reduce((built, part, i) => built + part + (i < values.length ? segment(values[i]) : ''), '');
+	return parts.reduce(
+		(built, part, i) => built + part + (i < values.length ? segment(values[i]) : ''),
+		'',
+	);
 }
 
 function segment(value: string | number): string {
 	const text = String(value);
-	if (text === '' || /^(?:\.|%2e){1,2}$/i.test(text)) throw new UnexpectedError(`Refused to build a request path with the segment "${text}"`);
+	if (text === '' || /^(?:\.|%2e){1,2}$/i.test(text))
+		throw new UnexpectedError(`Refused to build a request path with the segment "${text}"`);
 	return encodeURIComponent(text);
 }

@@ -53,7 +53,8 @@ export const outputOption: INodeProperties = {
 		{
 			name: 'Rows for a Table',
 			value: 'rows',
-			description: 'One flat row per sale or refund, ready for a spreadsheet or Data Table keyed by Order ID',
+			description:
+				'One flat row per sale or refund, ready for a spreadsheet or Data Table keyed by Order ID',
 		},
 	],
 	default: 'records',
@@ -65,7 +66,8 @@ export const outputOption: INodeProperties = {
 /** Whether the Options collection asks for rows; any value but the two offered names the field. */
 export function wantsRows(options: IDataObject, inputs: Inputs): boolean {
 	const output = options.output ?? 'records';
-	if (output !== 'records' && output !== 'rows') inputs.fail('Output', `expected "records" or "rows", got ${show(output)}`);
+	if (output !== 'records' && output !== 'rows')
+		inputs.fail('Output', `expected "records" or "rows", got ${show(output)}`);
 	return output === 'rows';
 }
 
@@ -80,7 +82,8 @@ const number = (value: unknown) => {
 };
 /** A count: an array's length, or a number the record states. */
 const count = (value: unknown) => (Array.isArray(value) ? value.length : number(value));
-const money = (value: unknown) => (value && typeof value === 'object' ? (value as IDataObject) : {});
+const money = (value: unknown) =>
+	value && typeof value === 'object' ? (value as IDataObject) : {};
 const eventOf = (json: IDataObject) => changeId(json.eventPoint ?? json.eventPointId);
 
 /** A paid order (widget or API) as a row; eventName is filled in later (withEventNames). */

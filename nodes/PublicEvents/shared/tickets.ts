@@ -7,7 +7,7 @@ export const splitTicketsOption: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		'Whether to output one item per ticket (order ID, order status and totals plus the ticket\'s fields: one spreadsheet row per ticket) instead of one item per order. An answer without tickets, such as Create\'s, stays one item.',
+		"Whether to output one item per ticket (order ID, order status and totals plus the ticket's fields: one spreadsheet row per ticket) instead of one item per order. An answer without tickets, such as Create's, stays one item.",
 	// The output schema n8n previews before a run is the default's (one item per order).
 	hint: 'On: each item is one ticket (its fields plus orderId, orderStatus, totalPrice, totalDiscount, reservedToDate), not the order the preview before a run shows',
 };

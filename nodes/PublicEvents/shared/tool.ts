@@ -19,11 +19,13 @@ export const simplifyProperty: INodeProperties = {
 	displayOptions: { show: { '@tool': [true] } },
 };
 
-const name = (value: unknown) => (value && typeof value === 'object' ? nameOf(value) : value) as IDataObject['name'];
+const name = (value: unknown) =>
+	(value && typeof value === 'object' ? nameOf(value) : value) as IDataObject['name'];
 const names = (value: unknown) => (Array.isArray(value) ? value.map(name).join(', ') : undefined);
 
 /** Drops what is undefined, so an absent field costs nothing. */
-const defined = (record: IDataObject) => Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as IDataObject;
+const defined = (record: IDataObject) =>
+	Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as IDataObject;
 
 export function simpleEvent(event: IDataObject): IDataObject {
 	return defined({
@@ -43,7 +45,9 @@ export function simpleEvent(event: IDataObject): IDataObject {
 }
 
 export function simplePlace(place: IDataObject): IDataObject {
-	const categories = Array.isArray(place.priceCategories) ? (place.priceCategories as IDataObject[]) : [];
+	const categories = Array.isArray(place.priceCategories)
+		? (place.priceCategories as IDataObject[])
+		: [];
 	return defined({
 		id: place.id,
 		sectorName: place.sectorName,
@@ -51,12 +55,25 @@ export function simplePlace(place: IDataObject): IDataObject {
 		placeName: place.placeName,
 		availableCount: place.availableCount,
 		// Price category ID -> "name, price": the ID is what an order takes.
-		priceCategories: Object.fromEntries(categories.map((c) => [String(c.id), [c.name, moneyText(c.price)].filter(Boolean).join(', ')])),
+		priceCategories: Object.fromEntries(
+			categories.map((c) => [
+				String(c.id),
+				[c.name, moneyText(c.price)].filter(Boolean).join(', '),
+			]),
+		),
 	});
 }
 
 /** The records as they are, or simplified when the tool's Simplify is on (the plain node has none). */
-export function simplified(this: IExecuteFunctions, i: number, records: IDataObject[], simple: (record: IDataObject) => IDataObject): IDataObject[] {
-	const simplify = new Inputs(this.getNode(), i).flag(this.getNodeParameter('simplify', i, false), simplifyProperty.displayName);
+export function simplified(
+	this: IExecuteFunctions,
+	i: number,
+	records: IDataObject[],
+	simple: (record: IDataObject) => IDataObject,
+): IDataObject[] {
+	const simplify = new Inputs(this.getNode(), i).flag(
+		this.getNodeParameter('simplify', i, false),
+		simplifyProperty.displayName,
+	);
 	return simplify ? records.map(simple) : records;
 }

@@ -26,18 +26,23 @@ export interface ApiFailure {
 }
 
 /** Names whose values are credentials, wherever they sit in an error body (headers or fields echoed back). */
-const SECRET_NAME = /^(?:(?:proxy-)?authorization|(?:set-)?cookie|x-api-key|api[-_]?key|(?:access|refresh|id|bearer)?[-_]?token|(?:client[-_]?)?secret|password)$/i;
+const SECRET_NAME =
+	/^(?:(?:proxy-)?authorization|(?:set-)?cookie|x-api-key|api[-_]?key|(?:access|refresh|id|bearer)?[-_]?token|(?:client[-_]?)?secret|password)$/i;
 
 /** Credentials in text: Bearer/Basic values, JWTs (the API's tokens are JWTs), `apiKey=…` or `"token": "…"` pairs. */
 const SECRET_TEXT: Array<[RegExp, string]> = [
 	[/\b(Bearer|Basic)\s+[\w\-.~+/]+=*/gi, '$1 [redacted]'],
 	[/\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g, '[redacted]'],
-	[/((?:api[-_]?key|token|secret|password|authorization)["']?\s*[:=]\s*["']?)(?!\[redacted\]|Bearer |Basic )[^\s"'&,;}]+/gi, '$1[redacted]'],
+	[
+		/((?:api[-_]?key|token|secret|password|authorization)["']?\s*[:=]\s*["']?)(?!\[redacted\]|Bearer |Basic )[^\s"'&,;}]+/gi,
+		'$1[redacted]',
+	],
 ];
 
 function redactText(text: string, secrets: string[]): string {
 	let safe = text;
-	for (const secret of secrets) if (secret.length >= 8) safe = safe.split(secret).join('[redacted]');
+	for (const secret of secrets)
+		if (secret.length >= 8) safe = safe.split(secret).join('[redacted]');
 	for (const [pattern, replacement] of SECRET_TEXT) safe = safe.replace(pattern, replacement);
 	return safe;
 }
@@ -54,13 +59,17 @@ export function redact(body: unknown, secrets: string[] = [], depth = 0): unknow
 	return Object.fromEntries(
 		Object.entries(body as JsonObject).map(([name, value]) => [
 			name,
-			SECRET_NAME.test(name) && value !== null && typeof value !== 'object' ? '[redacted]' : redact(value, secrets, depth + 1),
+			SECRET_NAME.test(name) && value !== null && typeof value !== 'object'
+				? '[redacted]'
+				: redact(value, secrets, depth + 1),
 		]),
 	);
 }
 
 function field(body: unknown, name: string): unknown {
-	return body && typeof body === 'object' && !Array.isArray(body) ? (body as JsonObject)[name] : undefined;
+	return body && typeof body === 'object' && !Array.isArray(body)
+		? (body as JsonObject)[name]
+		: undefined;
 }
 
 function bodyMessage(body: unknown): string | undefined {
@@ -88,9 +97,12 @@ function messageFor(f: ApiFailure): string {
 	const said = bodyMessage(f.body);
 	switch (f.status) {
 		case undefined:
-			if (neverSent(f.code)) return `Could not reach the Public Events service (${f.code}): nothing was sent. Check the Base URL and the network`;
+			if (neverSent(f.code))
+				return `Could not reach the Public Events service (${f.code}): nothing was sent. Check the Base URL and the network`;
 			if (f.method !== 'GET') {
-				const why = f.timedOut ? 'No answer came in time to' : 'The connection dropped before the service answered';
+				const why = f.timedOut
+					? 'No answer came in time to'
+					: 'The connection dropped before the service answered';
 				return `${why} ${f.method} ${f.path}. It may have been applied: check (for example with Order > Get) before sending it again.`;
 			}
 			return `Could not reach the Public Events service after ${retries(f)}`;
@@ -114,7 +126,10 @@ function messageFor(f: ApiFailure): string {
 		case 422: {
 			const limit = field(f.body, 'limit');
 			const current = field(f.body, 'current');
-			const figures = limit !== undefined ? ` (limit ${String(limit)}${current !== undefined ? `, current ${String(current)}` : ''})` : '';
+			const figures =
+				limit !== undefined
+					? ` (limit ${String(limit)}${current !== undefined ? `, current ${String(current)}` : ''})`
+					: '';
 			return `A limit of the service was exceeded${figures}${said ? `: ${said}` : ''}`;
 		}
 		case 429:
@@ -127,27 +142,37 @@ function messageFor(f: ApiFailure): string {
 
 // Spec section 3: live holds count against the account's reserved-tickets limit.
 const HOLDS_HINT =
-	'Held tickets count against the account\'s limit until their order is paid or the hold ends: release holds you no longer need with Order > Change Status > Release Hold';
+	"Held tickets count against the account's limit until their order is paid or the hold ends: release holds you no longer need with Order > Change Status > Release Hold";
 
 /**
  * The body travels in the error (`context.body`) for continueOnFail items and debugging, with
  * credentials it echoed removed (`secrets`: the credential's values, when the caller has them).
  */
 export function apiError(node: INode, unsafe: ApiFailure, secrets: string[] = []): NodeApiError {
-	const failure = { ...unsafe, body: redact(unsafe.body, secrets), reason: unsafe.reason && redactText(unsafe.reason, secrets) };
+	const failure = {
+		...unsafe,
+		body: redact(unsafe.body, secrets),
+		reason: unsafe.reason && redactText(unsafe.reason, secrets),
+	};
 	const message = messageFor(failure);
 	const said = bodyMessage(failure.body);
 	const description = [
-		failure.detail ?? `${failure.method} ${failure.path}${failure.status ? ` answered ${failure.status}` : ` failed${failure.code ? ` (${failure.code})` : ''}`}`,
+		failure.detail ??
+			`${failure.method} ${failure.path}${failure.status ? ` answered ${failure.status}` : ` failed${failure.code ? ` (${failure.code})` : ''}`}`,
 		said ? `Service said: ${said}` : undefined,
-		failure.status === 422 && failure.method !== 'GET' && failure.path.startsWith('/orders') ? HOLDS_HINT : undefined,
+		failure.status === 422 && failure.method !== 'GET' && failure.path.startsWith('/orders')
+			? HOLDS_HINT
+			: undefined,
 	]
 		.filter((part): part is string => Boolean(part))
 		.map((part) => part.replace(/\.$/, ''))
 		.join('. ');
 	const error = new NodeApiError(
 		node,
-		{ httpCode: failure.status ? String(failure.status) : null, body: failure.body ?? null } as JsonObject,
+		{
+			httpCode: failure.status ? String(failure.status) : null,
+			body: failure.body ?? null,
+		} as JsonObject,
 		{
 			message,
 			description,

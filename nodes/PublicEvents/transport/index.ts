@@ -1,4 +1,9 @@
-import { sleep, type IDataObject, type IHttpRequestMethods, type IHttpRequestOptions } from 'n8n-workflow';
+import {
+	sleep,
+	type IDataObject,
+	type IHttpRequestMethods,
+	type IHttpRequestOptions,
+} from 'n8n-workflow';
 
 import { apiError, type ApiFailure } from './errors';
 import { readListPage, type ListPage } from './listEnvelope';
@@ -49,7 +54,12 @@ const answered = (response: unknown): Sent => {
 	if (!full || typeof full !== 'object' || !('body' in full)) return { body: response };
 	const status = full.statusCode;
 	if (status !== undefined && (status < 200 || status >= 300)) {
-		return { failed: { message: `The service answered status ${status}`, response: { status, headers: full.headers, data: full.body } } };
+		return {
+			failed: {
+				message: `The service answered status ${status}`,
+				response: { status, headers: full.headers, data: full.body },
+			},
+		};
 	}
 	return { body: full.body, headers: full.headers };
 };
@@ -74,7 +84,13 @@ async function send(this: ApiContext, target: Target, options: IHttpRequestOptio
 		const cancel = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
 		try {
 			const headers = { ...options.headers, Authorization: `Bearer ${token}` };
-			return answered(await this.helpers.httpRequest({ ...options, headers, ...(cancel ? { abortSignal: cancel } : {}) }));
+			return answered(
+				await this.helpers.httpRequest({
+					...options,
+					headers,
+					...(cancel ? { abortSignal: cancel } : {}),
+				}),
+			);
 		} catch (error) {
 			if (received(error).status !== 401) return { failed: error };
 		}
@@ -85,7 +101,9 @@ async function send(this: ApiContext, target: Target, options: IHttpRequestOptio
 		}
 	}
 	target.renewals++;
-	const renewed = renew.call(this, target, token, options).catch((failed: unknown) => ({ failed }) as Sent);
+	const renewed = renew
+		.call(this, target, token, options)
+		.catch((failed: unknown) => ({ failed }) as Sent);
 	target.renewal = renewed;
 	if (!shared.renewing) {
 		shared.renewing = renewed.then(() => {
@@ -106,7 +124,12 @@ async function send(this: ApiContext, target: Target, options: IHttpRequestOptio
  * error, a status's headers and body are lost (the Location of a redirect among them). So the
  * repeat after a refused token, which n8n would make, is made here: once, with a fresh token.
  */
-async function renew(this: ApiContext, target: Target, refused: unknown, options: IHttpRequestOptions): Promise<Sent> {
+async function renew(
+	this: ApiContext,
+	target: Target,
+	refused: unknown,
+	options: IHttpRequestOptions,
+): Promise<Sent> {
 	let fetching = false;
 	if (typeof refused === 'string' && refused !== '') {
 		// Another execution may have stored a newer token; if not, n8n must fetch one.
@@ -118,10 +141,20 @@ async function renew(this: ApiContext, target: Target, refused: unknown, options
 	const { id, name } = this.getNode().credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
 	const request = async () =>
 		answered(
-			await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, { ...options, ignoreHttpStatusErrors: true }, {
-				credentialsDecrypted: { id: id ?? '', name, type: CREDENTIAL_TYPE, data: target.credentials },
-				preAuthenticationRetryStatusCode: [],
-			}),
+			await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_TYPE,
+				{ ...options, ignoreHttpStatusErrors: true },
+				{
+					credentialsDecrypted: {
+						id: id ?? '',
+						name,
+						type: CREDENTIAL_TYPE,
+						data: target.credentials,
+					},
+					preAuthenticationRetryStatusCode: [],
+				},
+			),
 		);
 	try {
 		const sent = await request();
@@ -156,8 +189,10 @@ function received(error: unknown): Received {
 	}
 	// n8n 1.x's NodeApiError drops its cause: what is left of it is `httpCode`, a status or a client code.
 	const httpCode = String((error as IDataObject)?.httpCode ?? '');
-	if (/^\d{3}$/.test(httpCode)) return { status: Number(httpCode), message: String((error as Error).message ?? '') };
-	if (/^[A-Z][A-Z0-9_]{2,}$/.test(httpCode)) return { code: httpCode, message: String((error as Error).message ?? '') };
+	if (/^\d{3}$/.test(httpCode))
+		return { status: Number(httpCode), message: String((error as Error).message ?? '') };
+	if (/^[A-Z][A-Z0-9_]{2,}$/.test(httpCode))
+		return { code: httpCode, message: String((error as Error).message ?? '') };
 	const cause = (error as IDataObject)?.cause as IDataObject | undefined;
 	return { message: String(cause?.message ?? (error as Error)?.message ?? error) };
 }
@@ -197,7 +232,13 @@ export async function apiRequest<T = unknown>(
 	if (policy.timeoutMs !== undefined) options.timeout = policy.timeoutMs;
 	if (request.body !== undefined) options.body = request.body;
 
-	const failure: ApiFailure = { method, path, attempts: 0, waitedMs: 0, itemIndex: settings.itemIndex };
+	const failure: ApiFailure = {
+		method,
+		path,
+		attempts: 0,
+		waitedMs: 0,
+		itemIndex: settings.itemIndex,
+	};
 	let hops = 0;
 	for (;;) {
 		// A Retry-After given to any request of this run holds every request of it.
@@ -212,8 +253,17 @@ export async function apiRequest<T = unknown>(
 			if (isJson(body)) return body as T;
 			// A write may answer 204 No Content; a read must answer JSON.
 			if (method !== 'GET' && (body === undefined || body === '')) return {} as T;
-			const unreadable = { ...failure, status: 200, body, reason: `The service answered ${method} ${path} with ${describeBody(body)} instead of JSON: is the Base URL the API's address?` };
-			throw uncertainIf(method !== 'GET', apiError(this.getNode(), unreadable, target.secrets), unreadable);
+			const unreadable = {
+				...failure,
+				status: 200,
+				body,
+				reason: `The service answered ${method} ${path} with ${describeBody(body)} instead of JSON: is the Base URL the API's address?`,
+			};
+			throw uncertainIf(
+				method !== 'GET',
+				apiError(this.getNode(), unreadable, target.secrets),
+				unreadable,
+			);
 		}
 		if (got.status === undefined && got.code === undefined) {
 			// Not an HTTP failure: the token request failed (its message says why) or the run was cancelled.
@@ -221,7 +271,11 @@ export async function apiRequest<T = unknown>(
 		}
 		const timedOut = got.code !== undefined && /timeout|timed out/i.test(got.message);
 		const failed = (extra: Partial<ApiFailure> = {}) =>
-			apiError(this.getNode(), { ...failure, status: got.status, body: got.body, code: got.code, timedOut, ...extra }, target.secrets);
+			apiError(
+				this.getNode(),
+				{ ...failure, status: got.status, body: got.body, code: got.code, timedOut, ...extra },
+				target.secrets,
+			);
 		const mayHaveApplied = method !== 'GET' && writeMayHaveApplied(got);
 		if (isRedirect(got.status)) {
 			// Followed here, not by n8n's helper: it would carry the token to any origin the service names.
@@ -230,12 +284,23 @@ export async function apiRequest<T = unknown>(
 			const redirect = { redirected: where };
 			if (method !== 'GET') {
 				const reason = `The service answered ${method} ${path} with a redirect (${got.status} to ${where}) instead of the result. A change is never sent on to another address; the service may have applied it`;
-				throw uncertainIf(mayHaveApplied, failed({ ...redirect, reason }), { ...failure, status: got.status, ...redirect });
+				throw uncertainIf(mayHaveApplied, failed({ ...redirect, reason }), {
+					...failure,
+					status: got.status,
+					...redirect,
+				});
 			}
 			if (!next || next.origin !== target.origin) {
-				throw failed({ ...redirect, reason: `The service redirected GET ${path} (${got.status}) to ${where}, away from the Base URL's address ${target.origin}: not followed, so your token stays with the API. Check the Base URL in the credential.` });
+				throw failed({
+					...redirect,
+					reason: `The service redirected GET ${path} (${got.status}) to ${where}, away from the Base URL's address ${target.origin}: not followed, so your token stays with the API. Check the Base URL in the credential.`,
+				});
 			}
-			if (++hops > MAX_REDIRECTS) throw failed({ ...redirect, reason: `GET ${path} was redirected more than ${MAX_REDIRECTS} times` });
+			if (++hops > MAX_REDIRECTS)
+				throw failed({
+					...redirect,
+					reason: `GET ${path} was redirected more than ${MAX_REDIRECTS} times`,
+				});
 			// The Location carries its own query.
 			options.url = next.href;
 			delete options.qs;
@@ -243,13 +308,22 @@ export async function apiRequest<T = unknown>(
 		}
 		const retryable =
 			got.status === 429 ||
-			(method === 'GET' && (got.status === undefined || got.status >= 500) && got.code !== 'ERR_CANCELED');
+			(method === 'GET' &&
+				(got.status === undefined || got.status >= 500) &&
+				got.code !== 'ERR_CANCELED');
 		if (!retryable || failure.attempts > policy.maxRetries) {
-			throw uncertainIf(mayHaveApplied, failed(), { ...failure, status: got.status, code: got.code, timedOut });
+			throw uncertainIf(mayHaveApplied, failed(), {
+				...failure,
+				status: got.status,
+				code: got.code,
+				timedOut,
+			});
 		}
 		const wait = retryAfterMs(got.headers?.['retry-after']) ?? backoffMs(failure.attempts - 1);
 		if (failure.waitedMs + wait > policy.maxWaitMs) {
-			throw failed({ gaveUp: `the next wait (${Math.ceil(wait / 1000)} s) would pass the Max Retry Wait` });
+			throw failed({
+				gaveUp: `the next wait (${Math.ceil(wait / 1000)} s) would pass the Max Retry Wait`,
+			});
 		}
 		if (got.status === 429) {
 			settings.onThrottle?.(sentAt);
@@ -304,9 +378,24 @@ export async function apiRequestAllItems(
 	// A client-side filter cannot know how many pages Limit needs: read full pages.
 	const perPage = Math.min(MAX_PAGE_SIZE, keep ? MAX_PAGE_SIZE : (limit ?? MAX_PAGE_SIZE));
 	const unreadable = (reason: string, body?: unknown) =>
-		apiError(this.getNode(), { method: 'GET', path, status: 200, body, attempts: 1, waitedMs: 0, itemIndex: settings.itemIndex, reason });
+		apiError(this.getNode(), {
+			method: 'GET',
+			path,
+			status: 200,
+			body,
+			attempts: 1,
+			waitedMs: 0,
+			itemIndex: settings.itemIndex,
+			reason,
+		});
 	const fetchPage = async (page: number, onThrottle?: (sentAt: number) => void) => {
-		const body = await apiRequest.call(this, 'GET', path, { qs: { ...qs, page, itemsPerPage: perPage } }, { ...settings, onThrottle });
+		const body = await apiRequest.call(
+			this,
+			'GET',
+			path,
+			{ qs: { ...qs, page, itemsPerPage: perPage } },
+			{ ...settings, onThrottle },
+		);
 		const list = readListPage(body);
 		if (list) return list;
 		throw unreadable(
@@ -320,20 +409,32 @@ export async function apiRequestAllItems(
 	let previous = await fetchPage(1);
 	const collected = kept(previous.items);
 	let read = previous.items.length;
-	const finished = (list: ListPage) => collected.length >= wanted || read >= (list.total ?? Infinity) || list.items.length < perPage;
+	const finished = (list: ListPage) =>
+		collected.length >= wanted || read >= (list.total ?? Infinity) || list.items.length < perPage;
 	if (!finished(previous)) {
 		// The last page that can hold an item needed: from the total and, without a filter, from Limit.
 		const needed = Math.min(previous.total ?? Infinity, keep ? Infinity : wanted);
-		await inOrder(fetchPage, 2, Math.ceil(needed / perPage), settings.maxPagesInFlight ?? MAX_PAGES_IN_FLIGHT, (page, list) => {
-			// A service that ignores `page` answers page 1 again and again: stop rather than repeat items.
-			if (list.items.length > 0 && JSON.stringify(list.items[0]) === JSON.stringify(previous.items[0])) {
-				throw unreadable(`Page ${page} of GET ${path} repeats page ${page - 1}: the service seems to ignore the page parameter`);
-			}
-			read += list.items.length;
-			collected.push(...kept(list.items));
-			previous = list;
-			return !finished(list);
-		});
+		await inOrder(
+			fetchPage,
+			2,
+			Math.ceil(needed / perPage),
+			settings.maxPagesInFlight ?? MAX_PAGES_IN_FLIGHT,
+			(page, list) => {
+				// A service that ignores `page` answers page 1 again and again: stop rather than repeat items.
+				if (
+					list.items.length > 0 &&
+					JSON.stringify(list.items[0]) === JSON.stringify(previous.items[0])
+				) {
+					throw unreadable(
+						`Page ${page} of GET ${path} repeats page ${page - 1}: the service seems to ignore the page parameter`,
+					);
+				}
+				read += list.items.length;
+				collected.push(...kept(list.items));
+				previous = list;
+				return !finished(list);
+			},
+		);
 	}
 	return limit === undefined ? collected : collected.slice(0, limit);
 }

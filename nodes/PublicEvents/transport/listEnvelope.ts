@@ -31,7 +31,8 @@ export function readListPage(body: unknown): ListPage | undefined {
 	if (!body || typeof body !== 'object') return undefined;
 	const object = body as IDataObject;
 	for (const key of WRAPPERS) {
-		if (Array.isArray(object[key])) return { items: object[key] as IDataObject[], total: totalOf(object) };
+		if (Array.isArray(object[key]))
+			return { items: object[key] as IDataObject[], total: totalOf(object) };
 	}
 	return undefined;
 }

@@ -42,4 +42,5 @@ export function redirectTarget(from: string, location: unknown): URL | undefined
 	}
 }
 
-export const isRedirect = (status: number | undefined): status is number => status !== undefined && status >= 300 && status < 400;
+export const isRedirect = (status: number | undefined): status is number =>
+	status !== undefined && status >= 300 && status < 400;

@@ -47,7 +47,11 @@ export async function inOrder<T>(
 	await new Promise<void>((resolve, reject) => {
 		const pump = () => {
 			try {
-				for (let outcome = settled.get(due); !failure && due <= end && outcome; outcome = settled.get(due)) {
+				for (
+					let outcome = settled.get(due);
+					!failure && due <= end && outcome;
+					outcome = settled.get(due)
+				) {
 					settled.delete(due);
 					if ('error' in outcome) failure = outcome;
 					else if (!consume(due, outcome.value)) end = due;

@@ -31,9 +31,15 @@ export function retryPolicyFrom(options: IDataObject): RetryPolicy {
 	const waitSeconds = Number(options.maxRetryWait ?? DEFAULT_RETRY.maxWaitMs / 1000);
 	const timeoutSeconds = Number(options.timeout);
 	return {
-		maxRetries: Number.isFinite(retries) && retries >= 0 ? Math.floor(retries) : DEFAULT_RETRY.maxRetries,
-		maxWaitMs: Number.isFinite(waitSeconds) && waitSeconds >= 0 ? waitSeconds * 1000 : DEFAULT_RETRY.maxWaitMs,
-		...(timeoutSeconds > 0 && Number.isFinite(timeoutSeconds) ? { timeoutMs: Math.round(timeoutSeconds * 1000) } : {}),
+		maxRetries:
+			Number.isFinite(retries) && retries >= 0 ? Math.floor(retries) : DEFAULT_RETRY.maxRetries,
+		maxWaitMs:
+			Number.isFinite(waitSeconds) && waitSeconds >= 0
+				? waitSeconds * 1000
+				: DEFAULT_RETRY.maxWaitMs,
+		...(timeoutSeconds > 0 && Number.isFinite(timeoutSeconds)
+			? { timeoutMs: Math.round(timeoutSeconds * 1000) }
+			: {}),
 	};
 }
 

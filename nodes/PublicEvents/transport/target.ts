@@ -10,7 +10,11 @@ import {
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { apiUrl, insecureBaseUrl, LANGUAGE_CODE } from '../../../credentials/PublicEventsApi.credentials';
+import {
+	apiUrl,
+	insecureBaseUrl,
+	LANGUAGE_CODE,
+} from '../../../credentials/PublicEventsApi.credentials';
 
 export type ApiContext =
 	| IExecuteFunctions
@@ -64,9 +68,15 @@ let clock = 0;
 export const tick = () => ++clock;
 const REFUSED_KEPT = 20;
 
-function processTokenOf(context: ApiContext, credentials: ICredentialDataDecryptedObject, apiUrl: string): ProcessToken {
+function processTokenOf(
+	context: ApiContext,
+	credentials: ICredentialDataDecryptedObject,
+	apiUrl: string,
+): ProcessToken {
 	const id = context.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? '';
-	const key = createHash('sha256').update(`${id}\n${apiUrl}\n${String(credentials.apiKey ?? '')}`).digest('base64');
+	const key = createHash('sha256')
+		.update(`${id}\n${apiUrl}\n${String(credentials.apiKey ?? '')}`)
+		.digest('base64');
 	let shared = processTokens.get(key);
 	if (!shared) processTokens.set(key, (shared = { refused: new Set(), tokenAt: 0 }));
 	return shared;
@@ -74,7 +84,8 @@ function processTokenOf(context: ApiContext, credentials: ICredentialDataDecrypt
 
 export function refuseToken(shared: ProcessToken, token: string): void {
 	shared.refused.add(token);
-	if (shared.refused.size > REFUSED_KEPT) shared.refused.delete(shared.refused.values().next().value as string);
+	if (shared.refused.size > REFUSED_KEPT)
+		shared.refused.delete(shared.refused.values().next().value as string);
 }
 
 /** This process's token, if a run may take it over: renewed after the run read its credential (an older one is in n8n's stored credential already, or was replaced there), and not refused. */
@@ -85,7 +96,8 @@ export function processTokenFor(target: Target): string | undefined {
 
 /** Adds a credential value to those blanked out of errors (a token renewed mid-run, one taken over). */
 export function keepSecret(target: Target, value: unknown): void {
-	if (typeof value === 'string' && value !== '' && !target.secrets.includes(value)) target.secrets.push(value);
+	if (typeof value === 'string' && value !== '' && !target.secrets.includes(value))
+		target.secrets.push(value);
 }
 
 /** Reads the service's own time from an answer's Date header (whole seconds: the middle of that second is taken). */
@@ -107,7 +119,12 @@ export async function serviceNow(context: ApiContext): Promise<number | undefine
 export function adoptProcessToken(target: Target): void {
 	const token = processTokenFor(target);
 	const own = target.credentials.token;
-	if (!token || token === own || (typeof own === 'string' && own !== '' && !target.shared.refused.has(own))) return;
+	if (
+		!token ||
+		token === own ||
+		(typeof own === 'string' && own !== '' && !target.shared.refused.has(own))
+	)
+		return;
 	target.credentials.token = token;
 	keepSecret(target, token);
 }
@@ -129,16 +146,22 @@ export function targetOf(context: ApiContext): Promise<Target> {
 		target = context.getCredentials(CREDENTIAL_TYPE).then((credentials) => {
 			const language = String(credentials.language ?? '').trim();
 			if (language !== '' && !LANGUAGE_CODE.test(language)) {
-				throw new NodeOperationError(context.getNode(), `The credential's Default Language must be a language code such as en or pt-BR, got "${language.slice(0, 40)}"`);
+				throw new NodeOperationError(
+					context.getNode(),
+					`The credential's Default Language must be a language code such as en or pt-BR, got "${language.slice(0, 40)}"`,
+				);
 			}
 			const url = apiUrl(credentials.baseUrl);
 			const insecure = insecureBaseUrl(url, credentials.environment);
-			if (insecure) throw new NodeOperationError(context.getNode(), `The credential's Base URL: ${insecure}`);
+			if (insecure)
+				throw new NodeOperationError(context.getNode(), `The credential's Base URL: ${insecure}`);
 			return {
 				apiUrl: url,
 				origin: originOf(url),
 				language,
-				secrets: [credentials.apiKey, credentials.token].filter((v): v is string => typeof v === 'string' && v !== ''),
+				secrets: [credentials.apiKey, credentials.token].filter(
+					(v): v is string => typeof v === 'string' && v !== '',
+				),
 				credentials,
 				renewals: 0,
 				quietUntil: 0,

@@ -21,20 +21,27 @@ const GONE_KEEP_MS = 7 * 24 * 3_600_000;
 function stableJson(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
 	if (value && typeof value === 'object') {
-		const entries = Object.entries(value as IDataObject).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		const entries = Object.entries(value as IDataObject).sort(([a], [b]) =>
+			a < b ? -1 : a > b ? 1 : 0,
+		);
 		return `{${entries.map(([key, v]) => `${JSON.stringify(key)}:${stableJson(v)}`).join(',')}}`;
 	}
 	return JSON.stringify(value) ?? 'null';
 }
 
 const fieldHash = (value: unknown) =>
-	value === undefined ? ABSENT : createHash('sha256').update(stableJson(value)).digest('base64url').slice(0, HASH_LENGTH);
+	value === undefined
+		? ABSENT
+		: createHash('sha256').update(stableJson(value)).digest('base64url').slice(0, HASH_LENGTH);
 
 function decode(text: string, fields: string[]): Record<string, string> {
-	return Object.fromEntries(fields.map((field, i) => [field, text.slice(i * HASH_LENGTH, (i + 1) * HASH_LENGTH)]));
+	return Object.fromEntries(
+		fields.map((field, i) => [field, text.slice(i * HASH_LENGTH, (i + 1) * HASH_LENGTH)]),
+	);
 }
 
-const encode = (hashes: Record<string, string>, fields: string[]) => fields.map((field) => hashes[field] ?? UNKNOWN).join('');
+const encode = (hashes: Record<string, string>, fields: string[]) =>
+	fields.map((field) => hashes[field] ?? UNKNOWN).join('');
 
 /**
  * One poll of the catalog: every visible event (all pages), compared field by field with the
@@ -53,7 +60,8 @@ export async function pollCatalog(
 	const names = new Set(previous?.fields ?? []);
 	for (const event of list) for (const name of Object.keys(event)) names.add(name);
 	const fields = [...names].filter((name) => !ignored.has(name)).sort();
-	const before = (id: string) => (previous?.events[id] !== undefined ? decode(previous.events[id], previous.fields) : undefined);
+	const before = (id: string) =>
+		previous?.events[id] !== undefined ? decode(previous.events[id], previous.fields) : undefined;
 
 	const changes: Change[] = [];
 	const catalog: CatalogState = { fields, events: {}, gone: {} };
@@ -62,10 +70,21 @@ export async function pollCatalog(
 		if (catalog.events[id] !== undefined) continue; // listed twice (the list moved between pages)
 		const hashes = Object.fromEntries(fields.map((field) => [field, fieldHash(event[field])]));
 		const old = before(id);
-		if (previous && !old) changes.push({ type: 'newEvent', source: 'catalog', time: now, json: event });
+		if (previous && !old)
+			changes.push({ type: 'newEvent', source: 'catalog', time: now, json: event });
 		if (old) {
-			const changedFields = fields.filter((field) => old[field] !== undefined && old[field] !== UNKNOWN && old[field] !== hashes[field]);
-			if (changedFields.length > 0) changes.push({ type: 'eventUpdated', source: 'catalog', time: now, json: event, changedFields });
+			const changedFields = fields.filter(
+				(field) =>
+					old[field] !== undefined && old[field] !== UNKNOWN && old[field] !== hashes[field],
+			);
+			if (changedFields.length > 0)
+				changes.push({
+					type: 'eventUpdated',
+					source: 'catalog',
+					time: now,
+					json: event,
+					changedFields,
+				});
 		}
 		catalog.events[id] = encode(hashes, fields);
 	}
@@ -75,12 +94,25 @@ export async function pollCatalog(
 		catalog.events[id] = encode(decode(text, previous.fields), fields);
 		catalog.gone[id] = since;
 	}
-	return { changes, state: { version: 1, startFromKey: saved?.startFromKey ?? '', feeds: {}, catalog } };
+	return {
+		changes,
+		state: { version: 1, startFromKey: saved?.startFromKey ?? '', feeds: {}, catalog },
+	};
 }
 
 /** Manual runs: the newest event of the first page (highest id) as a `newEvent` sample. */
-export async function sampleCatalog(this: IPollFunctions, settings: PollSettings, now: number): Promise<Change[]> {
-	const body = await apiRequest.call(this, 'GET', '/event-points', { qs: { page: 1, itemsPerPage: 100 } }, settings.request);
+export async function sampleCatalog(
+	this: IPollFunctions,
+	settings: PollSettings,
+	now: number,
+): Promise<Change[]> {
+	const body = await apiRequest.call(
+		this,
+		'GET',
+		'/event-points',
+		{ qs: { page: 1, itemsPerPage: 100 } },
+		settings.request,
+	);
 	const events = readListPage(body)?.items ?? [];
 	const newest = [...events].sort((a, b) => Number(recordId(b)) - Number(recordId(a)))[0];
 	return newest ? [{ type: 'newEvent', source: 'catalog', time: now, json: newest }] : [];

@@ -13,8 +13,16 @@ export const pollProperties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		options: [
-			{ name: 'Sales and Refunds', value: 'salesAndRefunds', description: 'Sales and refunds in your widget, and paid orders of events' },
-			{ name: 'Catalog Changes', value: 'catalog', description: 'Events newly opened to your company, and changes to events' },
+			{
+				name: 'Sales and Refunds',
+				value: 'salesAndRefunds',
+				description: 'Sales and refunds in your widget, and paid orders of events',
+			},
+			{
+				name: 'Catalog Changes',
+				value: 'catalog',
+				description: 'Events newly opened to your company, and changes to events',
+			},
 		],
 		default: 'salesAndRefunds',
 	},
@@ -32,12 +40,26 @@ export const pollProperties: INodeProperties[] = [
 		name: 'include',
 		type: 'multiOptions',
 		options: [
-			{ name: 'Event Orders', value: 'eventOrders', description: 'Orders made through the API and paid (the orders of each event, by payment time)' },
-			{ name: 'Widget Refunds', value: 'widgetRefunds', description: 'Refunds of widget orders, by refund time' },
-			{ name: 'Widget Sales', value: 'widgetSales', description: 'Orders paid in the sales widget on your site, by payment time' },
+			{
+				name: 'Event Orders',
+				value: 'eventOrders',
+				description:
+					'Orders made through the API and paid (the orders of each event, by payment time)',
+			},
+			{
+				name: 'Widget Refunds',
+				value: 'widgetRefunds',
+				description: 'Refunds of widget orders, by refund time',
+			},
+			{
+				name: 'Widget Sales',
+				value: 'widgetSales',
+				description: 'Orders paid in the sales widget on your site, by payment time',
+			},
 		],
 		default: ['widgetSales', 'widgetRefunds', 'eventOrders'],
-		description: 'Each poll costs one request per included feed, and one per watched event for Event Orders',
+		description:
+			'Each poll costs one request per included feed, and one per watched event for Event Orders',
 		displayOptions: { show: sales },
 	},
 	{
@@ -45,7 +67,11 @@ export const pollProperties: INodeProperties[] = [
 		name: 'eventScope',
 		type: 'options',
 		options: [
-			{ name: 'All Visible Events', value: 'all', description: 'Every event your key sees; the list is read again at most every 15 minutes' },
+			{
+				name: 'All Visible Events',
+				value: 'all',
+				description: 'Every event your key sees; the list is read again at most every 15 minutes',
+			},
 			{ name: 'Chosen Events', value: 'chosen' },
 		],
 		default: 'all',
@@ -57,7 +83,8 @@ export const pollProperties: INodeProperties[] = [
 		type: 'multiOptions',
 		typeOptions: { loadOptionsMethod: 'getWatchableEvents' },
 		default: [],
-		description: 'Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+		description:
+			'Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 		displayOptions: { show: { ...sales, include: ['eventOrders'], eventScope: ['chosen'] } },
 	},
 	{
@@ -66,7 +93,8 @@ export const pollProperties: INodeProperties[] = [
 		type: 'string',
 		default: 'countAvailableTickets',
 		placeholder: 'countAvailableTickets, description',
-		description: 'Top-level event fields, separated by commas, whose changes do not count. countAvailableTickets changes with every sale.',
+		description:
+			'Top-level event fields, separated by commas, whose changes do not count. countAvailableTickets changes with every sale.',
 		displayOptions: { show: { source: ['catalog'] } },
 	},
 	optionsCollection([
@@ -97,7 +125,7 @@ export const pollProperties: INodeProperties[] = [
 			typeOptions: { minValue: 0, maxValue: 1440, numberPrecision: 0 },
 			default: 15,
 			description:
-				'How long after its payment or refund time a record may first appear in the service\'s lists (a payment still settling, a slow replica). Each poll looks this far back from the service\'s current time and skips what it emitted already. 15 is the service\'s default hold, within which a payment completes. Longer catches later records; each poll then reads more.',
+				"How long after its payment or refund time a record may first appear in the service's lists (a payment still settling, a slow replica). Each poll looks this far back from the service's current time and skips what it emitted already. 15 is the service's default hold, within which a payment completes. Longer catches later records; each poll then reads more.",
 			displayOptions: { show: { '/source': ['salesAndRefunds'] } },
 		},
 	]),

@@ -21,9 +21,15 @@ export interface EventWatch {
  * The visible events, from static data while the list is younger than 15 minutes (this machine's
  * clock: only the list's age), else read again (every page).
  */
-export async function watchedEvents(this: IPollFunctions, saved: WatchedEvents | undefined, now: number, settings: RequestSettings): Promise<EventWatch> {
+export async function watchedEvents(
+	this: IPollFunctions,
+	saved: WatchedEvents | undefined,
+	now: number,
+	settings: RequestSettings,
+): Promise<EventWatch> {
 	const age = saved ? now - saved.listedAt : Infinity;
-	if (saved && age >= 0 && age < EVENT_LIST_MAX_AGE_MS) return { ids: saved.ids, left: [], events: saved };
+	if (saved && age >= 0 && age < EVENT_LIST_MAX_AGE_MS)
+		return { ids: saved.ids, left: [], events: saved };
 	const ids = (await apiRequestAllItems.call(this, '/event-points', {}, settings)).map(recordId);
 	const listed = new Set(ids);
 	return {
@@ -34,7 +40,11 @@ export async function watchedEvents(this: IPollFunctions, saved: WatchedEvents |
 }
 
 /** The Events dropdown: visible events as "name · start · venue". */
-export async function getWatchableEvents(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const events = await apiRequestAllItems.call(this, '/event-points', { 'order[dateStarted]': 'asc' });
+export async function getWatchableEvents(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	const events = await apiRequestAllItems.call(this, '/event-points', {
+		'order[dateStarted]': 'asc',
+	});
 	return events.map((event) => ({ name: eventLabel(event), value: recordId(event) }));
 }

@@ -22,7 +22,8 @@ export const FUTURE_CAP = 1_000;
 
 /** The record's id for de-duplication: its id as both triggers emit ids, else a digest of the record. */
 export const recordId = (json: IDataObject): string =>
-	changeId(json) ?? `#${createHash('sha256').update(JSON.stringify(json)).digest('base64url').slice(0, 16)}`;
+	changeId(json) ??
+	`#${createHash('sha256').update(JSON.stringify(json)).digest('base64url').slice(0, 16)}`;
 
 /** `<time>[after]` value: whole seconds (the API's precision), UTC, e.g. 2026-05-01T10:00:00Z. */
 export function afterParam(ms: number): string {
@@ -46,7 +47,8 @@ export interface ReadBounds {
 /** Records later than this are future-dated: emitted once, but they never move the cursor. */
 export const futureAfter = (bounds: ReadBounds) => bounds.serviceTime + bounds.overlapMs;
 
-const byTime = (a: FeedRecord, b: FeedRecord) => a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byTime = (a: FeedRecord, b: FeedRecord) =>
+	a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
  * Picks the records not emitted before (at or after `from`, not in `seen`) and moves the window.
@@ -55,7 +57,11 @@ const byTime = (a: FeedRecord, b: FeedRecord) => a.time - b.time || (a.id < b.id
  * chunk; never before `from`. Every id emitted at or after the new `from` stays in `seen`.
  * Correct whatever the service did with the time filter and the sort.
  */
-export function advance(feed: FeedState, records: FeedRecord[], bounds: ReadBounds): { fresh: FeedRecord[]; next: FeedState } {
+export function advance(
+	feed: FeedState,
+	records: FeedRecord[],
+	bounds: ReadBounds,
+): { fresh: FeedRecord[]; next: FeedState } {
 	const future = futureAfter(bounds);
 	const seen = { ...feed.seen };
 	let ahead = Object.values(seen).filter((time) => time > future).length;
@@ -72,7 +78,14 @@ export function advance(feed: FeedState, records: FeedRecord[], bounds: ReadBoun
 	}
 	// A cursor past the service's time (a future-dated record, before this rule) is brought back.
 	const cursor = Math.min(Math.max(feed.cursor, newest), future);
-	let from = Math.max(feed.from, Math.min(cursor - bounds.overlapMs, bounds.serviceTime - bounds.lagMs, bounds.horizon ?? Infinity));
+	let from = Math.max(
+		feed.from,
+		Math.min(
+			cursor - bounds.overlapMs,
+			bounds.serviceTime - bounds.lagMs,
+			bounds.horizon ?? Infinity,
+		),
+	);
 	const kept = Object.entries(seen).filter(([, time]) => time >= from);
 	const later = kept.filter(([, time]) => time > future);
 	let current = kept.filter(([, time]) => time <= future);

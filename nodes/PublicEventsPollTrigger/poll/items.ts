@@ -35,13 +35,20 @@ const HEADER_HOLDS = new Set(['id', 'order', 'eventPoint']);
  */
 export function toItem(change: Change, typeVersion = LATEST): INodeExecutionData {
 	const { json } = change;
-	const orderId = change.type === 'sale' ? json.id : change.type === 'refund' ? (json.order ?? json.orderId) : null;
+	const orderId =
+		change.type === 'sale'
+			? json.id
+			: change.type === 'refund'
+				? (json.order ?? json.orderId)
+				: null;
 	const header: IDataObject = {
 		type: change.type,
 		source: change.source,
 		occurredAt: new Date(change.time).toISOString(),
 		orderId: changeId(orderId),
-		eventPointId: changeId(change.source === 'catalog' ? json.id : (json.eventPoint ?? json.eventPointId)),
+		eventPointId: changeId(
+			change.source === 'catalog' ? json.id : (json.eventPoint ?? json.eventPointId),
+		),
 	};
 	if (change.type === 'refund' && typeVersion >= 1.1) header.refundId = changeId(json.id);
 	if (change.changedFields) header.changedFields = change.changedFields;
@@ -57,8 +64,16 @@ export function toItems(changes: Change[], typeVersion = LATEST): INodeExecution
 }
 
 /** Output Rows for a Table: one flat row per sale or refund, oldest first; event names read once for the poll. */
-export async function toRowItems(this: IPollFunctions, changes: Change[], settings: RequestSettings): Promise<INodeExecutionData[]> {
-	const sales = oldestFirst(changes).filter((change): change is Change & { source: RowSource } => change.source !== 'catalog');
-	const rows = await new EventNames(this, settings).fill(sales.map((change) => toRow(change.json, change.source)));
+export async function toRowItems(
+	this: IPollFunctions,
+	changes: Change[],
+	settings: RequestSettings,
+): Promise<INodeExecutionData[]> {
+	const sales = oldestFirst(changes).filter(
+		(change): change is Change & { source: RowSource } => change.source !== 'catalog',
+	);
+	const rows = await new EventNames(this, settings).fill(
+		sales.map((change) => toRow(change.json, change.source)),
+	);
 	return rows.map((json) => ({ json }));
 }

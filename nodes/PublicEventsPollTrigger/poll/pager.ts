@@ -1,7 +1,13 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { changeTime } from '../../PublicEvents/shared/changes';
-import { apiRequest, MAX_PAGE_SIZE, MAX_PAGES_IN_FLIGHT, serviceNow, type RequestSettings } from '../../PublicEvents/transport';
+import {
+	apiRequest,
+	MAX_PAGE_SIZE,
+	MAX_PAGES_IN_FLIGHT,
+	serviceNow,
+	type RequestSettings,
+} from '../../PublicEvents/transport';
 import { readListPage } from '../../PublicEvents/transport/listEnvelope';
 import { inOrder } from '../../PublicEvents/transport/pages';
 import { afterParam, recordId, type FeedRecord } from './feed';
@@ -39,7 +45,8 @@ interface Page {
 	total?: number;
 }
 
-const byTime = (a: FeedRecord, b: FeedRecord) => a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byTime = (a: FeedRecord, b: FeedRecord) =>
+	a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** The kept records of one pass, at most `limit` (the oldest; trimmed as pages come in). */
 class Kept {
@@ -53,7 +60,8 @@ class Kept {
 	}
 
 	add(records: FeedRecord[]) {
-		for (const record of records) if (!this.byId.has(record.id) && this.request.keep(record)) this.byId.set(record.id, record);
+		for (const record of records)
+			if (!this.byId.has(record.id) && this.request.keep(record)) this.byId.set(record.id, record);
 		if (this.byId.size > 2 * this.request.limit) this.trim();
 	}
 
@@ -86,7 +94,8 @@ class Order {
 	}
 }
 
-const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((id, i) => id === b[i]);
+const sameIds = (a: string[], b: string[]) =>
+	a.length === b.length && a.every((id, i) => id === b[i]);
 
 /**
  * Every record of a feed from `lower` on, or the oldest `limit` of them, asking the service to
@@ -97,19 +106,40 @@ const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((
  * checked: ascending throughout, no id on two pages, and the last page read again unchanged (or
  * only grown by new ids). Any doubt reads the window again, page after page.
  */
-export async function readWindow(this: IPollFunctions, request: WindowRequest): Promise<WindowRead> {
+export async function readWindow(
+	this: IPollFunctions,
+	request: WindowRequest,
+): Promise<WindowRead> {
 	const { path, time, settings } = request;
 	const qs = { [`${time}[after]`]: afterParam(request.lower), [`order[${time}]`]: 'asc' };
-	const fetchPage = async (number: number, onThrottle?: (sentAt: number) => void): Promise<Page> => {
-		const body = await apiRequest.call(this, 'GET', path, { qs: { ...qs, page: number, itemsPerPage: MAX_PAGE_SIZE } }, { ...settings, onThrottle });
+	const fetchPage = async (
+		number: number,
+		onThrottle?: (sentAt: number) => void,
+	): Promise<Page> => {
+		const body = await apiRequest.call(
+			this,
+			'GET',
+			path,
+			{ qs: { ...qs, page: number, itemsPerPage: MAX_PAGE_SIZE } },
+			{ ...settings, onThrottle },
+		);
 		const list = readListPage(body);
-		if (!list) throw new Error(`The answer to GET ${path} is not a list this node can read (a JSON array, or an object with hydra:member, member, items or data)`);
+		if (!list)
+			throw new Error(
+				`The answer to GET ${path} is not a list this node can read (a JSON array, or an object with hydra:member, member, items or data)`,
+			);
 		const records: FeedRecord[] = [];
 		for (const json of list.items) {
 			const at = changeTime(json[time]);
 			if (at !== undefined) records.push({ id: recordId(json), time: at, json });
 		}
-		return { number, ids: list.items.map((json: IDataObject) => recordId(json)), records, full: list.items.length >= MAX_PAGE_SIZE, total: list.total };
+		return {
+			number,
+			ids: list.items.map((json: IDataObject) => recordId(json)),
+			records,
+			full: list.items.length >= MAX_PAGE_SIZE,
+			total: list.total,
+		};
 	};
 
 	const before = await serviceNow(this);
@@ -122,14 +152,20 @@ export async function readWindow(this: IPollFunctions, request: WindowRequest): 
 
 	const order = new Order();
 	order.see(first.records);
-	const kept = (order.ascending && first.full ? await parallelPass(first, fetchPage, request) : undefined) ?? (await sequentialPass(first, fetchPage, request));
+	const kept =
+		(order.ascending && first.full ? await parallelPass(first, fetchPage, request) : undefined) ??
+		(await sequentialPass(first, fetchPage, request));
 	return { records: kept.trim(), horizon: kept.horizon, serviceTime };
 }
 
 type Fetch = (number: number, onThrottle?: (sentAt: number) => void) => Promise<Page>;
 
 /** Pages 2 onwards in flight (oldest first lists); undefined when the pass cannot be trusted. */
-async function parallelPass(first: Page, fetchPage: Fetch, request: WindowRequest): Promise<Kept | undefined> {
+async function parallelPass(
+	first: Page,
+	fetchPage: Fetch,
+	request: WindowRequest,
+): Promise<Kept | undefined> {
 	const kept = new Kept(request);
 	const order = new Order();
 	const read = new Set<string>();
@@ -151,9 +187,14 @@ async function parallelPass(first: Page, fetchPage: Fetch, request: WindowReques
 	};
 	take(first);
 	// A stated total bounds the pages sent ahead; a total too low is read past, one page at a time, to a short page.
-	const lastByTotal = first.total === undefined ? MAX_PAGES : Math.min(MAX_PAGES, Math.max(2, Math.ceil(first.total / MAX_PAGE_SIZE)));
-	if (state === 'reading') await inOrder(fetchPage, 2, lastByTotal, MAX_PAGES_IN_FLIGHT, (_, page) => take(page));
-	for (let number = last.number + 1; state === 'reading' && number <= MAX_PAGES; number++) take(await fetchPage(number));
+	const lastByTotal =
+		first.total === undefined
+			? MAX_PAGES
+			: Math.min(MAX_PAGES, Math.max(2, Math.ceil(first.total / MAX_PAGE_SIZE)));
+	if (state === 'reading')
+		await inOrder(fetchPage, 2, lastByTotal, MAX_PAGES_IN_FLIGHT, (_, page) => take(page));
+	for (let number = last.number + 1; state === 'reading' && number <= MAX_PAGES; number++)
+		take(await fetchPage(number));
 	if (state === 'reading') throw tooLong(request.path);
 	if (state === 'unstable') return undefined;
 	if (state === 'chunk') kept.stopAt(order.last);
@@ -163,20 +204,27 @@ async function parallelPass(first: Page, fetchPage: Fetch, request: WindowReques
 	if (last.number <= 2) return kept;
 	const again = await fetchPage(last.number);
 	const added = again.ids.slice(last.ids.length);
-	if (!last.ids.every((id, i) => again.ids[i] === id) || added.some((id) => read.has(id))) return undefined;
+	if (!last.ids.every((id, i) => again.ids[i] === id) || added.some((id) => read.has(id)))
+		return undefined;
 	kept.add(again.records.filter((record) => added.includes(record.id)));
 	return kept;
 }
 
 /** Page after page from page 1 (page 1 is reused when given) until a short page. */
-async function sequentialPass(first: Page | undefined, fetchPage: Fetch, request: WindowRequest): Promise<Kept> {
+async function sequentialPass(
+	first: Page | undefined,
+	fetchPage: Fetch,
+	request: WindowRequest,
+): Promise<Kept> {
 	const kept = new Kept(request);
 	const order = new Order();
 	let previous: Page | undefined;
 	for (let number = 1; number <= MAX_PAGES; number++) {
 		const page = number === 1 && first ? first : await fetchPage(number);
 		if (previous && page.ids.length > 0 && sameIds(page.ids, previous.ids)) {
-			throw new Error(`Page ${number} of GET ${request.path} repeats page ${number - 1}: the service seems to ignore the page parameter`);
+			throw new Error(
+				`Page ${number} of GET ${request.path} repeats page ${number - 1}: the service seems to ignore the page parameter`,
+			);
 		}
 		order.see(page.records);
 		kept.add(page.records);
@@ -187,12 +235,19 @@ async function sequentialPass(first: Page | undefined, fetchPage: Fetch, request
 			return kept;
 		}
 		// Newest first so far: a page wholly before the window ends it (a service that ignores the filter).
-		if (order.descending && page.records.length > 0 && page.records.every((record) => record.time < request.lower)) return kept;
+		if (
+			order.descending &&
+			page.records.length > 0 &&
+			page.records.every((record) => record.time < request.lower)
+		)
+			return kept;
 		previous = page;
 	}
 	throw tooLong(request.path);
 }
 
 function tooLong(path: string): Error {
-	return new Error(`GET ${path} listed more than ${MAX_PAGES * MAX_PAGE_SIZE} records in one reading`);
+	return new Error(
+		`GET ${path} listed more than ${MAX_PAGES * MAX_PAGE_SIZE} records in one reading`,
+	);
 }

@@ -1,6 +1,11 @@
 import { NodeApiError, NodeOperationError, type INode, type IPollFunctions } from 'n8n-workflow';
 
-import { apiRequest, CREDENTIAL_TYPE, serviceNow, type RequestSettings } from '../../PublicEvents/transport';
+import {
+	apiRequest,
+	CREDENTIAL_TYPE,
+	serviceNow,
+	type RequestSettings,
+} from '../../PublicEvents/transport';
 import { advance, feedFrom, type FeedRecord, type FeedState } from './feed';
 import { watchedEvents } from './events';
 import type { Change } from './items';
@@ -34,7 +39,8 @@ interface Planned {
 
 type Outcome = { read: WindowRead; feed: FeedState } | { gone: true } | { error: Error };
 
-const byTime = (a: FeedRecord, b: FeedRecord) => a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byTime = (a: FeedRecord, b: FeedRecord) =>
+	a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** The oldest POLL_BUDGET records across feeds; a feed whose records were left out gets a horizon at the first of them. */
 class Budget {
@@ -48,7 +54,8 @@ class Budget {
 
 	trim() {
 		this.held.sort((a, b) => byTime(a.record, b.record));
-		for (const { index, record } of this.held.slice(POLL_BUDGET)) this.horizons.set(index, Math.min(this.horizons.get(index) ?? Infinity, record.time));
+		for (const { index, record } of this.held.slice(POLL_BUDGET))
+			this.horizons.set(index, Math.min(this.horizons.get(index) ?? Infinity, record.time));
 		this.held = this.held.slice(0, POLL_BUDGET);
 	}
 
@@ -65,7 +72,13 @@ class Budget {
 async function serviceClock(this: IPollFunctions, settings: RequestSettings): Promise<number> {
 	let time = await serviceNow(this);
 	if (time === undefined) {
-		await apiRequest.call(this, 'GET', '/event-points', { qs: { page: 1, itemsPerPage: 1 } }, settings);
+		await apiRequest.call(
+			this,
+			'GET',
+			'/event-points',
+			{ qs: { page: 1, itemsPerPage: 1 } },
+			settings,
+		);
 		time = await serviceNow(this);
 	}
 	// A service that sends no Date header leaves this machine's clock.
@@ -76,7 +89,11 @@ async function serviceClock(this: IPollFunctions, settings: RequestSettings): Pr
  * The error of a feed that could not be read, naming it: the transport's own error (status, body,
  * what to do) with the feed's name in front, so n8n's error workflow sees the HTTP code too.
  */
-function feedError(node: INode, failed: Array<{ planned: Planned; error: Error; failures: number }>, othersWentOn: boolean): Error {
+function feedError(
+	node: INode,
+	failed: Array<{ planned: Planned; error: Error; failures: number }>,
+	othersWentOn: boolean,
+): Error {
 	const [first] = failed;
 	const names = failed.map(({ planned }) => planned.spec.label).join(', ');
 	const inARow = first.failures > 1 ? ` in ${first.failures} polls in a row` : '';
@@ -101,7 +118,8 @@ export async function pollSales(
 ): Promise<{ changes: Change[]; state?: PollState; error?: Error }> {
 	const { overlapMs, lagMs, startFrom } = settings;
 	// First activation, or a new Start From: start over. Without Start From, start from the service's now.
-	const restart = !saved || (settings.startFromKey !== '' && settings.startFromKey !== saved.startFromKey);
+	const restart =
+		!saved || (settings.startFromKey !== '' && settings.startFromKey !== saved.startFromKey);
 	const backfill = restart && startFrom !== undefined;
 	const old = restart ? {} : saved.feeds;
 	let clock: number | undefined;
@@ -110,7 +128,13 @@ export async function pollSales(
 	const plan: Planned[] = [];
 	const resumeOrStart = async (spec: FeedSpec, extra: Partial<Planned> = {}): Promise<Planned> => {
 		const existing = old[spec.key];
-		if (existing) return { spec, feed: { cursor: existing.cursor, from: existing.from, seen: existing.seen }, emit: true, ...extra };
+		if (existing)
+			return {
+				spec,
+				feed: { cursor: existing.cursor, from: existing.from, seen: existing.seen },
+				emit: true,
+				...extra,
+			};
 		if (backfill) return { spec, feed: feedFrom(startFrom), emit: true, ...extra };
 		// A feed read for the first time marks what the service already holds as seen, emitting nothing.
 		const at = await start();
@@ -118,7 +142,10 @@ export async function pollSales(
 	};
 	// The event list first: its answer tells the service's time, which a first reading needs.
 	const previous = restart ? undefined : saved.events;
-	const watch = settings.include.includes('eventOrders') && !settings.eventIds ? await watchedEvents.call(this, previous, now, settings.request) : undefined;
+	const watch =
+		settings.include.includes('eventOrders') && !settings.eventIds
+			? await watchedEvents.call(this, previous, now, settings.request)
+			: undefined;
 	if (settings.include.includes('widgetSales')) plan.push(await resumeOrStart(WIDGET_SALES));
 	let events: PollState['events'];
 	if (settings.include.includes('eventOrders')) {
@@ -126,15 +153,24 @@ export async function pollSales(
 			for (const id of settings.eventIds ?? []) plan.push(await resumeOrStart(eventOrders(id)));
 		} else {
 			// An event that appears after the first listing: its orders since the watch began are all new.
-			events = { ...watch.events, from: watch.events.from ?? (backfill ? startFrom : (await start()) - overlapMs) };
+			events = {
+				...watch.events,
+				from: watch.events.from ?? (backfill ? startFrom : (await start()) - overlapMs),
+			};
 			for (const id of watch.ids) {
 				const spec = eventOrders(id);
 				// (Or since the idle feeds' horizon: an event back after that long has no feed left to resume.)
 				const discovered = previous && !old[spec.key];
 				const from = Math.max(events.from, now - IDLE_KEEP_MS);
-				plan.push(discovered ? { spec, feed: feedFrom(from), emit: true, eventId: id } : await resumeOrStart(spec, { eventId: id }));
+				plan.push(
+					discovered
+						? { spec, feed: feedFrom(from), emit: true, eventId: id }
+						: await resumeOrStart(spec, { eventId: id }),
+				);
 			}
-			for (const id of watch.left) if (old[eventOrders(id).key]) plan.push(await resumeOrStart(eventOrders(id), { eventId: id, leaving: true }));
+			for (const id of watch.left)
+				if (old[eventOrders(id).key])
+					plan.push(await resumeOrStart(eventOrders(id), { eventId: id, leaving: true }));
 		}
 	}
 	if (settings.include.includes('widgetRefunds')) plan.push(await resumeOrStart(WIDGET_REFUNDS));
@@ -165,13 +201,17 @@ export async function pollSales(
 			return { read: got, feed };
 		} catch (error) {
 			// All Visible Events: an event no longer linked to the company answers 404; stop reading it.
-			if (planned.eventId !== undefined && (error as NodeApiError).httpCode === '404') return { gone: true };
+			if (planned.eventId !== undefined && (error as NodeApiError).httpCode === '404')
+				return { gone: true };
 			return { error: error as Error };
 		}
 	};
 	// Without a token yet, feeds read at once would each request one: the first goes alone.
 	const alone = (await this.getCredentials(CREDENTIAL_TYPE)).token ? 0 : 1;
-	const outcomes = [...(await inParallel(plan.slice(0, alone), read)), ...(await inParallel(plan.slice(alone), (p, i) => read(p, i + alone)))];
+	const outcomes = [
+		...(await inParallel(plan.slice(0, alone), read)),
+		...(await inParallel(plan.slice(alone), (p, i) => read(p, i + alone))),
+	];
 	budget.trim();
 
 	const changes: Change[] = [];
@@ -189,29 +229,51 @@ export async function pollSales(
 			// Its place stays; a feed read for the first time (nothing to emit) is simply read again next time.
 			const failures = (old[key]?.failures ?? 0) + 1;
 			failed.push({ planned, error: outcome.error, failures });
-			if (planned.emit) feeds[key] = { ...planned.feed, failures, ...(planned.leaving ? { idleSince: now } : {}) };
+			if (planned.emit)
+				feeds[key] = { ...planned.feed, failures, ...(planned.leaving ? { idleSince: now } : {}) };
 			return;
 		}
 		const horizon = Math.min(outcome.read.horizon ?? Infinity, budget.horizons.get(i) ?? Infinity);
 		const records = planned.emit ? budget.recordsOf(i) : outcome.read.records;
-		const bounds = { serviceTime: outcome.read.serviceTime, overlapMs, lagMs, ...(horizon < Infinity ? { horizon } : {}) };
+		const bounds = {
+			serviceTime: outcome.read.serviceTime,
+			overlapMs,
+			lagMs,
+			...(horizon < Infinity ? { horizon } : {}),
+		};
 		const { fresh, next } = advance(outcome.feed, records, bounds);
-		if (planned.emit) changes.push(...fresh.map((r) => ({ type: planned.spec.type, source: planned.spec.source, time: r.time, json: r.json })));
+		if (planned.emit)
+			changes.push(
+				...fresh.map((r) => ({
+					type: planned.spec.type,
+					source: planned.spec.source,
+					time: r.time,
+					json: r.json,
+				})),
+			);
 		// A page that failed after the oldest ones were read: they go out, the feed still counts as failing.
 		feeds[key] = planned.leaving ? { ...next, idleSince: now } : next;
 	});
 	// Nothing else to emit: the poll fails, naming the feed, and nothing moves (as any failed poll).
-	if (failed.length > 0 && changes.length === 0) return { changes: [], error: feedError(this.getNode(), failed, false) };
+	if (failed.length > 0 && changes.length === 0)
+		return { changes: [], error: feedError(this.getNode(), failed, false) };
 	if (!restart && failed.some(({ failures }) => failures % REPORT_EVERY === 0)) {
 		// Others had items: every third failure in a row fails the poll all the same, lest it go unseen. Only the
 		// failure counts move (in n8n's memory), so what the other feeds found comes with the next poll.
-		const counted = failed.filter(({ planned }) => old[planned.spec.key]).map(({ planned, failures }) => [planned.spec.key, { ...old[planned.spec.key], failures }]);
-		return { changes: [], state: { ...saved, feeds: { ...saved.feeds, ...Object.fromEntries(counted) } }, error: feedError(this.getNode(), failed, true) };
+		const counted = failed
+			.filter(({ planned }) => old[planned.spec.key])
+			.map(({ planned, failures }) => [planned.spec.key, { ...old[planned.spec.key], failures }]);
+		return {
+			changes: [],
+			state: { ...saved, feeds: { ...saved.feeds, ...Object.fromEntries(counted) } },
+			error: feedError(this.getNode(), failed, true),
+		};
 	}
 	if (events) {
 		// Feeds of events no longer listed rest 30 days, so an event whose sale is extended resumes where it stopped.
 		for (const [key, feed] of Object.entries(old)) {
-			if (!feeds[key] && feed.idleSince !== undefined && now - feed.idleSince < IDLE_KEEP_MS) feeds[key] = feed;
+			if (!feeds[key] && feed.idleSince !== undefined && now - feed.idleSince < IDLE_KEEP_MS)
+				feeds[key] = feed;
 		}
 	}
 	const startFromKey = settings.startFromKey || saved?.startFromKey || '';

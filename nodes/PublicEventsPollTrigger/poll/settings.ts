@@ -1,7 +1,13 @@
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
 import { checkedOptions } from '../../PublicEvents/shared/descriptions';
-import { Inputs, IRI_COLLECTIONS, isoMoment, numericId, show } from '../../PublicEvents/shared/inputs';
+import {
+	Inputs,
+	IRI_COLLECTIONS,
+	isoMoment,
+	numericId,
+	show,
+} from '../../PublicEvents/shared/inputs';
 import { wantsRows } from '../../PublicEvents/shared/rows';
 import type { RequestSettings } from '../../PublicEvents/transport';
 
@@ -33,18 +39,37 @@ export const DEFAULT_LAG_MINUTES = 15;
 /** Reads and checks the parameters before any request; a failure names the field. */
 export function pollSettings(this: IPollFunctions): PollSettings {
 	const fail = (field: string, problem: string): never => {
-		throw new NodeOperationError(this.getNode(), `${field}: ${problem}`, { description: `Fix the "${field}" parameter.` });
+		throw new NodeOperationError(this.getNode(), `${field}: ${problem}`, {
+			description: `Fix the "${field}" parameter.`,
+		});
 	};
 	const source = this.getNodeParameter('source', 'salesAndRefunds') as Source;
-	if (source !== 'salesAndRefunds' && source !== 'catalog') fail('Source', 'expected "salesAndRefunds" or "catalog"');
+	if (source !== 'salesAndRefunds' && source !== 'catalog')
+		fail('Source', 'expected "salesAndRefunds" or "catalog"');
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	// The checks the action node makes: retry bounds, a language code (a header), numbers that are numbers.
 	const inputs = new Inputs(this.getNode());
 	const { retry, language } = checkedOptions(options, inputs);
 	const request: RequestSettings = { retry, language };
-	const overlap = inputs.number(options.overlapMinutes ?? 5, 'Overlap Window (Minutes)', { min: 0, max: 1440 });
-	const lag = inputs.number(options.settlementLagMinutes ?? DEFAULT_LAG_MINUTES, 'Settlement Lag (Minutes)', { min: 0, max: 1440, whole: true });
-	const settings: PollSettings = { source, include: [], overlapMs: overlap * MINUTE, lagMs: lag * MINUTE, startFromKey: '', ignoreFields: [], rows: false, request };
+	const overlap = inputs.number(options.overlapMinutes ?? 5, 'Overlap Window (Minutes)', {
+		min: 0,
+		max: 1440,
+	});
+	const lag = inputs.number(
+		options.settlementLagMinutes ?? DEFAULT_LAG_MINUTES,
+		'Settlement Lag (Minutes)',
+		{ min: 0, max: 1440, whole: true },
+	);
+	const settings: PollSettings = {
+		source,
+		include: [],
+		overlapMs: overlap * MINUTE,
+		lagMs: lag * MINUTE,
+		startFromKey: '',
+		ignoreFields: [],
+		rows: false,
+		request,
+	};
 
 	if (source === 'catalog') {
 		const ignore = this.getNodeParameter('fieldsToIgnore', 'countAvailableTickets');
@@ -56,18 +81,42 @@ export function pollSettings(this: IPollFunctions): PollSettings {
 
 	settings.rows = wantsRows(options, inputs);
 	const include = this.getNodeParameter('include', FEEDS) as unknown;
-	settings.include = (Array.isArray(include) ? include : [include]).filter((feed): feed is Feed => FEEDS.includes(feed as Feed));
-	if (settings.include.length === 0) fail('Include', 'choose at least one of Widget Sales, Widget Refunds, Event Orders');
-	if (settings.include.includes('eventOrders') && this.getNodeParameter('eventScope', 'all') === 'chosen') {
+	settings.include = (Array.isArray(include) ? include : [include]).filter((feed): feed is Feed =>
+		FEEDS.includes(feed as Feed),
+	);
+	if (settings.include.length === 0)
+		fail('Include', 'choose at least one of Widget Sales, Widget Refunds, Event Orders');
+	if (
+		settings.include.includes('eventOrders') &&
+		this.getNodeParameter('eventScope', 'all') === 'chosen'
+	) {
 		const raw = this.getNodeParameter('eventIds', []) as unknown;
-		const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',').filter((part) => part.trim() !== '') : raw === undefined || raw === null ? [] : [raw];
-		settings.eventIds = [...new Set(list.map((value) => numericId(value, IRI_COLLECTIONS['Event Names or IDs']) ?? fail('Event Names or IDs', `expected numeric event IDs, got ${show(value)}`)))];
-		if (settings.eventIds.length === 0) fail('Event Names or IDs', 'choose at least one event, or watch All Visible Events');
+		const list = Array.isArray(raw)
+			? raw
+			: typeof raw === 'string'
+				? raw.split(',').filter((part) => part.trim() !== '')
+				: raw === undefined || raw === null
+					? []
+					: [raw];
+		settings.eventIds = [
+			...new Set(
+				list.map(
+					(value) =>
+						numericId(value, IRI_COLLECTIONS['Event Names or IDs']) ??
+						fail('Event Names or IDs', `expected numeric event IDs, got ${show(value)}`),
+				),
+			),
+		];
+		if (settings.eventIds.length === 0)
+			fail('Event Names or IDs', 'choose at least one event, or watch All Visible Events');
 	}
-	const rawStart = (this.getNodeParameter('options.startFrom', '', { rawExpressions: true }) ?? '') as unknown;
+	const rawStart = (this.getNodeParameter('options.startFrom', '', { rawExpressions: true }) ??
+		'') as unknown;
 	if (rawStart !== '' && rawStart !== null) {
 		settings.startFromKey = String(rawStart);
-		settings.startFrom = startTime(options.startFrom, this.getTimezone()) ?? fail('Start From', `expected a date and time, got ${show(options.startFrom)}`);
+		settings.startFrom =
+			startTime(options.startFrom, this.getTimezone()) ??
+			fail('Start From', `expected a date and time, got ${show(options.startFrom)}`);
 	}
 	return settings;
 }
@@ -75,15 +124,23 @@ export function pollSettings(this: IPollFunctions): PollSettings {
 /** Start From as epoch ms: a Date, a Luxon DateTime, or ISO text; text without an offset is in the workflow's time zone. */
 export function startTime(value: unknown, timeZone: string): number | undefined {
 	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
-	const text = typeof (value as { toISO?: unknown })?.toISO === 'function' ? String((value as { toISO: () => string }).toISO()) : value;
+	const text =
+		typeof (value as { toISO?: unknown })?.toISO === 'function'
+			? String((value as { toISO: () => string }).toISO())
+			: value;
 	if (typeof text !== 'string') return undefined;
-	const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i.exec(text.trim());
+	const match =
+		/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i.exec(
+			text.trim(),
+		);
 	if (!match || !isoMoment(text.trim())) return undefined; // 2026-13-01, 10:99 and offsets past ±14:59 are no times
 	if (match[7]) {
 		const ms = Date.parse(text.trim().replace(' ', 'T'));
 		return Number.isNaN(ms) ? undefined : ms;
 	}
-	const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0));
+	const [year, month, day, hour, minute, second] = match
+		.slice(1, 7)
+		.map((part) => Number(part ?? 0));
 	const wall = Date.UTC(year, month - 1, day, hour, minute, second);
 	if (new Date(wall).getUTCDate() !== day) return undefined; // 2026-02-31 and the like
 	// The zone's offset at that moment: guess with the wall time, then correct once (DST edges).
@@ -103,6 +160,13 @@ function zoneOffsetMs(at: number, timeZone: string): number {
 		second: '2-digit',
 	}).formatToParts(new Date(at));
 	const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-	const local = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
+	const local = Date.UTC(
+		part('year'),
+		part('month') - 1,
+		part('day'),
+		part('hour'),
+		part('minute'),
+		part('second'),
+	);
 	return local - Math.floor(at / 1000) * 1000;
 }

@@ -15,7 +15,14 @@ export interface FeedSpec {
 	label: string;
 }
 
-export const WIDGET_SALES: FeedSpec = { key: 'widgetSales', source: 'widgetSales', type: 'sale', path: '/widget-orders', time: 'payAt', label: 'Widget Sales' };
+export const WIDGET_SALES: FeedSpec = {
+	key: 'widgetSales',
+	source: 'widgetSales',
+	type: 'sale',
+	path: '/widget-orders',
+	time: 'payAt',
+	label: 'Widget Sales',
+};
 export const WIDGET_REFUNDS: FeedSpec = {
 	key: 'widgetRefunds',
 	source: 'widgetRefunds',
@@ -40,7 +47,10 @@ export const eventOrders = (id: string): FeedSpec => ({
 /** Feeds read at once. */
 const CONCURRENCY = 4;
 
-export async function inParallel<T, R>(items: T[], run: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function inParallel<T, R>(
+	items: T[],
+	run: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
 	const results: R[] = [];
 	let next = 0;
 	const worker = async () => {

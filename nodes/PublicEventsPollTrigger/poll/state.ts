@@ -65,7 +65,11 @@ export function loadState(context: IPollFunctions): PollState | undefined {
  * poll that returns null: what such a poll changed (a re-read event list) is redone after a
  * restart, and must never be needed to avoid a repeat. An unchanged state is not written.
  */
-export function saveState(context: IPollFunctions, previous: PollState | undefined, next: PollState): void {
+export function saveState(
+	context: IPollFunctions,
+	previous: PollState | undefined,
+	next: PollState,
+): void {
 	if (previous && JSON.stringify(previous) === JSON.stringify(next)) return;
 	context.getWorkflowStaticData('node')[KEY] = JSON.parse(JSON.stringify(next)) as IDataObject;
 }

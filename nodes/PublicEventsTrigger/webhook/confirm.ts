@@ -29,11 +29,14 @@ export type Confirmation =
 const WIDGET_SLACK_MS = 5 * 60_000;
 
 const unconfirmed = (reason: string): Confirmation => ({ status: 'unconfirmed', reason });
-const short = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url').slice(0, 16);
-const isObject = (value: unknown): value is IDataObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const short = (value: unknown) =>
+	createHash('sha256').update(JSON.stringify(value)).digest('base64url').slice(0, 16);
+const isObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `<time>[after]` as the API takes it: whole seconds, UTC. */
-const afterParam = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+const afterParam = (ms: number) =>
+	new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 
 function refundedTickets(order: IDataObject): string[] {
 	const tickets = Array.isArray(order.tickets) ? (order.tickets as unknown[]) : [];
@@ -43,63 +46,124 @@ function refundedTickets(order: IDataObject): string[] {
 		.sort();
 }
 
-async function confirmOrder(context: IWebhookFunctions, type: 'sale' | 'refund', orderId: string): Promise<Confirmation> {
-	const order = await apiRequest.call(context, 'GET', `/orders/${orderId}`, {}, { retry: FETCH_RETRY });
-	if (!isObject(order) || changeId(order.id) !== orderId) return unconfirmed(`GET /orders/${orderId} answered another record`);
+async function confirmOrder(
+	context: IWebhookFunctions,
+	type: 'sale' | 'refund',
+	orderId: string,
+): Promise<Confirmation> {
+	const order = await apiRequest.call(
+		context,
+		'GET',
+		`/orders/${orderId}`,
+		{},
+		{ retry: FETCH_RETRY },
+	);
+	if (!isObject(order) || changeId(order.id) !== orderId)
+		return unconfirmed(`GET /orders/${orderId} answered another record`);
 	const status = String(order.status ?? '');
 	if (type === 'sale') {
-		if (status !== 'paid' && status !== 'refund') return unconfirmed(`order ${orderId} is ${status || 'without a status'}, not paid`);
+		if (status !== 'paid' && status !== 'refund')
+			return unconfirmed(`order ${orderId} is ${status || 'without a status'}, not paid`);
 		return { status: 'confirmed', key: `api:sale:${orderId}`, order };
 	}
 	// A partial refund leaves the order paid; each one refunds more tickets, so the set is the key.
 	const refunded = refundedTickets(order);
-	if (status !== 'refund' && refunded.length === 0) return unconfirmed(`order ${orderId} is ${status || 'without a status'} with no refunded ticket`);
+	if (status !== 'refund' && refunded.length === 0)
+		return unconfirmed(
+			`order ${orderId} is ${status || 'without a status'} with no refunded ticket`,
+		);
 	return { status: 'confirmed', key: `api:refund:${orderId}:${refunded.join(',')}`, order };
 }
 
-async function confirmWidget(context: IWebhookFunctions, notification: Notification, data: IDataObject): Promise<Confirmation> {
+async function confirmWidget(
+	context: IWebhookFunctions,
+	notification: Notification,
+	data: IDataObject,
+): Promise<Confirmation> {
 	const sale = notification.type === 'sale';
-	const [path, time] = sale ? ['/widget-orders', 'payAt'] : ['/widget-orders-refunds', 'refundedAt'];
+	const [path, time] = sale
+		? ['/widget-orders', 'payAt']
+		: ['/widget-orders-refunds', 'refundedAt'];
 	// Oldest first from a little before the claimed time, where the record sits near the top
 	// whatever came after it; without a time, the newest page. A made-up time only finds nothing.
 	const claimed = changeTime(notification.occurredAt ?? undefined);
-	const qs: IDataObject = claimed === undefined
-		? { [`order[${time}]`]: 'desc', page: 1, itemsPerPage: 100 }
-		: { [`${time}[after]`]: afterParam(claimed - WIDGET_SLACK_MS), [`order[${time}]`]: 'asc', page: 1, itemsPerPage: 100 };
-	const page = readListPage(await apiRequest.call(context, 'GET', path, { qs }, { retry: FETCH_RETRY }));
-	if (!page) return { status: 'unavailable', reason: `GET ${path} answered something that is not a list` };
+	const qs: IDataObject =
+		claimed === undefined
+			? { [`order[${time}]`]: 'desc', page: 1, itemsPerPage: 100 }
+			: {
+					[`${time}[after]`]: afterParam(claimed - WIDGET_SLACK_MS),
+					[`order[${time}]`]: 'asc',
+					page: 1,
+					itemsPerPage: 100,
+				};
+	const page = readListPage(
+		await apiRequest.call(context, 'GET', path, { qs }, { retry: FETCH_RETRY }),
+	);
+	if (!page)
+		return { status: 'unavailable', reason: `GET ${path} answered something that is not a list` };
 	const orderId = notification.orderId;
 	const refundId = changeId(data.refundId ?? data.refund_id);
 	const record = sale
 		? page.items.find((item) => changeId(item.id) === orderId)
-		: page.items.filter((item) => changeId(item.order ?? item.orderId) === orderId && (refundId === null || changeId(item.id) === refundId)).pop();
-	if (!record) return unconfirmed(`widget ${notification.type} of order ${orderId} is not in GET ${path}`);
+		: page.items
+				.filter(
+					(item) =>
+						changeId(item.order ?? item.orderId) === orderId &&
+						(refundId === null || changeId(item.id) === refundId),
+				)
+				.pop();
+	if (!record)
+		return unconfirmed(`widget ${notification.type} of order ${orderId} is not in GET ${path}`);
 	return { status: 'confirmed', key: `api:${notification.type}:widget:${changeId(record.id)}` };
 }
 
-async function confirmEvent(context: IWebhookFunctions, notification: Notification): Promise<Confirmation> {
+async function confirmEvent(
+	context: IWebhookFunctions,
+	notification: Notification,
+): Promise<Confirmation> {
 	const id = notification.eventPointId;
-	if (id === null || !/^\d+$/.test(id)) return unconfirmed('the notification carries no numeric event ID');
-	const event = await apiRequest.call(context, 'GET', `/event-points/${id}`, {}, { retry: FETCH_RETRY });
-	if (!isObject(event) || changeId(event.id) !== id) return unconfirmed(`GET /event-points/${id} answered another record`);
+	if (id === null || !/^\d+$/.test(id))
+		return unconfirmed('the notification carries no numeric event ID');
+	const event = await apiRequest.call(
+		context,
+		'GET',
+		`/event-points/${id}`,
+		{},
+		{ retry: FETCH_RETRY },
+	);
+	if (!isObject(event) || changeId(event.id) !== id)
+		return unconfirmed(`GET /event-points/${id} answered another record`);
 	// An update is known by what the event now is: a repeat of it confirms the same key.
-	return { status: 'confirmed', key: notification.type === 'newEvent' ? `api:newEvent:${id}` : `api:eventUpdated:${id}:${short(event)}` };
+	return {
+		status: 'confirmed',
+		key:
+			notification.type === 'newEvent'
+				? `api:newEvent:${id}`
+				: `api:eventUpdated:${id}:${short(event)}`,
+	};
 }
 
 /** What the API says about the notification's claim. */
-export async function confirm(this: IWebhookFunctions, notification: Notification): Promise<Confirmation> {
+export async function confirm(
+	this: IWebhookFunctions,
+	notification: Notification,
+): Promise<Confirmation> {
 	const { type, orderId, payload } = notification;
-	if (type === 'other') return unconfirmed('a notification of an unrecognised type cannot be checked with the API');
+	if (type === 'other')
+		return unconfirmed('a notification of an unrecognised type cannot be checked with the API');
 	const data = isObject(payload.data) ? payload.data : {};
 	try {
-		if (type === 'newEvent' || type === 'eventUpdated') return await confirmEvent(this, notification);
-		if (orderId === null || !/^\d+$/.test(orderId)) return unconfirmed('the notification carries no numeric order ID');
+		if (type === 'newEvent' || type === 'eventUpdated')
+			return await confirmEvent(this, notification);
+		if (orderId === null || !/^\d+$/.test(orderId))
+			return unconfirmed('the notification carries no numeric order ID');
 		if (isWidget(payload)) return await confirmWidget(this, notification, data);
 		return await confirmOrder(this, type, orderId);
 	} catch (error) {
 		const status = Number((error as { httpCode?: string }).httpCode);
 		// The record is not there, or not this key's: the claim is false.
-		if ([400, 403, 404, 410, 422].includes(status)) return unconfirmed(`the API answered ${status}`);
+		if ([400, 403, 404, 410, 422].includes(status))
+			return unconfirmed(`the API answered ${status}`);
 		return { status: 'unavailable', reason: (error as Error).message };
 	}
 }

@@ -54,14 +54,19 @@ function scopeOf(context: IWebhookFunctions): Scope {
 	const node = context.getNode();
 	const name = `${context.getMode()}/${context.getWorkflow().id ?? ''}/${node.id ?? node.name}`;
 	let scope = inMemory.get(name);
-	if (!scope) inMemory.set(name, (scope = { fields: { seenDeliveries: new Map(), seenBodies: new Map() }, floor: 0 }));
+	if (!scope)
+		inMemory.set(
+			name,
+			(scope = { fields: { seenDeliveries: new Map(), seenBodies: new Map() }, floor: 0 }),
+		);
 	return scope;
 }
 
 const digest = (data: string | Buffer) => createHash('sha256').update(data).digest('base64');
 
 /** The key as remembered: whole when short, else `#` and a 128-bit digest. */
-export const compactKey = (key: string) => (key.length <= MAX_KEY_CHARS ? key : `#${digest(key).slice(0, 22)}`);
+export const compactKey = (key: string) =>
+	key.length <= MAX_KEY_CHARS ? key : `#${digest(key).slice(0, 22)}`;
 
 /** Entries are `key`, or `<seconds>|key` when signed at a time (no key is digits and a `|`). */
 const encode = (key: string, at: number) => (at > 0 ? `${at}|${key}` : key);
@@ -73,7 +78,10 @@ function decode(stored: unknown): Entries {
 		if (typeof entry !== 'string') continue;
 		const timed = /^(\d{1,12})\|/.exec(entry);
 		// compactKey: an entry saved before keys were bounded shrinks at the next save.
-		entries.set(compactKey(timed ? entry.slice(timed[0].length) : entry), timed ? Number(timed[1]) : 0);
+		entries.set(
+			compactKey(timed ? entry.slice(timed[0].length) : entry),
+			timed ? Number(timed[1]) : 0,
+		);
 	}
 	return entries;
 }
@@ -100,7 +108,10 @@ export type Seen = 'new' | 'duplicate' | 'stale';
  * their SHA-256; the cost: a sender whose distinct notifications can be byte-identical has the
  * repeats folded.
  */
-export function seenBefore(this: IWebhookFunctions, delivery: { key: string | null; body?: Buffer; signedAt?: number }): Seen {
+export function seenBefore(
+	this: IWebhookFunctions,
+	delivery: { key: string | null; body?: Buffer; signedAt?: number },
+): Seen {
 	const keys: Array<[Field, string]> = [];
 	if (delivery.key !== null) keys.push(['seenDeliveries', compactKey(delivery.key)]);
 	if (delivery.body) keys.push(['seenBodies', digest(delivery.body).slice(0, 22)]);
@@ -108,14 +119,18 @@ export function seenBefore(this: IWebhookFunctions, delivery: { key: string | nu
 	const at = delivery.signedAt ?? 0;
 	const stored = this.getWorkflowStaticData('node');
 	const scope = scopeOf(this);
-	const saved = { seenDeliveries: decode(stored.seenDeliveries), seenBodies: decode(stored.seenBodies) };
+	const saved = {
+		seenDeliveries: decode(stored.seenDeliveries),
+		seenBodies: decode(stored.seenBodies),
+	};
 	const savedFloor = typeof stored.seenFloor === 'number' ? stored.seenFloor : 0;
 	scope.floor = Math.max(scope.floor, savedFloor);
 
 	const seen = keys.some(([field, key]) => scope.fields[field].has(key) || saved[field].has(key));
 	if (!seen && at > 0 && at <= scope.floor) return 'stale';
 	for (const [field, key] of keys) {
-		if (!scope.fields[field].has(key) && !saved[field].has(key)) scope.floor = Math.max(scope.floor, add(scope.fields[field], key, at));
+		if (!scope.fields[field].has(key) && !saved[field].has(key))
+			scope.floor = Math.max(scope.floor, add(scope.fields[field], key, at));
 	}
 	writeBack(stored, saved, scope, savedFloor);
 	return seen ? 'duplicate' : 'new';
@@ -126,7 +141,12 @@ export function seenBefore(this: IWebhookFunctions, delivery: { key: string | nu
  * before a retry of theirs reaches another process, and no save carries a field older than this
  * process knows. Assigned anew, so n8n's observable static data marks itself changed.
  */
-function writeBack(stored: IDataObject, saved: Record<Field, Entries>, scope: Scope, savedFloor: number) {
+function writeBack(
+	stored: IDataObject,
+	saved: Record<Field, Entries>,
+	scope: Scope,
+	savedFloor: number,
+) {
 	for (const field of FIELDS) {
 		const merged = new Map(saved[field]);
 		const latest = [...scope.fields[field]].slice(-WRITE_BACK).filter(([key]) => !merged.has(key));
@@ -139,4 +159,6 @@ function writeBack(stored: IDataObject, saved: Record<Field, Entries>, scope: Sc
 
 /** Whether the saved field is already what it decodes to: no unbounded entry left from an older version, no repeats. */
 const tidy = (stored: unknown, decoded: Entries) =>
-	!Array.isArray(stored) || (stored.length === decoded.size && stored.every((entry) => typeof entry === 'string' && entry.length <= MAX_KEY_CHARS + 13));
+	!Array.isArray(stored) ||
+	(stored.length === decoded.size &&
+		stored.every((entry) => typeof entry === 'string' && entry.length <= MAX_KEY_CHARS + 13));

@@ -24,7 +24,8 @@ const securityOptions: INodePropertyOptions[] = [
 	{
 		name: 'None',
 		value: 'none',
-		description: 'Anyone can post to the URL: each delivery is checked with the API first (needs the Public Events API credential)',
+		description:
+			'Anyone can post to the URL: each delivery is checked with the API first (needs the Public Events API credential)',
 	},
 	{
 		name: 'Header Token',
@@ -34,7 +35,8 @@ const securityOptions: INodePropertyOptions[] = [
 	{
 		name: 'Signature (HMAC-SHA256)',
 		value: 'signature',
-		description: 'A header must carry the HMAC-SHA256 of the raw body (and of the time, when the sender signs it), keyed with the secret of the credential',
+		description:
+			'A header must carry the HMAC-SHA256 of the raw body (and of the time, when the sender signs it), keyed with the secret of the credential',
 	},
 ];
 
@@ -49,7 +51,8 @@ function security(version: number, fallback: string): INodeProperties {
 		type: 'options',
 		options: securityOptions,
 		default: fallback,
-		description: 'How a delivery proves it comes from the service. A delivery that fails is answered 401 and starts nothing.',
+		description:
+			'How a delivery proves it comes from the service. A delivery that fails is answered 401 and starts nothing.',
 		displayOptions: { show: { '@version': version === 1 ? [1] : [{ _cnd: { gte: version } }] } },
 	};
 }
@@ -57,7 +60,7 @@ function security(version: number, fallback: string): INodeProperties {
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Give this node\'s Production URL to the Public Events service: push delivery is enabled on request, and there is no API to register a URL. Until it is enabled, or if deliveries stop, use the Public Events Poll Trigger: polling is the fallback. To test in the editor, click Execute step (Listen for test event in n8n 1.x), then have the service send one test notification to the Test URL (it never sends there by itself).',
+			"Give this node's Production URL to the Public Events service: push delivery is enabled on request, and there is no API to register a URL. Until it is enabled, or if deliveries stop, use the Public Events Poll Trigger: polling is the fallback. To test in the editor, click Execute step (Listen for test event in n8n 1.x), then have the service send one test notification to the Test URL (it never sends there by itself).",
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',
@@ -131,7 +134,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'string',
 				default: 'X-Delivery-ID',
 				description:
-					'Header naming the delivery, so a repeated delivery starts nothing. Without it the payload\'s deliveryId or ID is used. Under Security None the order or event the API confirmed names it instead: anyone can make up an ID.',
+					"Header naming the delivery, so a repeated delivery starts nothing. Without it the payload's deliveryId or ID is used. Under Security None the order or event the API confirmed names it instead: anyone can make up an ID.",
 			},
 			{
 				displayName: 'Max Body Size (KB)',
@@ -139,7 +142,8 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: 16384 },
 				default: DEFAULT_MAX_BODY_KB,
-				description: 'A larger delivery is answered 413 and starts nothing. Public Events notifications are well under 10 KB.',
+				description:
+					'A larger delivery is answered 413 and starts nothing. Public Events notifications are well under 10 KB.',
 			},
 			{
 				displayName: 'Replay Window (Seconds)',

@@ -17,12 +17,17 @@ const unavailable = (reason: string): IDataObject => ({ order: null, orderUnavai
 
 /** Widget orders are numbered apart from API orders (the sandbox: 800001… against 700001…). */
 export function isWidget(payload: IDataObject): boolean {
-	const data = (typeof payload.data === 'object' && payload.data !== null ? payload.data : {}) as IDataObject;
+	const data = (
+		typeof payload.data === 'object' && payload.data !== null ? payload.data : {}
+	) as IDataObject;
 	return (data.source ?? payload.source) === 'widget';
 }
 
 /** The order fields of an item whose order was read already (Security None confirms with it). */
-export function orderFields(notification: Notification, order: IDataObject | undefined): IDataObject {
+export function orderFields(
+	notification: Notification,
+	order: IDataObject | undefined,
+): IDataObject {
 	if (notification.type !== 'sale' && notification.type !== 'refund') return {};
 	return order ? { order, orderUnavailable: null } : unavailable(WIDGET_NOTE);
 }
@@ -32,21 +37,34 @@ export function orderFields(notification: Notification, order: IDataObject | und
  * is answered 200 whatever happens here, so a failure is a field on the item, not a failed
  * webhook: the workflow can branch on `orderUnavailable`.
  */
-export async function fullOrder(this: IWebhookFunctions, notification: Notification): Promise<IDataObject> {
+export async function fullOrder(
+	this: IWebhookFunctions,
+	notification: Notification,
+): Promise<IDataObject> {
 	if (notification.type !== 'sale' && notification.type !== 'refund') return {};
 	const { payload, orderId } = notification;
 	// GET /orders/{id} answers 404 for a widget order, or, should the numbers meet, another order.
 	if (isWidget(payload)) return unavailable(WIDGET_NOTE);
 	if (orderId === null || !/^\d+$/.test(String(orderId))) {
-		return unavailable(`The notification carries no numeric order ID${orderId === null ? '' : ` (got "${orderId}")`}`);
+		return unavailable(
+			`The notification carries no numeric order ID${orderId === null ? '' : ` (got "${orderId}")`}`,
+		);
 	}
 	try {
-		const order = await apiRequest.call(this, 'GET', `/orders/${orderId}`, {}, { retry: FETCH_RETRY });
+		const order = await apiRequest.call(
+			this,
+			'GET',
+			`/orders/${orderId}`,
+			{},
+			{ retry: FETCH_RETRY },
+		);
 		return { order: order as IDataObject, orderUnavailable: null };
 	} catch (error) {
 		const status = (error as { httpCode?: string }).httpCode;
 		if (status === '404') {
-			return unavailable(`GET /orders/${orderId} answered 404: the order is not readable with this key (a widget sale, or another company's order)`);
+			return unavailable(
+				`GET /orders/${orderId} answered 404: the order is not readable with this key (a widget sale, or another company's order)`,
+			);
 		}
 		return unavailable((error as Error).message);
 	}

@@ -75,23 +75,26 @@ export function readNotification(
 	const typeValue = typeField
 		? at(payload, typeField)
 		: TYPE_FIELDS.map((field) => payload[field]).find((value) => typeof value === 'string');
-	const sourceType = typeof typeValue === 'string' && typeValue.trim() !== '' ? typeValue.trim() : null;
+	const sourceType =
+		typeof typeValue === 'string' && typeValue.trim() !== '' ? typeValue.trim() : null;
 	const sources = isObject(payload.data) ? [payload.data, payload] : [payload];
 	const scalar = (fields: string[]) =>
 		fields
 			.map((field) => payload[field])
-			.find((value) => (typeof value === 'string' && value.trim() !== '') || typeof value === 'number') as
-			| string
-			| number
-			| undefined;
-	const deliveryId = options.headerDeliveryId?.trim() || scalar(['deliveryId', 'delivery_id', 'id']);
+			.find(
+				(value) => (typeof value === 'string' && value.trim() !== '') || typeof value === 'number',
+			) as string | number | undefined;
+	const deliveryId =
+		options.headerDeliveryId?.trim() || scalar(['deliveryId', 'delivery_id', 'id']);
 	return {
 		type: sourceType ? normaliseType(sourceType) : OTHER_TYPE,
 		sourceType,
 		deliveryId: deliveryId === undefined ? null : String(deliveryId),
 		orderId: firstId(sources, ['orderId', 'order_id', 'order']),
 		eventPointId: firstId(sources, ['eventPointId', 'event_point_id', 'eventPoint', 'event_point']),
-		occurredAt: isoTime(scalar(['occurredAt', 'occurred_at', 'timestamp', 'createdAt', 'created_at'])),
+		occurredAt: isoTime(
+			scalar(['occurredAt', 'occurred_at', 'timestamp', 'createdAt', 'created_at']),
+		),
 		payload,
 	};
 }

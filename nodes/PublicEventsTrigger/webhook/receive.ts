@@ -17,7 +17,11 @@ interface Options {
 }
 
 /** Answers the sender directly and starts nothing (as n8n's own Webhook node does on a failed check). */
-function refuse(context: IWebhookFunctions, status: 400 | 401 | 413 | 503, message: string): IWebhookResponseData {
+function refuse(
+	context: IWebhookFunctions,
+	status: 400 | 401 | 413 | 503,
+	message: string,
+): IWebhookResponseData {
 	const res = context.getResponseObject();
 	res.writeHead(status, { 'content-type': 'application/json' });
 	res.end(JSON.stringify({ message }));
@@ -44,10 +48,13 @@ function start(context: IWebhookFunctions, json: IDataObject): IWebhookResponseD
 }
 
 /** 200, nothing started: the sender must stop retrying a delivery that was ignored on purpose. */
-const acknowledge = (note: IDataObject): IWebhookResponseData => ({ webhookResponse: { received: true, ...note } });
+const acknowledge = (note: IDataObject): IWebhookResponseData => ({
+	webhookResponse: { received: true, ...note },
+});
 
 /** The sender's own text echoed in a note, cut short: ids and type names can be any length. */
-const echo = (text: string | null) => (text !== null && text.length > 100 ? `${text.slice(0, 100)}…` : text);
+const echo = (text: string | null) =>
+	text !== null && text.length > 100 ? `${text.slice(0, 100)}…` : text;
 
 /**
  * The body as n8n hands it over. n8n reads the raw bytes into `req.rawBody` before calling
@@ -66,7 +73,8 @@ function parsePayload(raw: Buffer | undefined, parsed: unknown): IDataObject | s
 			return 'The body is not valid JSON';
 		}
 	}
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'The body is not a JSON object';
+	if (typeof value !== 'object' || value === null || Array.isArray(value))
+		return 'The body is not a JSON object';
 	return value as IDataObject;
 }
 
@@ -75,12 +83,21 @@ function parsePayload(raw: Buffer | undefined, parsed: unknown): IDataObject | s
  * empty 200 whether its claim started a run, was a repeat, or was false, so posting made-up
  * deliveries tells nothing about the partner's orders; why nothing started goes to n8n's log.
  */
-async function confirmed(context: IWebhookFunctions, notification: Notification): Promise<IWebhookResponseData> {
+async function confirmed(
+	context: IWebhookFunctions,
+	notification: Notification,
+): Promise<IWebhookResponseData> {
 	const verdict = await confirm.call(context, notification);
 	const claim = `a ${notification.type} delivery (Security None)`;
 	if (verdict.status === 'unavailable') {
-		context.logger.warn(`Public Events Trigger: ${claim} could not be checked with the API and was answered 503, so the sender retries: ${verdict.reason}`);
-		return refuse(context, 503, 'The delivery could not be checked with the Public Events API; send it again later');
+		context.logger.warn(
+			`Public Events Trigger: ${claim} could not be checked with the API and was answered 503, so the sender retries: ${verdict.reason}`,
+		);
+		return refuse(
+			context,
+			503,
+			'The delivery could not be checked with the Public Events API; send it again later',
+		);
 	}
 	if (verdict.status === 'unconfirmed') {
 		context.logger.warn(`Public Events Trigger: ${claim} started nothing: ${verdict.reason}`);
@@ -98,16 +115,28 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	// Size first: no HMAC over megabytes a sender should never send (n8n itself stops at 16 MB).
 	const maxBytes = (options.maxBodyKb || DEFAULT_MAX_BODY_KB) * 1024;
 	const declared = Number(headerValue(headers, 'content-length') ?? 0);
-	if (!Buffer.isBuffer(req.rawBody) && declared <= maxBytes && typeof req.readRawBody === 'function') await req.readRawBody();
+	if (
+		!Buffer.isBuffer(req.rawBody) &&
+		declared <= maxBytes &&
+		typeof req.readRawBody === 'function'
+	)
+		await req.readRawBody();
 	const raw = Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined;
 	const size = raw?.length ?? declared;
-	if (size > maxBytes) return refuse(this, 413, `The body is ${size} bytes; this trigger takes at most ${maxBytes} (Max Body Size)`);
+	if (size > maxBytes)
+		return refuse(
+			this,
+			413,
+			`The body is ${size} bytes; this trigger takes at most ${maxBytes} (Max Body Size)`,
+		);
 
 	// Authenticate before reading anything from the body.
 	const security = this.getNodeParameter('authentication', 'none') as Security;
 	let signedAt: number | undefined;
 	if (security !== 'none') {
-		const headerName = String(this.getNodeParameter(security === 'signature' ? 'signatureHeader' : 'headerName'));
+		const headerName = String(
+			this.getNodeParameter(security === 'signature' ? 'signatureHeader' : 'headerName'),
+		);
 		const { secret } = await this.getCredentials<{ secret?: string }>(WEBHOOK_CREDENTIAL);
 		const verdict = verifyDelivery(security, {
 			headerName,
@@ -130,19 +159,28 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	});
 	const events = this.getNodeParameter('events', []) as string[];
 	if (!events.includes(notification.type)) {
-		return acknowledge({ ignored: `"${echo(notification.sourceType) ?? '(no type)'}" (${notification.type}) is not among the trigger's Events` });
+		return acknowledge({
+			ignored: `"${echo(notification.sourceType) ?? '(no type)'}" (${notification.type}) is not among the trigger's Events`,
+		});
 	}
 	if (security === 'none') return await confirmed(this, notification);
 
 	// Keyed by type too: a sender whose `id` is the order's would otherwise fold a refund into its sale.
-	const key = notification.deliveryId === null ? null : `${notification.type}:${notification.deliveryId}`;
+	const key =
+		notification.deliveryId === null ? null : `${notification.type}:${notification.deliveryId}`;
 	const seen = seenBefore.call(this, { key, body: raw, signedAt });
 	if (seen === 'stale') {
-		return refuse(this, 401, 'Signed no later than a delivery this trigger no longer remembers, so it may be a replay: sign it again now to deliver it');
+		return refuse(
+			this,
+			401,
+			'Signed no later than a delivery this trigger no longer remembers, so it may be a replay: sign it again now to deliver it',
+		);
 	}
 	if (seen === 'duplicate') return acknowledge({ duplicate: echo(notification.deliveryId) });
 
 	const fetch = this.getNodeParameter('fetchFullOrder', false) as boolean;
-	const json = fetch ? { ...notification, ...(await fullOrder.call(this, notification)) } : notification;
+	const json = fetch
+		? { ...notification, ...(await fullOrder.call(this, notification)) }
+		: notification;
 	return start(this, json);
 }

@@ -32,8 +32,16 @@ function parseSignature(header: string): Parsed | undefined {
 	if (bare) return { signatures: [Buffer.from(bare, 'hex')] };
 	const pairs = header.split(',').map((pair) => pair.trim().split('='));
 	const times = pairs.filter(([key]) => key === 't').map(([, value]) => value);
-	const signatures = pairs.filter(([key, value]) => key === 'sha256' && HEX.test(value ?? '')).map(([, hex]) => Buffer.from(hex, 'hex'));
-	if (times.length !== 1 || !/^\d{1,12}$/.test(times[0] ?? '') || signatures.length === 0 || signatures.length > MAX_SIGNATURES) return undefined;
+	const signatures = pairs
+		.filter(([key, value]) => key === 'sha256' && HEX.test(value ?? ''))
+		.map(([, hex]) => Buffer.from(hex, 'hex'));
+	if (
+		times.length !== 1 ||
+		!/^\d{1,12}$/.test(times[0] ?? '') ||
+		signatures.length === 0 ||
+		signatures.length > MAX_SIGNATURES
+	)
+		return undefined;
 	return { signedAt: Number(times[0]), signatures };
 }
 
@@ -53,17 +61,26 @@ export interface Verdict {
  */
 export function verifyDelivery(
 	security: Security,
-	check: { headerName: string; header?: string; secret: string; raw?: Buffer; windowS: number; nowMs: number },
+	check: {
+		headerName: string;
+		header?: string;
+		secret: string;
+		raw?: Buffer;
+		windowS: number;
+		nowMs: number;
+	},
 ): Verdict {
 	if (security === 'none') return {};
 	const { headerName, header, secret, raw } = check;
 	if (secret === '') return { problem: 'The trigger has no secret to check deliveries with' };
-	if (header === undefined || header.trim() === '') return { problem: `Missing ${headerName} header` };
+	if (header === undefined || header.trim() === '')
+		return { problem: `Missing ${headerName} header` };
 	if (security === 'headerToken') {
 		return sameText(header.trim(), secret) ? {} : { problem: `${headerName} does not match` };
 	}
 	const parsed = parseSignature(header.trim());
-	if (!parsed) return { problem: `${headerName} is not an HMAC-SHA256 signature (${SIGNATURE_FORMS})` };
+	if (!parsed)
+		return { problem: `${headerName} is not an HMAC-SHA256 signature (${SIGNATURE_FORMS})` };
 	if (!raw) return { problem: 'The raw body is not available to check the signature' };
 	const hmac = createHmac('sha256', secret);
 	if (parsed.signedAt !== undefined) hmac.update(`${parsed.signedAt}.`, 'utf8');
@@ -75,7 +92,9 @@ export function verifyDelivery(
 	const skewS = Math.round(check.nowMs / 1000 - parsed.signedAt);
 	if (Math.abs(skewS) > check.windowS) {
 		const when = skewS > 0 ? `${skewS} s before` : `${-skewS} s after`;
-		return { problem: `${headerName} was signed ${when} this server's time; the trigger takes ${check.windowS} s either way (Replay Window)` };
+		return {
+			problem: `${headerName} was signed ${when} this server's time; the trigger takes ${check.windowS} s either way (Replay Window)`,
+		};
 	}
 	return { signedAt: parsed.signedAt };
 }

@@ -36,10 +36,15 @@ const EXPECTED_CONSOLE = [/ERR_NAME_NOT_RESOLVED/, /Can't connect to n8n/];
  * while the canvas tears down (a part of it still reads the node panel's store after the workflow's
  * store is gone). Seen once in this project's CI runs; it names no node of this package.
  */
-const EXPECTED_PAGE_ERRORS = [/^injectNDVStore\(\) was accessed without an active workflow document store/];
+const EXPECTED_PAGE_ERRORS = [
+	/^injectNDVStore\(\) was accessed without an active workflow document store/,
+];
 /** The node creator's details of a community node ask npm for the package's latest version (offline here). */
 const isNpmLookup = (url: string) => url.startsWith('https://registry.npmjs.org/');
-const isSchemaPreview = (url: string) => /\/schemas\/n8n-nodes-public-events\.publicEvents(?:Trigger|PollTrigger)\/[\d.]+\.json$/.test(url);
+const isSchemaPreview = (url: string) =>
+	/\/schemas\/n8n-nodes-public-events\.publicEvents(?:Trigger|PollTrigger)\/[\d.]+\.json$/.test(
+		url,
+	);
 
 /** n8n's texts for a node type it does not know (i18n nodeSettings.*Unknown*, communityNodeItem). */
 export const UNKNOWN_NODE_TEXTS = ['Install this node', 'not currently installed'];
@@ -61,15 +66,24 @@ export class EditorBrowser {
 			if (message.type() !== 'error') return;
 			const text = message.text();
 			const { url } = message.location();
-			if (EXPECTED_CONSOLE.some((pattern) => pattern.test(text)) || isSchemaPreview(url) || isNpmLookup(url)) return;
+			if (
+				EXPECTED_CONSOLE.some((pattern) => pattern.test(text)) ||
+				isSchemaPreview(url) ||
+				isNpmLookup(url)
+			)
+				return;
 			this.problems.push(`console: ${text} (${message.location().url})`);
 		});
 		page.on('pageerror', (error) => {
-			if (!EXPECTED_PAGE_ERRORS.some((pattern) => pattern.test(error.message))) this.problems.push(`page error: ${error.message}`);
+			if (!EXPECTED_PAGE_ERRORS.some((pattern) => pattern.test(error.message)))
+				this.problems.push(`page error: ${error.message}`);
 		});
 		page.on('response', (response) => {
 			const url = response.url();
-			if (response.status() >= 500 || (response.status() >= 400 && url.startsWith(baseUrl) && !isSchemaPreview(url))) {
+			if (
+				response.status() >= 500 ||
+				(response.status() >= 400 && url.startsWith(baseUrl) && !isSchemaPreview(url))
+			) {
 				this.problems.push(`HTTP ${response.status()} ${response.request().method()} ${url}`);
 			}
 		});
@@ -78,11 +92,23 @@ export class EditorBrowser {
 	/** Screenshots go to SCREENSHOTS_DIR (relative to the repo) when set, else to a temp folder removed by close(). */
 	static async open(baseUrl: string, authCookie: string): Promise<EditorBrowser> {
 		const wanted = process.env.SCREENSHOTS_DIR;
-		const dir = wanted ? (isAbsolute(wanted) ? wanted : join(REPO_ROOT, wanted)) : mkdtempSync(join(tmpdir(), 'pe-editor-shots-'));
+		const dir = wanted
+			? isAbsolute(wanted)
+				? wanted
+				: join(REPO_ROOT, wanted)
+			: mkdtempSync(join(tmpdir(), 'pe-editor-shots-'));
 		mkdirSync(dir, { recursive: true });
-		const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+		const browser = await chromium.launch({
+			executablePath: CHROMIUM,
+			headless: true,
+			args: FLAGS,
+		});
 		try {
-			const context = await browser.newContext({ viewport: VIEWPORT, locale: 'en-US', timezoneId: 'UTC' });
+			const context = await browser.newContext({
+				viewport: VIEWPORT,
+				locale: 'en-US',
+				timezoneId: 'UTC',
+			});
 			await context.addCookies([{ name: 'n8n-auth', value: authCookie, url: baseUrl }]);
 			const page = await context.newPage();
 			page.setDefaultTimeout(30_000);
@@ -112,7 +138,8 @@ export class EditorBrowser {
 	async goto(path: string): Promise<void> {
 		await this.page.goto(`${this.baseUrl}${path}`);
 		// The login screen here would mean the cookie was not taken.
-		if (new URL(this.page.url()).pathname.startsWith('/signin')) throw new Error(`${path} sent the browser to the sign-in page`);
+		if (new URL(this.page.url()).pathname.startsWith('/signin'))
+			throw new Error(`${path} sent the browser to the sign-in page`);
 	}
 
 	async openWorkflow(id: string): Promise<void> {
@@ -126,7 +153,8 @@ export class EditorBrowser {
 	 */
 	async canvas(id: string): Promise<void> {
 		// (an open panel adds the node's id to the path)
-		if (!new URL(this.page.url()).pathname.startsWith(`/workflow/${id}`)) return await this.openWorkflow(id);
+		if (!new URL(this.page.url()).pathname.startsWith(`/workflow/${id}`))
+			return await this.openWorkflow(id);
 		if (await this.testId('ndv').isVisible()) await this.closePanel();
 	}
 
@@ -135,7 +163,10 @@ export class EditorBrowser {
 		const close = this.page.locator('.el-notification:visible .el-notification__closeBtn');
 		for (let i = 0; i < 10 && (await close.count()) > 0; i++) {
 			// a toast may close by itself under the pointer: then the next round finds none
-			await close.first().click({ timeout: 2000 }).catch(() => undefined);
+			await close
+				.first()
+				.click({ timeout: 2000 })
+				.catch(() => undefined);
 		}
 		await close.first().waitFor({ state: 'detached', timeout: 5000 });
 	}
@@ -150,7 +181,10 @@ export class EditorBrowser {
 
 	/** A node's panel, opened as a user does: double click on the node. */
 	async openPanel(name: string): Promise<Locator> {
-		await this.page.locator('.vue-flow__node').filter({ has: this.canvasNode(name) }).dblclick();
+		await this.page
+			.locator('.vue-flow__node')
+			.filter({ has: this.canvasNode(name) })
+			.dblclick();
 		const panel = this.testId('ndv');
 		await panel.waitFor();
 		await this.page.waitForLoadState('networkidle');
@@ -177,7 +211,10 @@ export class EditorBrowser {
 	 * A PNG of the viewport once the page is idle; returns its width and height (from the PNG header).
 	 * `keepHtml: false` leaves the page out of the secrets scan: a form the user is typing a key into holds it.
 	 */
-	async screenshot(name: string, { keepHtml = true } = {}): Promise<{ file: string; width: number; height: number; bytes: number }> {
+	async screenshot(
+		name: string,
+		{ keepHtml = true } = {},
+	): Promise<{ file: string; width: number; height: number; bytes: number }> {
 		await this.page.waitForLoadState('networkidle');
 		// off any field: a hovered one shows its Fixed / Expression toggle
 		await this.page.mouse.move(0, VIEWPORT.height / 2);

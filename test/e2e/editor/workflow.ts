@@ -15,7 +15,12 @@ export const WORKFLOW_ID = 'PeE2eWfEditor001';
 export const WRONG_KEY = 'pe_wrong_key_e2e_editor_7c1d93a0';
 export const WEBHOOK_SECRET = 'whsec_e2e_editor_3f9a61c2';
 
-export const NODES = { action: 'Create Order', push: 'Public Events Trigger', poll: 'Public Events Poll Trigger', payment: 'Report Payment' } as const;
+export const NODES = {
+	action: 'Create Order',
+	push: 'Public Events Trigger',
+	poll: 'Public Events Poll Trigger',
+	payment: 'Report Payment',
+} as const;
 
 /** The order the action node is filled in with: an event and a free place of it, labelled as their lists show them. */
 export interface OrderChoice {
@@ -28,15 +33,24 @@ export interface OrderChoice {
 
 /** The soonest event with a free place: first in the event list. */
 export async function chooseOrder(sandbox: SandboxClient): Promise<OrderChoice> {
-	const events = (await sandbox.getAll('/event-points', { query: { 'order[dateStarted]': 'asc' } })) as any[];
+	const events = (await sandbox.getAll('/event-points', {
+		query: { 'order[dateStarted]': 'asc' },
+	})) as any[];
 	for (const event of events) {
-		const place = ((await sandbox.getAll(`/event-points/${event.id}/places`)) as any[]).find((p) => p.availableCount > 0);
+		const place = ((await sandbox.getAll(`/event-points/${event.id}/places`)) as any[]).find(
+			(p) => p.availableCount > 0,
+		);
 		if (!place) continue;
 		return {
 			eventId: String(event.id),
 			eventLabel: eventLabel(event),
 			placeId: String(place.id),
-			placeLabel: [place.sectorName, `Row ${place.rowName}`, `Place ${place.placeName}`, 'available'].join(' · '),
+			placeLabel: [
+				place.sectorName,
+				`Row ${place.rowName}`,
+				`Place ${place.placeName}`,
+				'available',
+			].join(' · '),
 			priceCategoryId: String(place.priceCategories[0].id),
 		};
 	}
@@ -80,14 +94,29 @@ export function editorWorkflow(order: OrderChoice, webhookId: string) {
 				parameters: {
 					resource: 'order',
 					operation: 'create',
-					eventId: { __rl: true, mode: 'list', value: order.eventId, cachedResultName: order.eventLabel },
-					places: { __rl: true, mode: 'list', value: order.placeId, cachedResultName: order.placeLabel },
+					eventId: {
+						__rl: true,
+						mode: 'list',
+						value: order.eventId,
+						cachedResultName: order.eventLabel,
+					},
+					places: {
+						__rl: true,
+						mode: 'list',
+						value: order.placeId,
+						cachedResultName: order.placeLabel,
+					},
 					priceCategory: order.priceCategoryId,
 				},
 				credentials: { publicEventsApi: API_CREDENTIAL },
 			}),
 			node(NODES.payment, 'publicEvents', [640, 130], {
-				parameters: { resource: 'order', operation: 'changeStatus', orderId: '={{ $json.id }}', toStatus: 'paid' },
+				parameters: {
+					resource: 'order',
+					operation: 'changeStatus',
+					orderId: '={{ $json.id }}',
+					toStatus: 'paid',
+				},
 				credentials: { publicEventsApi: API_CREDENTIAL },
 			}),
 		],

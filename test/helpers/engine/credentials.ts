@@ -69,7 +69,9 @@ class PlainCredentials extends ICredentials {
  * IHttpRequestHelper declares; it also applies the credential's domain allowlist, not done here).
  */
 function onlyHttpRequest(helpers: IHttpRequestHelper): IHttpRequestHelper {
-	return { helpers: { httpRequest: async (options) => await helpers.helpers.httpRequest(options) } };
+	return {
+		helpers: { httpRequest: async (options) => await helpers.helpers.httpRequest(options) },
+	};
 }
 
 export class CredentialStore extends ICredentialsHelper {
@@ -86,10 +88,18 @@ export class CredentialStore extends ICredentialsHelper {
 	}
 
 	/** Stores a credential and returns what a node's `credentials[type]` holds to point at it. */
-	add(type: string, data: ICredentialDataDecryptedObject, details: { id?: string; name?: string } = {}) {
+	add(
+		type: string,
+		data: ICredentialDataDecryptedObject,
+		details: { id?: string; name?: string } = {},
+	) {
 		this.credentialType(type);
 		const id = details.id ?? String(this.stored.size + 1);
-		const stored = { details: { id, name: details.name ?? `${type} ${id}` }, type, data: structuredClone(data) };
+		const stored = {
+			details: { id, name: details.name ?? `${type} ${id}` },
+			type,
+			data: structuredClone(data),
+		};
 		this.stored.set(id, stored);
 		return { ...stored.details };
 	}
@@ -115,7 +125,8 @@ export class CredentialStore extends ICredentialsHelper {
 		for (const { details, type, data } of this.stored.values()) {
 			for (const property of this.credentialType(type).properties) {
 				const value = data[property.name];
-				if (property.typeOptions?.password && typeof value === 'string') secrets[`${type}.${property.name} of credential ${details.id}`] = value;
+				if (property.typeOptions?.password && typeof value === 'string')
+					secrets[`${type}.${property.name} of credential ${details.id}`] = value;
 			}
 		}
 		return secrets;
@@ -128,7 +139,10 @@ export class CredentialStore extends ICredentialsHelper {
 
 	getParentTypes(name: string): string[] {
 		const parents = this.credentialType(name).extends ?? [];
-		return parents.flatMap((parent) => [parent, ...(this.types.has(parent) ? this.getParentTypes(parent) : [])]);
+		return parents.flatMap((parent) => [
+			parent,
+			...(this.types.has(parent) ? this.getParentTypes(parent) : []),
+		]);
 	}
 
 	isCredentialUsableByNode(): boolean {
@@ -139,7 +153,10 @@ export class CredentialStore extends ICredentialsHelper {
 		return this.credentialType(type).properties;
 	}
 
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentials> {
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentials> {
 		const stored = this.find(nodeCredentials, type);
 		return new PlainCredentials(stored.details, type, JSON.stringify(stored.data));
 	}
@@ -157,10 +174,29 @@ export class CredentialStore extends ICredentialsHelper {
 		if (raw) return data;
 		// Defaults matter for the contract: a never-filled expirable `token` reads '' (not undefined),
 		// and '' is what makes `preAuthentication` fetch one.
-		const withDefaults = NodeHelpers.getNodeParameters(this.getCredentialsProperties(type), data as INodeParameters, true, false, null, null) as ICredentialDataDecryptedObject;
+		const withDefaults = NodeHelpers.getNodeParameters(
+			this.getCredentialsProperties(type),
+			data as INodeParameters,
+			true,
+			false,
+			null,
+			null,
+		) as ICredentialDataDecryptedObject;
 		if (!resolve) return withDefaults;
 		const { workflow, runExecutionData, runIndex, itemIndex, node, connectionInputData } = resolve;
-		return workflow.expression.getParameterValue(withDefaults as INodeParameters, runExecutionData, runIndex, itemIndex, node.name, connectionInputData, mode, {}, executeData as never, false, withDefaults) as ICredentialDataDecryptedObject;
+		return workflow.expression.getParameterValue(
+			withDefaults as INodeParameters,
+			runExecutionData,
+			runIndex,
+			itemIndex,
+			node.name,
+			connectionInputData,
+			mode,
+			{},
+			executeData as never,
+			false,
+			withDefaults,
+		) as ICredentialDataDecryptedObject;
 	}
 
 	async authenticate(
@@ -171,12 +207,24 @@ export class CredentialStore extends ICredentialsHelper {
 		node?: INode,
 	): Promise<IHttpRequestOptions> {
 		const { authenticate } = this.credentialType(typeName);
-		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions as IHttpRequestOptions);
-		if (!authenticate || authenticate.type !== 'generic') return requestOptions as IHttpRequestOptions;
-		if (!workflow || !node) throw new Error('Workflow and node are required for generic credential authentication');
+		if (typeof authenticate === 'function')
+			return await authenticate(credentials, requestOptions as IHttpRequestOptions);
+		if (!authenticate || authenticate.type !== 'generic')
+			return requestOptions as IHttpRequestOptions;
+		if (!workflow || !node)
+			throw new Error('Workflow and node are required for generic credential authentication');
 		const resolveValue = (value: string) =>
 			isExpression(value)
-				? String(workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '') || '')
+				? String(
+						workflow.expression.getSimpleParameterValue(
+							node,
+							value,
+							'internal',
+							{ $credentials: credentials },
+							undefined,
+							'',
+						) || '',
+					)
 				: value;
 		const target = requestOptions as unknown as Record<string, IDataObject>;
 		target.headers ??= {};
@@ -199,14 +247,23 @@ export class CredentialStore extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const type = this.credentialType(typeName);
 		const details = node.credentials?.[typeName];
-		const call: PreAuthCall = { type: typeName, credentialId: details?.id ?? null, credentialsExpired, refreshed: false };
+		const call: PreAuthCall = {
+			type: typeName,
+			credentialId: details?.id ?? null,
+			credentialsExpired,
+			refreshed: false,
+		};
 		this.preAuthCalls.push(call);
-		const expirable = type.properties.find((p) => p.type === 'hidden' && p.typeOptions?.expirable === true)?.name;
+		const expirable = type.properties.find(
+			(p) => p.type === 'hidden' && p.typeOptions?.expirable === true,
+		)?.name;
 		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
 		if (credentials[expirable] !== '' && !credentialsExpired) return undefined;
 
 		call.refreshed = true;
-		const output = (await type.preAuthentication.call(onlyHttpRequest(helpers), credentials)) as ICredentialDataDecryptedObject | undefined;
+		const output = (await type.preAuthentication.call(onlyHttpRequest(helpers), credentials)) as
+			| ICredentialDataDecryptedObject
+			| undefined;
 		// As in n8n: without the expirable property in the output nothing is stored or merged,
 		// and without node credentials there is nowhere to store it.
 		if (output?.[expirable] === undefined || !details) return undefined;
@@ -227,23 +284,40 @@ export class CredentialStore extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const { preAuthentication } = this.credentialType(typeName);
 		if (typeof preAuthentication !== 'function') return undefined;
-		return ((await preAuthentication.call(onlyHttpRequest(helpers), credentials)) as ICredentialDataDecryptedObject) ?? undefined;
+		return (
+			((await preAuthentication.call(
+				onlyHttpRequest(helpers),
+				credentials,
+			)) as ICredentialDataDecryptedObject) ?? undefined
+		);
 	}
 
-	async updateCredentials(nodeCredentials: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject) {
+	async updateCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	) {
 		const stored = this.find(nodeCredentials, type);
 		stored.data = structuredClone(data);
 		this.updates.push({ credentialId: stored.details.id, data: structuredClone(data) });
 	}
 
-	async updateCredentialsOauthTokenData(nodeCredentials: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject) {
+	async updateCredentialsOauthTokenData(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	) {
 		const stored = this.find(nodeCredentials, type);
-		await this.updateCredentials(nodeCredentials, type, { ...stored.data, oauthTokenData: data.oauthTokenData });
+		await this.updateCredentials(nodeCredentials, type, {
+			...stored.data,
+			oauthTokenData: data.oauthTokenData,
+		});
 	}
 
 	credentialType(name: string): ICredentialType {
 		const type = this.types.get(name);
-		if (!type) throw new Error(`Unknown credential type "${name}": pass it to new CredentialStore([...])`);
+		if (!type)
+			throw new Error(`Unknown credential type "${name}": pass it to new CredentialStore([...])`);
 		return type;
 	}
 
@@ -251,7 +325,9 @@ export class CredentialStore extends ICredentialsHelper {
 		// n8n looks credentials up by id and type; a missing id is an error there too.
 		const stored = details.id ? this.stored.get(details.id) : undefined;
 		if (!stored || (type && stored.type !== type)) {
-			throw new Error(`Credential with ID "${details.id}" does not exist for type "${type ?? '?'}"`);
+			throw new Error(
+				`Credential with ID "${details.id}" does not exist for type "${type ?? '?'}"`,
+			);
 		}
 		return stored;
 	}

@@ -12,7 +12,13 @@ import {
 
 import { expectNoLeak } from '../secrets';
 import type { CredentialStore } from './credentials';
-import { buildAdditionalData, buildWorkflow, logPosition, logSince, type NodeUnderTest } from './runtime';
+import {
+	buildAdditionalData,
+	buildWorkflow,
+	logPosition,
+	logSince,
+	type NodeUnderTest,
+} from './runtime';
 
 export interface RunNodeOptions extends NodeUnderTest {
 	/** Items the start node feeds in: plain JSON or full items. Default: one empty item. */
@@ -86,12 +92,22 @@ export async function executeFromStart(
 	const logStart = logPosition();
 	let run: IRun;
 	try {
-		run = await new WorkflowExecute(additionalData, mode, runData).processRunExecutionData(workflow);
+		run = await new WorkflowExecute(additionalData, mode, runData).processRunExecutionData(
+			workflow,
+		);
 	} catch (error) {
-		expectNoLeak('the error the run threw or what n8n logged', [error, logSince(logStart)], credentials?.secrets());
+		expectNoLeak(
+			'the error the run threw or what n8n logged',
+			[error, logSince(logStart)],
+			credentials?.secrets(),
+		);
 		throw error;
 	}
 	// Items, error items and the error as n8n records them, and what it logged: one scan per run.
-	expectNoLeak(`the run of "${workflow.name ?? workflow.id}" or what n8n logged`, [run, logSince(logStart)], credentials?.secrets());
+	expectNoLeak(
+		`the run of "${workflow.name ?? workflow.id}" or what n8n logged`,
+		[run, logSince(logStart)],
+		credentials?.secrets(),
+	);
 	return run;
 }

@@ -32,7 +32,8 @@ export interface PollResult {
  */
 export async function runPoll(options: PollCall): Promise<PollResult> {
 	const { workflow, node } = buildWorkflow(options, false);
-	if (options.staticData !== undefined) workflow.overrideStaticData(JSON.parse(options.staticData) as IDataObject);
+	if (options.staticData !== undefined)
+		workflow.overrideStaticData(JSON.parse(options.staticData) as IDataObject);
 	workflow.staticData.__dataChanged = false;
 	const mode = options.mode ?? 'trigger';
 	const additionalData = buildAdditionalData(options.credentials, { mode });

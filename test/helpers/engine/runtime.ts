@@ -45,19 +45,28 @@ const logged = { lines: [] as string[], dropped: 0 };
 export const logPosition = () => logged.dropped + logged.lines.length;
 
 /** Log lines written since `position` (those still kept). */
-export const logSince = (position: number) => logged.lines.slice(Math.max(0, position - logged.dropped));
+export const logSince = (position: number) =>
+	logged.lines.slice(Math.max(0, position - logged.dropped));
 
 type LogMethod = (message: string, metadata?: Record<string, unknown>) => void;
 type LevelLogger = Record<'error' | 'warn' | 'info' | 'debug', LogMethod>;
 
 /** The real logger (which prints per N8N_LOG_LEVEL), with each call also kept as text. */
 function capturingLogger(real: LevelLogger) {
-	const at = (level: keyof LevelLogger): LogMethod => (message, metadata = {}) => {
-		logged.lines.push(`${level}: ${capturedText(message, metadata)}`);
-		if (logged.lines.length > 1000) logged.dropped += logged.lines.splice(0, 500).length;
-		real[level](message, metadata);
+	const at =
+		(level: keyof LevelLogger): LogMethod =>
+		(message, metadata = {}) => {
+			logged.lines.push(`${level}: ${capturedText(message, metadata)}`);
+			if (logged.lines.length > 1000) logged.dropped += logged.lines.splice(0, 500).length;
+			real[level](message, metadata);
+		};
+	const logger = {
+		error: at('error'),
+		warn: at('warn'),
+		info: at('info'),
+		debug: at('debug'),
+		scoped: () => logger,
 	};
-	const logger = { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), scoped: () => logger };
 	return logger;
 }
 
@@ -170,7 +179,9 @@ export const NODE_NAME = 'Node under test';
 /** The node as a workflow would hold it (parameters as saved: defaults are not filled in). */
 export function buildNode(options: NodeUnderTest): INode {
 	const typeVersion = options.typeVersion ?? defaultVersion(options.nodeType);
-	const declared = (describeNodeType(options.nodeType, typeVersion).credentials ?? []).map((c) => c.name);
+	const declared = (describeNodeType(options.nodeType, typeVersion).credentials ?? []).map(
+		(c) => c.name,
+	);
 	const credentials = options.nodeCredentials ?? options.credentials?.nodeCredentials(declared);
 	return {
 		id: 'node-under-test',
@@ -187,8 +198,17 @@ export function buildNode(options: NodeUnderTest): INode {
 /** A workflow of the node under test, fed by the start node when `withStart`. */
 export function buildWorkflow(options: NodeUnderTest, withStart: boolean) {
 	const node = buildNode(options);
-	const start: INode = { id: 'start', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
-	const connections: IConnections = withStart ? { [start.name]: { main: [[{ node: node.name, type: 'main', index: 0 }]] } } : {};
+	const start: INode = {
+		id: 'start',
+		name: 'Start',
+		type: START_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const connections: IConnections = withStart
+		? { [start.name]: { main: [[{ node: node.name, type: 'main', index: 0 }]] } }
+		: {};
 	const workflow = new Workflow({
 		id: 'engine-harness',
 		name: 'Engine harness',
@@ -208,7 +228,11 @@ export function buildWorkflow(options: NodeUnderTest, withStart: boolean) {
  */
 export function buildAdditionalData(
 	credentialsHelper: CredentialStore | undefined,
-	extra: { hooks?: ExecutionLifecycleHooks; currentNodeParameters?: INodeParameters; mode?: WorkflowExecuteMode } = {},
+	extra: {
+		hooks?: ExecutionLifecycleHooks;
+		currentNodeParameters?: INodeParameters;
+		mode?: WorkflowExecuteMode;
+	} = {},
 ): IWorkflowExecuteAdditionalData {
 	ensureEngineServices();
 	const unsupported = (what: string) => () => {
@@ -219,7 +243,9 @@ export function buildAdditionalData(
 		// Without a store, credential access fails as in n8n with nothing saved.
 		credentialsHelper: credentialsHelper ?? new CredentialStore([]),
 		// Contexts call hooks (e.g. sendMessageToUI); without handlers they do nothing.
-		hooks: extra.hooks ?? new ExecutionLifecycleHooks(extra.mode ?? 'manual', 'harness-execution', {} as never),
+		hooks:
+			extra.hooks ??
+			new ExecutionLifecycleHooks(extra.mode ?? 'manual', 'harness-execution', {} as never),
 		executionId: 'harness-execution',
 		currentNodeExecutionIndex: 0,
 		currentNodeParameters: extra.currentNodeParameters,

@@ -1,4 +1,10 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+	createServer,
+	type IncomingHttpHeaders,
+	type IncomingMessage,
+	type Server,
+	type ServerResponse,
+} from 'node:http';
 import type { Socket } from 'node:net';
 import { parse as parseForm } from 'node:querystring';
 
@@ -15,7 +21,12 @@ import {
 } from 'n8n-workflow';
 
 import { expectNoLeak, leakChecked } from '../secrets';
-import { buildAdditionalData, buildWorkflow, describeNodeType, type NodeUnderTest } from './runtime';
+import {
+	buildAdditionalData,
+	buildWorkflow,
+	describeNodeType,
+	type NodeUnderTest,
+} from './runtime';
 
 /**
  * A trigger node's webhook() behind a real loopback HTTP server, handed each request the way
@@ -74,18 +85,27 @@ function contentTypeOf(req: IncomingMessage) {
 	if (!header) return;
 	const [type, ...parameters] = header.split(';');
 	req.contentType = type.toLowerCase();
-	const charset = parameters.map((p) => p.trim().split('=')).find(([key]) => key.toLowerCase() === 'charset')?.[1];
+	const charset = parameters
+		.map((p) => p.trim().split('='))
+		.find(([key]) => key.toLowerCase() === 'charset')?.[1];
 	req.encoding = (charset ?? 'utf-8').toLowerCase() as BufferEncoding;
 }
 
 /** webhook-helpers.ts isParsableContentType: what n8n parses for a node above version 1. */
 const parsable = (contentType?: string) =>
-	!!contentType && ['application/json', 'text/plain', 'application/x-www-form-urlencoded'].some((type) => contentType.startsWith(type));
+	!!contentType &&
+	['application/json', 'text/plain', 'application/x-www-form-urlencoded'].some((type) =>
+		contentType.startsWith(type),
+	);
 
 /** n8n's parseBody; throws what n8n would answer. */
 function parseBody(req: IncomingMessage & { body?: unknown }) {
 	const { rawBody, contentType, encoding } = req;
-	if (contentType?.startsWith('multipart/') || contentType?.endsWith('/xml') || contentType?.endsWith('+xml')) {
+	if (
+		contentType?.startsWith('multipart/') ||
+		contentType?.endsWith('/xml') ||
+		contentType?.endsWith('+xml')
+	) {
 		throw new Error(`engine harness: ${contentType} bodies are not supported`);
 	}
 	if (!rawBody.length) return;
@@ -94,7 +114,10 @@ function parseBody(req: IncomingMessage & { body?: unknown }) {
 		try {
 			req.body = JSON.parse(text);
 		} catch (error) {
-			throw Object.assign(new Error('Failed to parse request body'), { status: 422, hint: (error as Error).message });
+			throw Object.assign(new Error('Failed to parse request body'), {
+				status: 422,
+				hint: (error as Error).message,
+			});
 		}
 	} else if (contentType === 'application/x-www-form-urlencoded') {
 		req.body = parseForm(text);
@@ -135,7 +158,11 @@ export class WebhookTrigger {
 		const address = server.address();
 		if (!address || typeof address !== 'object') throw new Error('webhook trigger has no address');
 		const path = describeNodeType(options.nodeType).webhooks?.[0]?.path ?? '';
-		return new WebhookTrigger(options, server, `http://127.0.0.1:${address.port}/webhook/engine-harness/${path}`);
+		return new WebhookTrigger(
+			options,
+			server,
+			`http://127.0.0.1:${address.port}/webhook/engine-harness/${path}`,
+		);
 	}
 
 	/** Changes the node (parameters, credentials) for the requests still to come, as a saved edit would. */
@@ -151,14 +178,19 @@ export class WebhookTrigger {
 
 	/** The items of each execution started so far (main output 0). */
 	get executions(): INodeExecutionData[][] {
-		return this.calls.filter((call) => call.workflowData).map((call) => call.workflowData![0] ?? []);
+		return this.calls
+			.filter((call) => call.workflowData)
+			.map((call) => call.workflowData![0] ?? []);
 	}
 
 	/** Waits (bounded, polling every few ms) until `count` requests have been answered. */
 	async waitForCalls(count: number, timeoutMs = 5000): Promise<WebhookCall[]> {
 		const deadline = Date.now() + timeoutMs;
 		while (this.calls.length < count) {
-			if (Date.now() > deadline) throw new Error(`webhook trigger: expected ${count} request(s), got ${this.calls.length} within ${timeoutMs} ms`);
+			if (Date.now() > deadline)
+				throw new Error(
+					`webhook trigger: expected ${count} request(s), got ${this.calls.length} within ${timeoutMs} ms`,
+				);
 			await new Promise((resolve) => setTimeout(resolve, 5));
 		}
 		return this.calls;
@@ -191,16 +223,26 @@ export class WebhookTrigger {
 		const answer = (status: number, body: unknown) => {
 			if (ended) return;
 			const text = typeof body === 'string';
-			res.writeHead(status, { 'content-type': text ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8' });
+			res.writeHead(status, {
+				'content-type': text ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8',
+			});
 			res.end(body === undefined ? '' : text ? body : JSON.stringify(body));
 		};
 
-		const call: Omit<WebhookCall, 'status' | 'response' | 'durationMs'> = { headers: req.headers, raw: raw.toString('utf8') };
+		const call: Omit<WebhookCall, 'status' | 'response' | 'durationMs'> = {
+			headers: req.headers,
+			raw: raw.toString('utf8'),
+		};
 		try {
 			const result = await this.run(req, res, raw);
 			call.workflowData = result.workflowData;
 			if (result.noWebhookResponse !== true) {
-				answer(200, result.workflowData ? this.startedAnswer(result) : (result.webhookResponse ?? { message: 'Webhook call received' }));
+				answer(
+					200,
+					result.workflowData
+						? this.startedAnswer(result)
+						: (result.webhookResponse ?? { message: 'Webhook call received' }),
+				);
 			}
 		} catch (error) {
 			const { status, hint } = error as { status?: number; hint?: string };
@@ -212,11 +254,20 @@ export class WebhookTrigger {
 		}
 		const body = ended?.[0];
 		const response = typeof body === 'string' || Buffer.isBuffer(body) ? String(body) : '';
-		const answered = { ...call, status: res.statusCode, response, durationMs: performance.now() - started };
+		const answered = {
+			...call,
+			status: res.statusCode,
+			response,
+			durationMs: performance.now() - started,
+		};
 		try {
 			// What left the trigger: the answer, the execution's items, the error, the saved static data.
 			const { status, workflowData, error } = answered;
-			expectNoLeak(`webhook call ${this.answered.length + 1}`, [{ status, response, workflowData, error, staticData: this.staticData }], this.options.credentials?.secrets());
+			expectNoLeak(
+				`webhook call ${this.answered.length + 1}`,
+				[{ status, response, workflowData, error, staticData: this.staticData }],
+				this.options.credentials?.secrets(),
+			);
 		} catch (leak) {
 			this.leak ??= leak as Error;
 		}
@@ -226,12 +277,17 @@ export class WebhookTrigger {
 
 	/** n8n's extractWebhookOnReceivedResponse, for a `responseData` that is plain text (no expression). */
 	private startedAnswer(result: IWebhookResponseData): unknown {
-		const { responseData = 'firstEntryJson' } = describeNodeType(this.options.nodeType).webhooks![0];
+		const { responseData = 'firstEntryJson' } = describeNodeType(this.options.nodeType)
+			.webhooks![0];
 		if (responseData === 'noData') return undefined;
 		return responseData || (result.webhookResponse ?? { message: 'Workflow was started' });
 	}
 
-	private async run(req: IncomingMessage, res: ServerResponse, raw: Buffer): Promise<IWebhookResponseData> {
+	private async run(
+		req: IncomingMessage,
+		res: ServerResponse,
+		raw: Buffer,
+	): Promise<IWebhookResponseData> {
 		const request = req as IncomingMessage & { body?: unknown; params: object; query: object };
 		contentTypeOf(request);
 		// middlewares/body-parser.ts rawBodyReader: the bytes are read on demand, once.
@@ -249,7 +305,9 @@ export class WebhookTrigger {
 			parseBody(request);
 		}
 		workflow.id = this.workflowId;
-		workflow.staticData = ObservableObject.create(plain(this.staticData), undefined, { ignoreEmptyOnFirstChild: true });
+		workflow.staticData = ObservableObject.create(plain(this.staticData), undefined, {
+			ignoreEmptyOnFirstChild: true,
+		});
 		// n8n reads the workflow from the database for each request, and records the execution
 		// before saving: requests handled at once interleave there. A turn of the event loop each.
 		await dbTurn();
@@ -264,12 +322,16 @@ export class WebhookTrigger {
 			workflowId: workflow.id,
 			workflowExecuteAdditionalData: additionalData,
 		};
-		const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, node.typeVersion) as INodeType;
+		const nodeType = workflow.nodeTypes.getByNameAndVersion(
+			node.type,
+			node.typeVersion,
+		) as INodeType;
 		const context = new WebhookContext(workflow, node, additionalData, mode, webhookData, [], null);
 		const result = await nodeType.webhook!.call(context);
 		// live-webhooks.ts saves changed static data once the answer is settled, in webhook mode only.
 		await dbTurn();
-		if (mode === 'webhook' && workflow.staticData.__dataChanged === true) this.staticData = plain(workflow.staticData);
+		if (mode === 'webhook' && workflow.staticData.__dataChanged === true)
+			this.staticData = plain(workflow.staticData);
 		return result;
 	}
 }
@@ -293,5 +355,12 @@ export async function callWebhookMethod(
 		workflowId: workflow.id,
 		workflowExecuteAdditionalData: additionalData,
 	};
-	return await leakChecked(`webhookMethods.${method}`, options.credentials, async () => await fn.call(new HookContext(workflow, node, additionalData, 'webhook', activation, webhookData)));
+	return await leakChecked(
+		`webhookMethods.${method}`,
+		options.credentials,
+		async () =>
+			await fn.call(
+				new HookContext(workflow, node, additionalData, 'webhook', activation, webhookData),
+			),
+	);
 }

@@ -44,14 +44,22 @@ export interface RunWorkflowResult {
  */
 export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkflowResult> {
 	const mode = options.mode ?? 'manual';
-	const start: INode = { id: 'start', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+	const start: INode = {
+		id: 'start',
+		name: 'Start',
+		type: START_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
 	const nodes: INode[] = options.nodes.map((node, index) => ({
 		...buildNode({ ...node, credentials: options.credentials }),
 		id: `node-${index + 1}`,
 		position: [200 * (index + 1), 0],
 	}));
 	const names = [start.name, ...nodes.map((node) => node.name)];
-	if (new Set(names).size !== names.length) throw new Error(`runWorkflow: node names must be unique: ${names.join(', ')}`);
+	if (new Set(names).size !== names.length)
+		throw new Error(`runWorkflow: node names must be unique: ${names.join(', ')}`);
 	const connections: IConnections = {};
 	for (let i = 0; i + 1 < names.length; i++) {
 		connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
@@ -62,12 +70,20 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
 		nodes: [start, ...nodes],
 		connections,
 		active: false,
-		nodeTypes: new NodeTypeRegistry(Object.fromEntries(options.nodes.map((node) => [node.type, node.nodeType]))),
+		nodeTypes: new NodeTypeRegistry(
+			Object.fromEntries(options.nodes.map((node) => [node.type, node.nodeType])),
+		),
 		settings: { executionOrder: 'v1' },
 	});
 
 	const input = (options.inputItems ?? [{}]).map((json) => ({ json }));
-	const run = await executeFromStart(workflow, workflow.getNode(start.name)!, input, options.credentials, mode);
+	const run = await executeFromStart(
+		workflow,
+		workflow.getNode(start.name)!,
+		input,
+		options.credentials,
+		mode,
+	);
 	const taskData = run.data.resultData.runData;
 	const executed = Object.entries(taskData)
 		.filter(([name]) => name !== start.name)

@@ -66,13 +66,23 @@ export const eventFilters: INodeProperties = filtersCollection([
 	},
 ]);
 
-export const eventSort = sortOption('Sort by Start', 'Earliest First', 'Latest First', 'Order of the events by start date (order[dateStarted])');
+export const eventSort = sortOption(
+	'Sort by Start',
+	'Earliest First',
+	'Latest First',
+	'Order of the events by start date (order[dateStarted])',
+);
 
 /** The query string of the catalog list, checked before any request. */
-export function eventQuery(filters: IDataObject, options: IDataObject, inputs: Inputs): IDataObject {
+export function eventQuery(
+	filters: IDataObject,
+	options: IDataObject,
+	inputs: Inputs,
+): IDataObject {
 	const qs: IDataObject = {};
 	const empty = (value: unknown) => value === undefined || value === null || value === '';
-	if (!empty(filters.dateStartedAfter)) qs['dateStarted[after]'] = inputs.day(filters.dateStartedAfter, 'Starts On or After');
+	if (!empty(filters.dateStartedAfter))
+		qs['dateStarted[after]'] = inputs.day(filters.dateStartedAfter, 'Starts On or After');
 	if (!empty(filters.dateStartedBefore)) {
 		qs['dateStarted[before]'] = inputs.day(filters.dateStartedBefore, 'Starts On or Before');
 	}
@@ -85,7 +95,8 @@ export function eventQuery(filters: IDataObject, options: IDataObject, inputs: I
 		const ids = inputs.ids(filters[name], field);
 		if (ids.length > 0) qs[key] = ids;
 	}
-	if (!empty(filters.venueHallId)) qs['venueHall.id'] = inputs.id(filters.venueHallId, 'Venue Hall Name or ID');
+	if (!empty(filters.venueHallId))
+		qs['venueHall.id'] = inputs.id(filters.venueHallId, 'Venue Hall Name or ID');
 	return { ...qs, ...sortQuery(options, 'order[dateStarted]', inputs, 'Sort by Start') };
 }
 
@@ -93,12 +104,16 @@ export function eventQuery(filters: IDataObject, options: IDataObject, inputs: I
  * The Country filter, applied here: the spec names no country parameter. An event's `country` may
  * be a record (`{ id, name, code }`), a plain id or an IRI. Undefined when no country is chosen.
  */
-export function countryFilter(filters: IDataObject, inputs: Inputs): ((event: IDataObject) => boolean) | undefined {
+export function countryFilter(
+	filters: IDataObject,
+	inputs: Inputs,
+): ((event: IDataObject) => boolean) | undefined {
 	const wanted = new Set(inputs.ids(filters.countryIds, 'Country Names or IDs'));
 	if (wanted.size === 0) return undefined;
 	return (event) => {
 		const country = event.country as IDataObject | string | number | undefined;
-		const id = country !== null && typeof country === 'object' ? (country.id ?? country['@id']) : country;
+		const id =
+			country !== null && typeof country === 'object' ? (country.id ?? country['@id']) : country;
 		return wanted.has(numericId(id) ?? '');
 	};
 }

@@ -1,7 +1,12 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionsCollection, pageSettings, returnAllAndLimit, pagesInFlightOption } from '../../shared/descriptions';
+import {
+	optionsCollection,
+	pageSettings,
+	returnAllAndLimit,
+	pagesInFlightOption,
+} from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
 import { simpleEvent, simplified, simplifyProperty } from '../../shared/tool';
 import { apiRequestAllItems } from '../../transport';
@@ -14,7 +19,11 @@ const NOTHING_VISIBLE =
 const hinted = new WeakSet<object>();
 
 /** Get Many and Get Many Archived differ only in the path and a word on the filters and on an empty answer. */
-export function eventList(operation: string, path: string, notes: { filters?: string; empty?: string } = {}) {
+export function eventList(
+	operation: string,
+	path: string,
+	notes: { filters?: string; empty?: string } = {},
+) {
 	const properties: INodeProperties[] = [
 		...returnAllAndLimit,
 		simplifyProperty,
@@ -22,16 +31,25 @@ export function eventList(operation: string, path: string, notes: { filters?: st
 		optionsCollection([pagesInFlightOption, eventSort]),
 	];
 	return {
-		description: updateDisplayOptions({ show: { resource: ['event'], operation: [operation] } }, properties),
+		description: updateDisplayOptions(
+			{ show: { resource: ['event'], operation: [operation] } },
+			properties,
+		),
 		async execute(this: IExecuteFunctions, i: number) {
 			const settings = pageSettings.call(this, i);
 			const filters = this.getNodeParameter('filters', i, {});
 			const inputs = new Inputs(this.getNode(), i);
 			const qs = eventQuery(filters, settings.options, inputs);
-			const events = await apiRequestAllItems.call(this, path, qs, { ...settings, keep: countryFilter(filters, inputs) });
+			const events = await apiRequestAllItems.call(this, path, qs, {
+				...settings,
+				keep: countryFilter(filters, inputs),
+			});
 			if (events.length === 0 && !hinted.has(this)) {
 				hinted.add(this);
-				this.addExecutionHints({ message: [NOTHING_VISIBLE, notes.empty].filter(Boolean).join(' '), location: 'outputPane' });
+				this.addExecutionHints({
+					message: [NOTHING_VISIBLE, notes.empty].filter(Boolean).join(' '),
+					location: 'outputPane',
+				});
 			}
 			return simplified.call(this, i, events, simpleEvent);
 		},

@@ -1,7 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { eventLocator, optionsCollection, pageSettings, returnAllAndLimit, pagesInFlightOption } from '../../shared/descriptions';
+import {
+	eventLocator,
+	optionsCollection,
+	pageSettings,
+	returnAllAndLimit,
+	pagesInFlightOption,
+} from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
 import { path } from '../../shared/path';
 import { simplePlace, simplified, simplifyProperty } from '../../shared/tool';
@@ -23,12 +29,28 @@ export function placeSettings(this: IExecuteFunctions, i: number): PageSettings 
 	return { ...settings, keep: (place: IDataObject) => Number(place.availableCount) > 0 };
 }
 
-const properties: INodeProperties[] = [eventLocator, ...returnAllAndLimit, simplifyProperty, optionsCollection([pagesInFlightOption, onlyAvailableOption])];
+const properties: INodeProperties[] = [
+	eventLocator,
+	...returnAllAndLimit,
+	simplifyProperty,
+	optionsCollection([pagesInFlightOption, onlyAvailableOption]),
+];
 
-export const description = updateDisplayOptions({ show: { resource: ['hallPlan'], operation: ['getPlaces'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['hallPlan'], operation: ['getPlaces'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, i: number) {
 	const settings = placeSettings.call(this, i);
-	const eventId = new Inputs(this.getNode(), i).id(this.getNodeParameter('eventId', i, '', { extractValue: true }), 'Event');
-	return simplified.call(this, i, await apiRequestAllItems.call(this, path`/event-points/${eventId}/places`, {}, settings), simplePlace);
+	const eventId = new Inputs(this.getNode(), i).id(
+		this.getNodeParameter('eventId', i, '', { extractValue: true }),
+		'Event',
+	);
+	return simplified.call(
+		this,
+		i,
+		await apiRequestAllItems.call(this, path`/event-points/${eventId}/places`, {}, settings),
+		simplePlace,
+	);
 }

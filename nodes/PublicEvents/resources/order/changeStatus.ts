@@ -13,12 +13,18 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		// The API description names only `paid`; the other two are what the service takes too. Any value by expression.
 		options: [
-			{ name: 'Paid', value: 'paid', description: 'Report a successful payment. The answer carries the tickets with their barcodes.' },
+			{
+				name: 'Paid',
+				value: 'paid',
+				description:
+					'Report a successful payment. The answer carries the tickets with their barcodes.',
+			},
 			{ name: 'Refund', value: 'refund', description: 'Refund a paid order' },
 			{
 				name: 'Release Hold',
 				value: 'expired',
-				description: 'End a hold you no longer need: its places are free again and stop counting against your reserved-tickets limit',
+				description:
+					'End a hold you no longer need: its places are free again and stop counting against your reserved-tickets limit',
 			},
 		],
 		default: 'paid',
@@ -27,7 +33,10 @@ const properties: INodeProperties[] = [
 	orderOptions(true),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['changeStatus'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['order'], operation: ['changeStatus'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, i: number) {
 	return await orderCall.call(this, i, (inputs) => {
@@ -37,7 +46,11 @@ export async function execute(this: IExecuteFunctions, i: number) {
 			method: 'PUT',
 			path: path`/orders/${order}/status`,
 			body: { toStatus },
-			check: orderCheck(order, `Changing the status of order ${order} to ${toStatus}`, (read) => read.status === toStatus),
+			check: orderCheck(
+				order,
+				`Changing the status of order ${order} to ${toStatus}`,
+				(read) => read.status === toStatus,
+			),
 		};
 	});
 }

@@ -14,12 +14,16 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: 'refund',
 		required: true,
-		description: 'Sent as toStatus. The spec does not list ticket statuses; "refund" refunds one ticket of a paid order.',
+		description:
+			'Sent as toStatus. The spec does not list ticket statuses; "refund" refunds one ticket of a paid order.',
 	},
 	orderOptions(true),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['changeTicketStatus'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['order'], operation: ['changeTicketStatus'] } },
+	properties,
+);
 
 /** Body `{ toStatus }`: the API description does not show it. */
 export async function execute(this: IExecuteFunctions, i: number) {
@@ -31,8 +35,11 @@ export async function execute(this: IExecuteFunctions, i: number) {
 			method: 'PUT',
 			path: path`/orders/${order}/tickets/${ticket}/status`,
 			body: { toStatus },
-			check: orderCheck(order, `Changing the status of ticket ${ticket} of order ${order} to ${toStatus}`, (read) =>
-				ticketsOf(read).some((t) => String(t.ticketId) === ticket && t.status === toStatus),
+			check: orderCheck(
+				order,
+				`Changing the status of ticket ${ticket} of order ${order} to ${toStatus}`,
+				(read) =>
+					ticketsOf(read).some((t) => String(t.ticketId) === ticket && t.status === toStatus),
 			),
 		};
 	});

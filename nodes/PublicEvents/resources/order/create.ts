@@ -2,7 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { eventLocator, placeLocator } from '../../shared/descriptions';
-import { holdMinutesField, holdNotice, listSectorLocator, orderCall, orderOptions, priceCategoryField } from './fields';
+import {
+	holdMinutesField,
+	holdNotice,
+	listSectorLocator,
+	orderCall,
+	orderOptions,
+	priceCategoryField,
+} from './fields';
 import { createCheck } from './writeCheck';
 
 const properties: INodeProperties[] = [
@@ -33,20 +40,36 @@ const properties: INodeProperties[] = [
 	orderOptions(true),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['order'], operation: ['create'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, i: number) {
 	return await orderCall.call(this, i, (inputs) => {
 		const promoCode = (this.getNodeParameter('additionalFields', i, {}) as IDataObject).promoCode;
-		const eventPoint = inputs.id(this.getNodeParameter('eventId', i, '', { extractValue: true }), 'Event');
-		const places = inputs.someIds(this.getNodeParameter('places', i, '', { extractValue: true }), 'Places');
+		const eventPoint = inputs.id(
+			this.getNodeParameter('eventId', i, '', { extractValue: true }),
+			'Event',
+		);
+		const places = inputs.someIds(
+			this.getNodeParameter('places', i, '', { extractValue: true }),
+			'Places',
+		);
 		const body: IDataObject = {
 			eventPoint,
 			places,
-			priceCategory: inputs.id(this.getNodeParameter('priceCategory', i, ''), 'Price Category Name or ID'),
-			reservedMinutes: inputs.positiveInt(this.getNodeParameter('reservedMinutes', i, 15), 'Hold Minutes'),
+			priceCategory: inputs.id(
+				this.getNodeParameter('priceCategory', i, ''),
+				'Price Category Name or ID',
+			),
+			reservedMinutes: inputs.positiveInt(
+				this.getNodeParameter('reservedMinutes', i, 15),
+				'Hold Minutes',
+			),
 		};
-		if (promoCode !== undefined && promoCode !== '') body.promocode = inputs.text(promoCode, 'Promo Code Name or ID');
+		if (promoCode !== undefined && promoCode !== '')
+			body.promocode = inputs.text(promoCode, 'Promo Code Name or ID');
 		return { method: 'POST', path: '/orders', body, check: createCheck(eventPoint, places) };
 	});
 }

@@ -1,7 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { additionalBodyOption, withAdditionalBody } from '../../shared/body';
-import { eventLocator, optionsCollection, requestSettings, sectorLocator } from '../../shared/descriptions';
+import {
+	eventLocator,
+	optionsCollection,
+	requestSettings,
+	sectorLocator,
+} from '../../shared/descriptions';
 import { Inputs } from '../../shared/inputs';
 import { splitTicketsOption, orderOutput } from '../../shared/tickets';
 import { apiRequest } from '../../transport';
@@ -36,12 +41,13 @@ export const holdMinutesField: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1 },
 	default: 15,
-	description: 'How long the places stay reserved, in whole minutes (sent as reservedMinutes; the service default is 15)',
+	description:
+		'How long the places stay reserved, in whole minutes (sent as reservedMinutes; the service default is 15)',
 };
 
 export const holdNotice: INodeProperties = {
 	displayName:
-		'The order comes back with status reserved_to_time: its places are held for you, waiting for payment until reservedToDate. Held places count against your account\'s limit of reserved tickets until the order is paid or the hold ends. Release holds you no longer need: Order > Change Status > Release Hold.',
+		"The order comes back with status reserved_to_time: its places are held for you, waiting for payment until reservedToDate. Held places count against your account's limit of reserved tickets until the order is paid or the hold ends. Release holds you no longer need: Order > Change Status > Release Hold.",
 	name: 'holdNotice',
 	type: 'notice',
 	default: '',
@@ -50,7 +56,7 @@ export const holdNotice: INodeProperties = {
 /** The statuses in an order's `status`, said where an order is read. */
 export const statusNotice: INodeProperties = {
 	displayName:
-		'An order\'s status: reserved_to_time = its places are held, waiting for payment until reservedToDate; paid = sold, the tickets carry barcodes; refund = refunded; expired = the hold ended unpaid or was released.',
+		"An order's status: reserved_to_time = its places are held, waiting for payment until reservedToDate; paid = sold, the tickets carry barcodes; refund = refunded; expired = the hold ended unpaid or was released.",
 	name: 'statusNotice',
 	type: 'notice',
 	default: '',
@@ -60,21 +66,24 @@ export const statusNotice: INodeProperties = {
 export const listEventLocator: INodeProperties = {
 	...eventLocator,
 	required: false,
-	description: 'The order\'s event, to list its places and price categories here. Not sent.',
+	description: "The order's event, to list its places and price categories here. Not sent.",
 };
 
 /** Narrows the place list of big halls; the order itself names places only. */
 export const listSectorLocator: INodeProperties = {
 	...sectorLocator,
 	required: false,
-	description: 'Optional: list only this sector\'s places below. Not sent.',
+	description: "Optional: list only this sector's places below. Not sent.",
 };
 
 export const priceCategoryField: INodeProperties = {
 	displayName: 'Price Category Name or ID',
 	name: 'priceCategory',
 	type: 'options',
-	typeOptions: { loadOptionsMethod: 'getPriceCategories', loadOptionsDependsOn: ['eventId.value', 'sectorId.value', 'places.value'] },
+	typeOptions: {
+		loadOptionsMethod: 'getPriceCategories',
+		loadOptionsDependsOn: ['eventId.value', 'sectorId.value', 'places.value'],
+	},
 	default: '',
 	required: true,
 	// Set by an expression, the list stays empty (nothing to list until the run): without this n8n
@@ -87,7 +96,9 @@ export const priceCategoryField: INodeProperties = {
 
 /** Options of operations that answer with an order; writes also take extra body fields. */
 export function orderOptions(write: boolean): INodeProperties {
-	return optionsCollection(write ? [additionalBodyOption, splitTicketsOption] : [splitTicketsOption]);
+	return optionsCollection(
+		write ? [additionalBodyOption, splitTicketsOption] : [splitTicketsOption],
+	);
 }
 
 export function orderId(this: IExecuteFunctions, i: number, inputs: Inputs): string {
@@ -112,18 +123,34 @@ export async function orderCall(
 	const inputs = new Inputs(this.getNode(), i);
 	const call = request(inputs);
 	// Create and Add Place book places: a later item's 409 on them may be this run's own hold.
-	const places = 'check' in call && Array.isArray(call.body?.places) ? (call.body.places as string[]) : undefined;
+	const places =
+		'check' in call && Array.isArray(call.body?.places)
+			? (call.body.places as string[])
+			: undefined;
 	let order: IDataObject;
 	try {
 		order =
 			'check' in call
-				? await checkedWrite.call(this, { ...call, body: withAdditionalBody(settings.options, call.body, inputs) }, settings)
+				? await checkedWrite.call(
+						this,
+						{ ...call, body: withAdditionalBody(settings.options, call.body, inputs) },
+						settings,
+					)
 				: ((await apiRequest.call(this, call.method, call.path, {}, settings)) as IDataObject);
 	} catch (error) {
 		throw places ? ownHoldConflict(this, i, error, places) : error;
 	}
-	if (places) noteHeld(this, i, String(order.id), places, call.method === 'POST' ? 'created' : 'added them to');
+	if (places)
+		noteHeld(
+			this,
+			i,
+			String(order.id),
+			places,
+			call.method === 'POST' ? 'created' : 'added them to',
+		);
 	const output = orderOutput(order, settings.options.splitTickets === true);
 	// Split, each ticket row says how its order's change was confirmed.
-	return Array.isArray(output) && order.writeCheck ? output.map((item) => ({ ...item, writeCheck: order.writeCheck })) : output;
+	return Array.isArray(output) && order.writeCheck
+		? output.map((item) => ({ ...item, writeCheck: order.writeCheck }))
+		: output;
 }

@@ -6,8 +6,14 @@ import { orderCall, orderId, orderIdField, orderOptions, statusNotice } from './
 
 const properties: INodeProperties[] = [orderIdField, statusNotice, orderOptions(false)];
 
-export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['order'], operation: ['get'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, i: number) {
-	return await orderCall.call(this, i, (inputs) => ({ method: 'GET', path: path`/orders/${orderId.call(this, i, inputs)}` }));
+	return await orderCall.call(this, i, (inputs) => ({
+		method: 'GET',
+		path: path`/orders/${orderId.call(this, i, inputs)}`,
+	}));
 }

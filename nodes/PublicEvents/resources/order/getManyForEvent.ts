@@ -1,7 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { eventLocator, filtersCollection, optionsCollection, pageSettings, returnAllAndLimit, pagesInFlightOption } from '../../shared/descriptions';
+import {
+	eventLocator,
+	filtersCollection,
+	optionsCollection,
+	pageSettings,
+	returnAllAndLimit,
+	pagesInFlightOption,
+} from '../../shared/descriptions';
 import { asRows } from '../../shared/eventNames';
 import { Inputs } from '../../shared/inputs';
 import { outputOption, wantsRows } from '../../shared/rows';
@@ -25,37 +32,74 @@ const properties: INodeProperties[] = [
 			type: 'multiOptions',
 			// Named by the API description; other values by expression.
 			options: [
-				{ name: 'Created', value: 'created', description: 'Status created: being set up, no places held yet' },
-				{ name: 'Expired', value: 'expired', description: 'Status expired: the hold ended unpaid or was released; the places are free again' },
-				{ name: 'Held (Reserved to Time)', value: 'reserved_to_time', description: 'Status reserved_to_time: the places are held, waiting for payment until reservedToDate' },
-				{ name: 'Paid', value: 'paid', description: 'Status paid: sold, the tickets carry barcodes' },
+				{
+					name: 'Created',
+					value: 'created',
+					description: 'Status created: being set up, no places held yet',
+				},
+				{
+					name: 'Expired',
+					value: 'expired',
+					description:
+						'Status expired: the hold ended unpaid or was released; the places are free again',
+				},
+				{
+					name: 'Held (Reserved to Time)',
+					value: 'reserved_to_time',
+					description:
+						'Status reserved_to_time: the places are held, waiting for payment until reservedToDate',
+				},
+				{
+					name: 'Paid',
+					value: 'paid',
+					description: 'Status paid: sold, the tickets carry barcodes',
+				},
 				{ name: 'Refund', value: 'refund', description: 'Status refund: paid, then refunded' },
 			],
 			default: [],
-			description: 'Only orders in any of these statuses: one is sent as status, several as status[]',
+			description:
+				'Only orders in any of these statuses: one is sent as status, several as status[]',
 		},
 	]),
 	optionsCollection([outputOption, pagesInFlightOption]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['getManyForEvent'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['order'], operation: ['getManyForEvent'] } },
+	properties,
+);
 
 /** The company's orders for one event, without tickets; as rows, each is a sale row whatever its status. */
 export async function execute(this: IExecuteFunctions, i: number) {
 	const settings = pageSettings.call(this, i);
 	const inputs = new Inputs(this.getNode(), i);
 	const rows = wantsRows(settings.options, inputs);
-	const eventId = inputs.id(this.getNodeParameter('eventId', i, '', { extractValue: true }), 'Event');
+	const eventId = inputs.id(
+		this.getNodeParameter('eventId', i, '', { extractValue: true }),
+		'Event',
+	);
 	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 	const qs: IDataObject = {};
 	// Several statuses by expression: an array, or text separated by commas.
-	const status = Array.isArray(filters.status) ? filters.status : typeof filters.status === 'string' ? filters.status.split(',') : [filters.status ?? ''];
-	const statuses = status.filter((s) => String(s).trim() !== '').map((s) => inputs.text(s, 'Status'));
+	const status = Array.isArray(filters.status)
+		? filters.status
+		: typeof filters.status === 'string'
+			? filters.status.split(',')
+			: [filters.status ?? ''];
+	const statuses = status
+		.filter((s) => String(s).trim() !== '')
+		.map((s) => inputs.text(s, 'Status'));
 	// One status as the spec shows it; several in API Platform's array form, since a PHP service
 	// keeps only the last of repeated plain keys.
 	if (statuses.length === 1) qs.status = statuses[0];
 	if (statuses.length > 1) qs['status[]'] = statuses;
-	if (filters.payAtAfter !== undefined && filters.payAtAfter !== '') qs['payAt[after]'] = inputs.time(filters.payAtAfter, 'Paid After');
-	const orders = await apiRequestAllItems.call(this, path`/event-points/${eventId}/orders`, qs, settings);
+	if (filters.payAtAfter !== undefined && filters.payAtAfter !== '')
+		qs['payAt[after]'] = inputs.time(filters.payAtAfter, 'Paid After');
+	const orders = await apiRequestAllItems.call(
+		this,
+		path`/event-points/${eventId}/orders`,
+		qs,
+		settings,
+	);
 	return rows ? await asRows(this, settings, orders, 'eventOrders') : orders;
 }

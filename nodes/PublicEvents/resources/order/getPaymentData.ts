@@ -19,10 +19,19 @@ const properties: INodeProperties[] = [
 	optionsCollection(),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['getPaymentData'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['order'], operation: ['getPaymentData'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, i: number) {
 	const settings = requestSettings.call(this, i);
 	const id = orderId.call(this, i, new Inputs(this.getNode(), i));
-	return (await apiRequest.call(this, 'GET', path`/orders/${id}/payment-data`, {}, settings)) as IDataObject;
+	return (await apiRequest.call(
+		this,
+		'GET',
+		path`/orders/${id}/payment-data`,
+		{},
+		settings,
+	)) as IDataObject;
 }

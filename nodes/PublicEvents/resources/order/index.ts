@@ -10,7 +10,17 @@ import * as getManyForEvent from './getManyForEvent';
 import * as getPaymentData from './getPaymentData';
 import * as removeTicket from './removeTicket';
 
-export const operations = { addPlace, changeStatus, changeTicketStatus, create, extendHold, get, getManyForEvent, getPaymentData, removeTicket };
+export const operations = {
+	addPlace,
+	changeStatus,
+	changeTicketStatus,
+	create,
+	extendHold,
+	get,
+	getManyForEvent,
+	getPaymentData,
+	removeTicket,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -20,7 +30,12 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['order'] } },
 		options: [
-			{ name: 'Add Place', value: 'addPlace', description: 'Add places to an order that is still held', action: 'Add places to an order' },
+			{
+				name: 'Add Place',
+				value: 'addPlace',
+				description: 'Add places to an order that is still held',
+				action: 'Add places to an order',
+			},
 			{
 				name: 'Change Status',
 				value: 'changeStatus',
@@ -39,11 +54,17 @@ export const description: INodeProperties[] = [
 				description: 'Create an order that holds places for a number of minutes',
 				action: 'Create an order',
 			},
-			{ name: 'Extend Hold', value: 'extendHold', description: 'Hold the places of an order longer', action: 'Extend the hold of an order' },
+			{
+				name: 'Extend Hold',
+				value: 'extendHold',
+				description: 'Hold the places of an order longer',
+				action: 'Extend the hold of an order',
+			},
 			{
 				name: 'Get',
 				value: 'get',
-				description: 'Get an order: totals, hold deadline and, once paid, the tickets with barcodes',
+				description:
+					'Get an order: totals, hold deadline and, once paid, the tickets with barcodes',
 				action: 'Get an order',
 			},
 			{
@@ -55,7 +76,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Payment Data',
 				value: 'getPaymentData',
-				description: 'Get the payment provider data of a held order (only when payment goes through the service)',
+				description:
+					'Get the payment provider data of a held order (only when payment goes through the service)',
 				action: 'Get payment data of an order',
 			},
 			{

@@ -7,7 +7,10 @@ import { orderCheck, ticketsOf } from './writeCheck';
 
 const properties: INodeProperties[] = [orderIdField, ticketIdField, orderOptions(true)];
 
-export const description = updateDisplayOptions({ show: { resource: ['order'], operation: ['removeTicket'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['order'], operation: ['removeTicket'] } },
+	properties,
+);
 
 /** No body, unless the user adds fields. */
 export async function execute(this: IExecuteFunctions, i: number) {
@@ -17,7 +20,11 @@ export async function execute(this: IExecuteFunctions, i: number) {
 		return {
 			method: 'PUT',
 			path: path`/orders/${order}/tickets/${ticket}/remove`,
-			check: orderCheck(order, `Removing ticket ${ticket} from order ${order}`, (read) => !ticketsOf(read).some((t) => String(t.ticketId) === ticket)),
+			check: orderCheck(
+				order,
+				`Removing ticket ${ticket} from order ${order}`,
+				(read) => !ticketsOf(read).some((t) => String(t.ticketId) === ticket),
+			),
 		};
 	});
 }

@@ -14,13 +14,20 @@ interface Hold {
 const runs = new WeakMap<object, Map<string, Hold>>();
 
 /** Called after item `item` booked `places` into `order` ("created", "added them to"). */
-export function noteHeld(context: IExecuteFunctions, item: number, order: string, places: string[], verb: string): void {
+export function noteHeld(
+	context: IExecuteFunctions,
+	item: number,
+	order: string,
+	places: string[],
+	verb: string,
+): void {
 	const held = runs.get(context) ?? new Map<string, Hold>();
 	runs.set(context, held);
 	for (const place of places) held.set(place, { item, order, verb });
 }
 
-const numbered = (prefix: string, value: unknown) => (/^\d/.test(String(value)) ? `${prefix} ${String(value)}` : String(value));
+const numbered = (prefix: string, value: unknown) =>
+	/^\d/.test(String(value)) ? `${prefix} ${String(value)}` : String(value);
 
 /**
  * Places named as a person finds them in the hall ("Parterre · Row 1 · Place 1"), when the input
@@ -29,8 +36,18 @@ const numbered = (prefix: string, value: unknown) => (/^\d/.test(String(value)) 
 function placeNames(context: IExecuteFunctions): Map<string, string> {
 	const names = new Map<string, string>();
 	for (const { json } of context.getInputData()) {
-		if (json.id === undefined || json.id === null || json.placeName === undefined || json.placeName === null) continue;
-		const parts = [json.sectorName, json.rowName !== undefined && json.rowName !== null && numbered('Row', json.rowName), numbered('Place', json.placeName)];
+		if (
+			json.id === undefined ||
+			json.id === null ||
+			json.placeName === undefined ||
+			json.placeName === null
+		)
+			continue;
+		const parts = [
+			json.sectorName,
+			json.rowName !== undefined && json.rowName !== null && numbered('Row', json.rowName),
+			numbered('Place', json.placeName),
+		];
 		names.set(String(json.id), parts.filter(Boolean).map(String).join(' · '));
 	}
 	return names;
@@ -41,7 +58,12 @@ function placeNames(context: IExecuteFunctions): Map<string, string> {
  * order) instead of the service's "held or sold"; either way, places named by sector, row and
  * place when the input items carry those. Any other error unchanged.
  */
-export function ownHoldConflict(context: IExecuteFunctions, item: number, error: unknown, places: string[]): unknown {
+export function ownHoldConflict(
+	context: IExecuteFunctions,
+	item: number,
+	error: unknown,
+	places: string[],
+): unknown {
 	if (!(error instanceof NodeApiError) || error.httpCode !== '409') return error;
 	const names = placeNames(context);
 	const named = (place: string) => (names.has(place) ? `${place} (${names.get(place)})` : place);
@@ -51,12 +73,14 @@ export function ownHoldConflict(context: IExecuteFunctions, item: number, error:
 		const at = error.message.indexOf('Conflict');
 		if (at < 0) return error;
 		let conflict = error.message.slice(at);
-		for (const place of places) if (names.has(place)) conflict = conflict.replace(new RegExp(`\\b${place}\\b`), named(place));
+		for (const place of places)
+			if (names.has(place)) conflict = conflict.replace(new RegExp(`\\b${place}\\b`), named(place));
 		error.message = error.message.slice(0, at) + conflict;
 		return error;
 	}
 	const first = held.get(ours[0])!;
-	const which = ours.length === 1 ? `Place ${named(ours[0])} is` : `Places ${ours.map(named).join(', ')} are`;
+	const which =
+		ours.length === 1 ? `Place ${named(ours[0])} is` : `Places ${ours.map(named).join(', ')} are`;
 	error.message =
 		`Refused: item ${item}'s places were NOT booked. ${which} already held by order ${first.order}: item ${first.item} of this same run ${first.verb} it a moment ago, nobody else. ` +
 		`This node runs once per input item, and each item's order holds its places. For one order, turn on Execute Once in the node's Settings, or give all places in one item (Places takes a list). ` +

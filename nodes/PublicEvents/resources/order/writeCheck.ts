@@ -1,7 +1,18 @@
-import { NodeApiError, type IDataObject, type IExecuteFunctions, type IHttpRequestMethods, type JsonObject } from 'n8n-workflow';
+import {
+	NodeApiError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IHttpRequestMethods,
+	type JsonObject,
+} from 'n8n-workflow';
 
 import { path } from '../../shared/path';
-import { apiRequest, apiRequestAllItems, uncertainWrite, type RequestSettings } from '../../transport';
+import {
+	apiRequest,
+	apiRequestAllItems,
+	uncertainWrite,
+	type RequestSettings,
+} from '../../transport';
 import { apiError, type ApiFailure } from '../../transport/errors';
 
 /**
@@ -21,7 +32,11 @@ export interface WriteCheck {
 	/** Reads the state before the write, for checks that compare (Extend Hold's deadline). */
 	before?: (this: IExecuteFunctions, settings: RequestSettings) => Promise<IDataObject>;
 	/** The order if the write took effect, undefined if it did not; throws when the state cannot be read. */
-	find: (this: IExecuteFunctions, settings: RequestSettings, before?: IDataObject) => Promise<IDataObject | undefined>;
+	find: (
+		this: IExecuteFunctions,
+		settings: RequestSettings,
+		before?: IDataObject,
+	) => Promise<IDataObject | undefined>;
 	/** What the read showed when the write did not take effect: "the node read order 700001 back: it is unchanged". */
 	unchanged: string;
 	/** A sentence: what to check by hand when the outcome is not known for sure. */
@@ -37,7 +52,8 @@ export interface OrderWrite {
 	check: WriteCheck;
 }
 
-export const LATE = 'The service may still be working on it and apply it late, so it was not sent again.';
+export const LATE =
+	'The service may still be working on it and apply it late, so it was not sent again.';
 
 const DROPPED = /^(?:ECONNRESET|EPIPE|ECONNABORTED|UND_ERR_SOCKET|ERR_STREAM_PREMATURE_CLOSE)$/;
 
@@ -47,10 +63,14 @@ function causeOf(failure: ApiFailure, settings: RequestSettings): string {
 	if (failure.redirected !== undefined || (status !== undefined && status >= 300 && status < 400)) {
 		return `the service answered with a redirect (${status ?? '3xx'} to ${failure.redirected ?? 'another address'}) instead of the result`;
 	}
-	if (status !== undefined && status >= 500) return `the service answered ${status} (a server error) instead of the result`;
-	if (status !== undefined) return `the service answered ${status}, but the answer could not be read`;
-	if (failure.timedOut) return `no answer came within the Timeout (${(settings.retry?.timeoutMs ?? 300_000) / 1000} s)`;
-	if (code !== undefined && DROPPED.test(code)) return 'the connection dropped before the answer arrived';
+	if (status !== undefined && status >= 500)
+		return `the service answered ${status} (a server error) instead of the result`;
+	if (status !== undefined)
+		return `the service answered ${status}, but the answer could not be read`;
+	if (failure.timedOut)
+		return `no answer came within the Timeout (${(settings.retry?.timeoutMs ?? 300_000) / 1000} s)`;
+	if (code !== undefined && DROPPED.test(code))
+		return 'the connection dropped before the answer arrived';
 	if (code?.startsWith('HPE_')) return `what came back was not an HTTP answer (${code})`;
 	if (code?.startsWith('Z_')) return `the answer could not be decoded (${code})`;
 	return `no readable answer came (${code ?? 'the connection failed'})`;
@@ -83,32 +103,59 @@ function refused(this: IExecuteFunctions, error: unknown, check: WriteCheck): un
 	const apiErr = new NodeApiError(this.getNode(), error as JsonObject);
 	const { httpCode } = apiErr;
 	if (httpCode && Number(httpCode) >= 400 && Number(httpCode) < 500) {
-		return named(apiErr, `Refused: ${lower(check.change)} was NOT applied.`, httpCode === '409' ? check.onConflict : undefined);
+		return named(
+			apiErr,
+			`Refused: ${lower(check.change)} was NOT applied.`,
+			httpCode === '409' ? check.onConflict : undefined,
+		);
 	}
-	return named(apiErr, `Refused: ${lower(check.change)} was NOT applied: the request never reached the service.`);
+	return named(
+		apiErr,
+		`Refused: ${lower(check.change)} was NOT applied: the request never reached the service.`,
+	);
 }
 
 /**
  * Sends a write once; when its outcome is not known, reads the state back and says what it found.
  * Applied gives the order read, with `writeCheck: { outcome: 'applied', cause }`.
  */
-export async function checkedWrite(this: IExecuteFunctions, write: OrderWrite, settings: RequestSettings): Promise<IDataObject> {
+export async function checkedWrite(
+	this: IExecuteFunctions,
+	write: OrderWrite,
+	settings: RequestSettings,
+): Promise<IDataObject> {
 	const { check, method } = write;
 	const reading = settings;
 	let before: IDataObject | undefined;
 	try {
 		before = check.before ? await check.before.call(this, reading) : undefined;
 	} catch (error) {
-		throw named(new NodeApiError(this.getNode(), error as JsonObject), `Not sent: ${lower(check.change)} was NOT applied, since reading the state first failed.`);
+		throw named(
+			new NodeApiError(this.getNode(), error as JsonObject),
+			`Not sent: ${lower(check.change)} was NOT applied, since reading the state first failed.`,
+		);
 	}
 	let failure: ApiFailure;
 	let cause: string;
 	let final: boolean;
 	try {
-		const answer = (await apiRequest.call(this, method, write.path, { body: write.body }, settings)) as IDataObject;
+		const answer = (await apiRequest.call(
+			this,
+			method,
+			write.path,
+			{ body: write.body },
+			settings,
+		)) as IDataObject;
 		if (answer.id !== undefined) return answer;
 		// A readable success without the order: the service is done, the read-back gives the order.
-		failure = { method, path: write.path, attempts: 1, waitedMs: 0, itemIndex: settings.itemIndex, detail: `${method} ${write.path} answered without the order` };
+		failure = {
+			method,
+			path: write.path,
+			attempts: 1,
+			waitedMs: 0,
+			itemIndex: settings.itemIndex,
+			detail: `${method} ${write.path} answered without the order`,
+		};
 		cause = 'the service answered without the order';
 		final = true;
 	} catch (error) {
@@ -127,22 +174,38 @@ export async function checkedWrite(this: IExecuteFunctions, write: OrderWrite, s
 		throw apiError(this.getNode(), { ...failure, reason });
 	}
 	if (order) return { ...order, writeCheck: { outcome: 'applied', cause } };
-	const elsewhere = failure.redirected ? ' Check the Base URL in the credential first: the service sends writes to another address.' : '';
+	const elsewhere = failure.redirected
+		? ' Check the Base URL in the credential first: the service sends writes to another address.'
+		: '';
 	const reason = final
 		? `${check.change} was NOT applied: ${cause}, so ${check.unchanged}. It is safe to run it again.${elsewhere}`
 		: `Uncertain: ${lower(check.change)} was not applied when the node checked: ${cause}, and ${check.unchanged}. ${LATE} ${check.checkFirst}`;
 	throw apiError(this.getNode(), { ...failure, reason });
 }
 
-export const ticketsOf = (order: IDataObject) => (Array.isArray(order.tickets) ? (order.tickets as IDataObject[]) : []);
+export const ticketsOf = (order: IDataObject) =>
+	Array.isArray(order.tickets) ? (order.tickets as IDataObject[]) : [];
 
 /** The order read back; an answer that is not this order is no evidence either way, so the read fails. */
-async function readOrder(this: IExecuteFunctions, id: string, settings: RequestSettings): Promise<IDataObject> {
+async function readOrder(
+	this: IExecuteFunctions,
+	id: string,
+	settings: RequestSettings,
+): Promise<IDataObject> {
 	const route = path`/orders/${id}`;
 	const order = (await apiRequest.call(this, 'GET', route, {}, settings)) as IDataObject;
 	if (String(order.id) === id) return order;
 	const reason = `GET ${route} answered something other than order ${id}`;
-	throw apiError(this.getNode(), { method: 'GET', path: route, status: 200, body: order, attempts: 1, waitedMs: 0, itemIndex: settings.itemIndex, reason });
+	throw apiError(this.getNode(), {
+		method: 'GET',
+		path: route,
+		status: 200,
+		body: order,
+		attempts: 1,
+		waitedMs: 0,
+		itemIndex: settings.itemIndex,
+		reason,
+	});
 }
 
 /**
@@ -168,14 +231,16 @@ export function orderCheck(
 		},
 		unchanged: `the node read order ${id} back: it is unchanged`,
 		checkFirst: `Check order ${id} (Order > Get) before running this again.`,
-		onConflict: options.onConflict ?? `Read order ${id} (Order > Get) to see its status before trying again.`,
+		onConflict:
+			options.onConflict ?? `Read order ${id} (Order > Get) to see its status before trying again.`,
 	};
 }
 
 /** A place held or sold by anyone answers 409. */
 export const TAKEN = `A place that is sold or held cannot be booked: pick other places from the event's place list (Hall Plan > Get Places, those with availableCount above 0)`;
 
-const sameIds = (a: unknown[], b: unknown[]) => a.map(String).sort().join() === b.map(String).sort().join();
+const sameIds = (a: unknown[], b: unknown[]) =>
+	a.map(String).sort().join() === b.map(String).sort().join();
 
 /**
  * Create's check: a live order of this account (the credential's company) on the event holding
@@ -186,13 +251,25 @@ export function createCheck(eventId: string, places: string[]): WriteCheck {
 	return {
 		change: `Creating an order on event ${eventId}`,
 		async find(settings) {
-			const live = await apiRequestAllItems.call(this, path`/event-points/${eventId}/orders`, { status: 'reserved_to_time' }, settings);
+			const live = await apiRequestAllItems.call(
+				this,
+				path`/event-points/${eventId}/orders`,
+				{ status: 'reserved_to_time' },
+				settings,
+			);
 			for (const candidate of live.sort((a, b) => Number(b.id) - Number(a.id))) {
 				const id = String(candidate.id);
 				// An id from the answer goes into a path only as a number.
 				if (!/^\d{1,19}$/.test(id)) continue;
 				const order = await readOrder.call(this, id, settings);
-				if (order.status !== 'reserved_to_time' || !sameIds(ticketsOf(order).map((t) => t.placeId), places)) continue;
+				if (
+					order.status !== 'reserved_to_time' ||
+					!sameIds(
+						ticketsOf(order).map((t) => t.placeId),
+						places,
+					)
+				)
+					continue;
 				// Create answers without tickets: one item, as an answered Create gives.
 				const created = { ...order };
 				delete created.tickets;

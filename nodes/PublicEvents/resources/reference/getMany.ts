@@ -1,17 +1,42 @@
 import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionsCollection, pageSettings, returnAllAndLimit, pagesInFlightOption } from '../../shared/descriptions';
+import {
+	optionsCollection,
+	pageSettings,
+	returnAllAndLimit,
+	pagesInFlightOption,
+} from '../../shared/descriptions';
 import { apiRequestAllItems } from '../../transport';
 
 /** The seven reference lists: same parameters, same output, one path each. */
 const lists = [
-	{ value: 'getManyCategories', noun: 'Categories', path: '/categories', description: 'List the event categories' },
+	{
+		value: 'getManyCategories',
+		noun: 'Categories',
+		path: '/categories',
+		description: 'List the event categories',
+	},
 	{ value: 'getManyCities', noun: 'Cities', path: '/cities', description: 'List the cities' },
-	{ value: 'getManyCountries', noun: 'Countries', path: '/countries', description: 'List the countries' },
+	{
+		value: 'getManyCountries',
+		noun: 'Countries',
+		path: '/countries',
+		description: 'List the countries',
+	},
 	{ value: 'getManyGenres', noun: 'Genres', path: '/genres', description: 'List the genres' },
-	{ value: 'getManyPromoCodes', noun: 'Promo Codes', path: '/promocodes', description: 'List the promo codes available to your company' },
-	{ value: 'getManyVenueHalls', noun: 'Venue Halls', path: '/venue-halls', description: 'List the halls of the venues' },
+	{
+		value: 'getManyPromoCodes',
+		noun: 'Promo Codes',
+		path: '/promocodes',
+		description: 'List the promo codes available to your company',
+	},
+	{
+		value: 'getManyVenueHalls',
+		noun: 'Venue Halls',
+		path: '/venue-halls',
+		description: 'List the halls of the venues',
+	},
 	{ value: 'getManyVenues', noun: 'Venues', path: '/venues', description: 'List the venues' },
 ] as const;
 

@@ -1,7 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { filtersCollection, optionsCollection, pageSettings, returnAllAndLimit, sortOption, sortQuery, pagesInFlightOption } from '../../shared/descriptions';
+import {
+	filtersCollection,
+	optionsCollection,
+	pageSettings,
+	returnAllAndLimit,
+	sortOption,
+	sortQuery,
+	pagesInFlightOption,
+} from '../../shared/descriptions';
 import { asRows } from '../../shared/eventNames';
 import { Inputs } from '../../shared/inputs';
 import { outputOption, wantsRows, type RowSource } from '../../shared/rows';
@@ -11,7 +19,15 @@ import { apiRequestAllItems } from '../../transport';
 // The spec names no filters for the widget lists. These follow the API Platform style the API
 // uses for events (`dateStarted[after]`, `order[dateStarted]`); each description says so.
 /** Get Many Orders and Get Many Refunds differ in the path, the record's time field and the words. */
-export function widgetList(operation: string, path: string, time: string, records: string, verb: string, source: RowSource, withTickets = false) {
+export function widgetList(
+	operation: string,
+	path: string,
+	time: string,
+	records: string,
+	verb: string,
+	source: RowSource,
+	withTickets = false,
+) {
 	const sortField = `Sort by ${verb} Time`;
 	const properties: INodeProperties[] = [
 		...returnAllAndLimit,
@@ -27,12 +43,20 @@ export function widgetList(operation: string, path: string, time: string, record
 		optionsCollection([
 			outputOption,
 			pagesInFlightOption,
-			sortOption(sortField, 'Oldest First', 'Newest First', `Sent as order[${time}]. Not named by the API spec: a service that ignores it keeps its own order.`),
+			sortOption(
+				sortField,
+				'Oldest First',
+				'Newest First',
+				`Sent as order[${time}]. Not named by the API spec: a service that ignores it keeps its own order.`,
+			),
 			...(withTickets ? [splitTicketsOption] : []),
 		]),
 	];
 	return {
-		description: updateDisplayOptions({ show: { resource: ['widget'], operation: [operation] } }, properties),
+		description: updateDisplayOptions(
+			{ show: { resource: ['widget'], operation: [operation] } },
+			properties,
+		),
 		async execute(this: IExecuteFunctions, i: number) {
 			const settings = pageSettings.call(this, i);
 			const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
@@ -44,9 +68,19 @@ export function widgetList(operation: string, path: string, time: string, record
 			const rows = wantsRows(settings.options, inputs);
 			const list = await apiRequestAllItems.call(this, path, qs, settings);
 			if (rows) return await asRows(this, settings, list, source);
-			return settings.options.splitTickets === true ? list.flatMap((order) => orderOutput(order, true)) : list;
+			return settings.options.splitTickets === true
+				? list.flatMap((order) => orderOutput(order, true))
+				: list;
 		},
 	};
 }
 
-export const { description, execute } = widgetList('getManyOrders', '/widget-orders', 'payAt', 'Orders', 'Paid', 'widgetSales', true);
+export const { description, execute } = widgetList(
+	'getManyOrders',
+	'/widget-orders',
+	'payAt',
+	'Orders',
+	'Paid',
+	'widgetSales',
+	true,
+);
