@@ -3,14 +3,15 @@ import { z } from 'zod';
 
 import { registerCrmAdmin } from './adminCrm';
 import { registerQuirksAdmin } from './adminQuirks';
-import type { SandboxApp } from './app';
 import { DAY, HOUR, isoTime } from './clock';
+import type { AdminCtx } from './context';
 import { HttpError, parseJson, readBody, Router, send, type Reply } from './http';
 import type { Company, EventPoint } from './model';
 import { ENVELOPES } from './options';
 import { NOTIFICATION_TYPES } from './push';
 import { FUTURE_TIME } from './quirks';
 import { buildHall, recordWidgetRefund, recordWidgetSale } from './seed';
+import type { ApiState } from './state';
 import { check } from './validate';
 
 /**
@@ -18,16 +19,10 @@ import { check } from './validate';
  * settings, faults, catalog changes, simulated widget sales, push subscriptions, and the
  * request log. Unauthenticated: the sandbox listens on loopback only.
  */
-interface AdminCtx {
-	app: SandboxApp;
-	body: unknown;
-	query: URLSearchParams;
-}
-
 const router = new Router<AdminCtx>();
 const companyRef = z.union([z.string(), z.number()]).optional();
 
-function company(app: SandboxApp, ref: string | number | undefined): Company {
+function company(app: ApiState, ref: string | number | undefined): Company {
 	const found = app.store.companies.find(
 		(c) => c.slug === (ref ?? 'partner') || c.id === Number(ref),
 	);
@@ -35,7 +30,7 @@ function company(app: SandboxApp, ref: string | number | undefined): Company {
 	return found;
 }
 
-function adminEvent(app: SandboxApp, id: string): EventPoint {
+function adminEvent(app: ApiState, id: string): EventPoint {
 	const event = app.store.eventIndex.get(Number(id));
 	if (!event) throw new HttpError(404, { code: 'not_found', message: `Event point ${id}` });
 	return event;
@@ -44,11 +39,11 @@ function adminEvent(app: SandboxApp, id: string): EventPoint {
 const isoTimeField = z.string().datetime({ offset: true }).optional();
 
 /** A simulated record's time: as given, far ahead under future-dated, else the clock. */
-function stampAt(app: SandboxApp, at: string | undefined): number {
+function stampAt(app: ApiState, at: string | undefined): number {
 	return at ? Date.parse(at) : app.quirks.futureDated ? FUTURE_TIME : app.clock.now();
 }
 
-export function sandboxState(app: SandboxApp) {
+export function sandboxState(app: ApiState) {
 	const { options, store } = app;
 	const keys = Object.fromEntries(
 		store.apiKeys.map((k) => [store.companies.find((c) => c.id === k.companyId)!.slug, k.key]),
@@ -332,7 +327,7 @@ registerQuirksAdmin(router);
 registerCrmAdmin(router);
 
 export async function handleAdmin(
-	app: SandboxApp,
+	app: ApiState,
 	req: IncomingMessage,
 	res: ServerResponse,
 	url: URL,

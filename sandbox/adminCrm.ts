@@ -1,4 +1,4 @@
-import type { SandboxApp } from './app';
+import type { AdminCtx } from './context';
 import type { Router } from './http';
 
 /**
@@ -6,9 +6,7 @@ import type { Router } from './http';
  * that example green with no outside service: POST keeps the JSON body as it came, GET lists
  * what arrived (oldest first), DELETE forgets it.
  */
-export function registerCrmAdmin<C extends { app: SandboxApp; body: unknown }>(
-	router: Router<C>,
-): void {
+export function registerCrmAdmin(router: Router<AdminCtx>): void {
 	router
 		.add('POST', '/crm/deals', ({ app, body }) => {
 			const deal = { receivedAt: new Date(app.clock.now()).toISOString(), body: body ?? null };

@@ -1,19 +1,18 @@
-import type { SandboxApp } from './app';
+import type { AdminCtx } from './context';
 import { HttpError, type Router } from './http';
 import { parseQuirks } from './quirks';
+import type { ApiState } from './state';
 
 /** The quirks and the other origin on the control surface. */
-export function registerQuirksAdmin<C extends { app: SandboxApp; body: unknown }>(
-	router: Router<C>,
-): void {
-	const state = (app: SandboxApp) => ({
+export function registerQuirksAdmin(router: Router<AdminCtx>): void {
+	const state = (app: ApiState) => ({
 		quirks: app.quirks,
 		text: app.quirksText,
 		otherOrigin: app.otherOrigin.url ?? null,
 	});
 	const invalid = (error: unknown) =>
 		new HttpError(400, { code: 'invalid_quirks', message: (error as Error).message });
-	const set = async (app: SandboxApp, input: unknown) => {
+	const set = async (app: ApiState, input: unknown) => {
 		await app.setQuirks(input).catch((error: unknown) => {
 			throw invalid(error);
 		});

@@ -21,7 +21,10 @@ const b64url = (data: Buffer | string) => Buffer.from(data).toString('base64url'
 const unauthorized = (code: string, message: string) =>
 	new HttpError(401, { code, message }, { 'www-authenticate': 'Bearer' });
 
-/** HS256 JWTs signed with a secret of this environment only, so one environment's token fails in the other. */
+/**
+ * HS256 JWTs signed with a secret of this environment only, so one environment's token fails
+ * in the other.
+ */
 export class TokenIssuer {
 	private readonly secret = randomBytes(32);
 	private readonly header = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));

@@ -21,8 +21,9 @@ export interface Collection {
 const MEMBERS = '\u0000members\u0000';
 
 /**
- * One page of `all` in the envelope the sandbox is switched to (DESIGN section 4). Members
- * arrive as JSON texts (`toJson`), so hot lists can serve cached texts without re-serializing.
+ * One page of `all` in the envelope the sandbox is switched to (docs/architecture.md,
+ * "List envelopes"). Members arrive as JSON texts (`toJson`), so hot lists can serve cached
+ * texts without re-serializing.
  */
 export function renderPage<T extends { id?: unknown }>(
 	envelope: Envelope,

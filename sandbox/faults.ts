@@ -21,7 +21,10 @@ export const faultRuleSchema = z.object({
 	body: z.unknown().optional(),
 	/** drop: `before` the API applies the request, or `after` it was applied. */
 	phase: z.enum(['before', 'after']).default('before'),
-	/** latency: how long to wait (real ms, at most 30 s) before the request is handled; it is handled even if the caller has gone. */
+	/**
+	 * latency: how long to wait (real ms, at most 30 s) before the request is handled; it is
+	 * handled even if the caller has gone.
+	 */
 	delayMs: z.number().int().min(0).max(30_000).default(0),
 });
 

@@ -63,7 +63,10 @@ export class Notifier {
 	private closed = false;
 	private readonly idleWaiters: Array<() => void> = [];
 	private readonly agent = new Agent({ connections: 16, keepAliveTimeout: 2000 });
-	/** The secret each delivery was published with, so a retry signs alike even if the subscription is gone; never listed. */
+	/**
+	 * The secret each delivery was published with, so a retry signs alike even if the
+	 * subscription is gone; never listed.
+	 */
 	private readonly secrets = new WeakMap<Delivery, string>();
 
 	constructor(

@@ -1,12 +1,12 @@
 import type { ServerResponse } from 'node:http';
 
-import type { SandboxApp } from './app';
+import type { ApiState } from './state';
 import { JsonText, send } from './http';
 import type { MangleKind } from './quirks';
 
-/** The redirect a quirk answers this request with, if any (before auth, as a proxy or a move would). */
+/** The redirect a quirk answers this request with, if any (before auth, as a proxy would). */
 export function redirectFor(
-	app: SandboxApp,
+	app: ApiState,
 	method: string,
 	route: string,
 	host: string | undefined,
@@ -27,7 +27,8 @@ export function redirectFor(
 }
 
 const HTML =
-	'<!DOCTYPE html><html><head><title>Thank you</title></head><body><h1>Your request has been received</h1></body></html>';
+	'<!DOCTYPE html><html><head><title>Thank you</title></head>' +
+	'<body><h1>Your request has been received</h1></body></html>';
 
 /** A write's answer made unreadable; the write itself has been applied. */
 export function sendMangled(

@@ -45,7 +45,8 @@ function duration(name: string, value: string | undefined, signed: boolean): num
 	const match = /^([+-]?)(\d+)([smh])$/.exec(value ?? '');
 	if (!match || (!signed && match[1] === '-'))
 		throw new Error(
-			`quirk "${name}" needs a duration such as ${signed ? '+10m or -30s' : '8m'} (units s, m, h), got "${value ?? ''}"`,
+			`quirk "${name}" needs a duration such as ${signed ? '+10m or -30s' : '8m'} ` +
+				`(units s, m, h), got "${value ?? ''}"`,
 		);
 	return (match[1] === '-' ? -1 : 1) * Number(match[2]) * UNITS[match[3]];
 }
@@ -87,7 +88,10 @@ const FLAGS = ['ignore-sort', 'future-dated', 'redirect-token', 'redirect-writes
 
 export const QUIRK_NAMES = Object.keys(PARSERS);
 
-/** `ignore-sort,clock-skew=+10m,late-visible=8m`: the CLI's and the control surface's string form. */
+/**
+ * The string form the CLI and the control surface take:
+ * `ignore-sort,clock-skew=+10m,late-visible=8m`.
+ */
 export function parseQuirks(text: string): Quirks {
 	const quirks: Quirks = {};
 	for (const part of text

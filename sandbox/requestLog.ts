@@ -16,7 +16,10 @@ export interface LogEntry {
 
 const MAX_ENTRIES = 200_000;
 
-/** What the API saw: every request with its outcome, and counters per `METHOD /route`. No secrets are kept. */
+/**
+ * What the API saw: every request with its outcome, and counters per `METHOD /route`. No
+ * secrets are kept.
+ */
 export class RequestLog {
 	private entries: LogEntry[] = [];
 	private seq = 0;

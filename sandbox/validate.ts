@@ -2,7 +2,10 @@ import { z } from 'zod';
 
 import { HttpError } from './http';
 
-/** Identifiers travel as numeric strings; URLs and numbers are refused (spec section 2). */
+/**
+ * Identifiers travel as numeric strings; URLs and numbers are refused
+ * (docs/architecture.md, "Identifiers and fields").
+ */
 export const numericId = z
 	.string({ invalid_type_error: 'must be a numeric id string such as "123"' })
 	.regex(/^\d{1,18}$/, 'must be a numeric id string such as "123", not a URL or name');

@@ -6,9 +6,9 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { loadOptions } from './methods/loadOptions';
-import { searchEvents, searchPlaces, searchSectors } from './methods/listSearch';
-import { resourceOptions, resourceProperties } from './resources';
+import { loadOptions } from '../shared/methods/loadOptions';
+import { searchEvents, searchPlaces, searchSectors } from '../shared/methods/listSearch';
+import { operationProperties, resourceOptions } from './resources';
 import { route } from './router';
 
 export class PublicEvents implements INodeType {
@@ -60,7 +60,7 @@ export class PublicEvents implements INodeType {
 				options: resourceOptions,
 				default: 'event',
 			},
-			...resourceProperties,
+			...operationProperties,
 		],
 	};
 

@@ -7,15 +7,12 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { operations } from './resources';
+import { operationOf } from './resources';
 import { addRunHints } from './runHints';
-import { inOrder } from './transport/pages';
+import { inOrder } from '../shared/transport/pages';
 
 /** Input items read at once: reads are independent; a write waits for the one before it. */
 export const READS_IN_FLIGHT = 8;
-
-/** Operations that only read (by name: get..., export...); any other runs one item at a time, in order. */
-const isRead = (operation: string) => /^(get|export)/.test(operation);
 
 /**
  * Runs the chosen operation once per input item, reads a few items at a time (the same adaptive
@@ -25,9 +22,10 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	const items = this.getInputData();
 	// Item 0 alone, as page 1 of a list: a wrong credential or setting stops the run before more go out.
 	const output: INodeExecutionData[] = items.length > 0 ? await runItem.call(this, 0) : [];
-	const operation = this.getNodeParameter('operation', 0, '') as string;
-	const read = isRead(operation);
-	const atOnce = read ? READS_IN_FLIGHT : 1;
+	// Item 0 ran: the resource and operation are known (an unknown one threw, or is an error item).
+	const resource = this.getNodeParameter('resource', 0, '') as string;
+	const operation = operationOf(resource, this.getNodeParameter('operation', 0, '') as string);
+	const atOnce = operation?.kind === 'write' ? 1 : READS_IN_FLIGHT;
 	await inOrder(
 		async (i) => await runItem.call(this, i),
 		1,
@@ -38,7 +36,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 			return true;
 		},
 	);
-	addRunHints(this, operation, read, items.length, output.length);
+	addRunHints(this, operation, items.length, output.length);
 	return [output];
 }
 
@@ -46,7 +44,7 @@ async function runItem(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 	const resource = this.getNodeParameter('resource', i) as string;
 	const operation = this.getNodeParameter('operation', i) as string;
 	try {
-		const run = operations[resource]?.[operation];
+		const run = operationOf(resource, operation);
 		if (!run)
 			throw new NodeOperationError(
 				this.getNode(),

@@ -1,18 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import type { OperationModule } from './resources/operation';
+
 const EXECUTE_ONCE =
 	"turn on Execute Once in the node's Settings (it then runs for the first item only)";
-
-/** What one run of each write does, as the hint names it. */
-const WRITES: Record<string, string> = {
-	create:
-		'each item created its own order, whose places stay held (and count against your reserved-tickets limit) until paid or until the hold ends',
-	addPlace: 'each item added its places to the order',
-	removeTicket: 'each item removed a ticket',
-	extendHold: 'each item extended a hold',
-	changeStatus: "each item changed an order's status",
-	changeTicketStatus: "each item changed a ticket's status",
-};
 
 /** Whether a parameter value holds an expression anywhere (a static one is the same for every item). */
 const hasExpression = (value: unknown): boolean =>
@@ -37,14 +28,13 @@ function resolvedFor(context: IExecuteFunctions, names: string[], i: number): st
  */
 export function addRunHints(
 	context: IExecuteFunctions,
-	operation: string,
-	read: boolean,
+	operation: OperationModule | undefined,
 	count: number,
 	outputCount: number,
 ): void {
-	if (count < 2) return;
-	if (!read) {
-		const what = WRITES[operation] ?? 'each item made its own change';
+	if (count < 2 || operation === undefined) return;
+	if (operation.kind === 'write') {
+		const what = operation.eachRun ?? 'each item made its own change';
 		context.addExecutionHints({
 			message: `This node ran ${count} times, once for each input item: ${what}. If you meant one run, ${EXECUTE_ONCE}, or combine the items first (Aggregate; Places takes a list).`,
 			location: 'outputPane',

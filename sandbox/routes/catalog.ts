@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Ctx } from '../app';
+import type { Ctx } from '../context';
 import { badRequest, HttpError, type Router } from '../http';
 import type { EventPoint } from '../model';
 import { isoDay, numericId, sortDirection } from '../validate';
@@ -55,7 +55,9 @@ export function registerCatalog(router: Router<Ctx>): void {
 		if (!key) {
 			throw new HttpError(401, {
 				code: 'invalid_api_key',
-				message: `The API key is not valid for the ${ctx.app.options.environment} environment (staging and production keys differ)`,
+				message:
+					`The API key is not valid for the ${ctx.app.options.environment} environment ` +
+					'(staging and production keys differ)',
 			});
 		}
 		ctx.app.rateLimit(key.id);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { Ctx } from '../app';
+import type { Ctx } from '../context';
 import { notFound } from '../http';
 import type { EventPoint } from '../model';
 import { check, numericId, pagination } from '../validate';
@@ -26,7 +26,7 @@ export function listQuery<T extends z.ZodRawShape>(
 	return check(z.object({ ...pagination, ...filters }), raw, 'query');
 }
 
-/** An event point linked to the caller's company; 404 otherwise (visibility is an access setting). */
+/** An event point linked to the caller's company; 404 otherwise (visibility is access). */
 export function linkedEvent(
 	ctx: Ctx,
 	id: number,

@@ -1,4 +1,4 @@
-import type { Ctx } from '../app';
+import type { Ctx } from '../context';
 import { HttpError, notFound, type Router } from '../http';
 import { idParam, linkedEvent, listQuery } from './common';
 
@@ -51,7 +51,8 @@ export function registerHallPlan(router: Router<Ctx>): void {
 			throw new HttpError(403, {
 				code: 'barcodes_forbidden',
 				message:
-					'Barcode export is allowed only for events organised by your company; as a partner, take barcodes from the paid order (GET /orders/{id})',
+					'Barcode export is allowed only for events organised by your company; ' +
+					'as a partner, take barcodes from the paid order (GET /orders/{id})',
 			});
 		}
 		const q = listQuery(ctx, {});

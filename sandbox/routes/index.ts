@@ -1,4 +1,4 @@
-import type { Ctx } from '../app';
+import type { Ctx } from '../context';
 import type { Router } from '../http';
 import { registerCatalog } from './catalog';
 import { registerHallPlan } from './hallPlan';

@@ -1,4 +1,4 @@
-import type { Ctx } from '../app';
+import type { Ctx } from '../context';
 import { isoTime } from '../clock';
 import type { Router } from '../http';
 import type { Localized } from '../model';

@@ -1,4 +1,4 @@
-import type { Ctx } from '../app';
+import type { Ctx } from '../context';
 import type { Router } from '../http';
 import type { WidgetOrder, WidgetRefund } from '../model';
 import { isoDayOrTime, sortDirection } from '../validate';

@@ -1,52 +1,75 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import * as barcode from './barcode';
-import * as event from './event';
-import * as hallPlan from './hallPlan';
-import * as order from './order';
-import * as reference from './reference';
-import * as widget from './widget';
-import { toolDescriptionProperties } from './toolDescriptions';
+import { barcode } from './barcode';
+import { event } from './event';
+import { hallPlan } from './hallPlan';
+import { order } from './order';
+import { reference } from './reference';
+import { widget } from './widget';
+import type { OperationModule, ResourceModule } from './operation';
 
-export type Operation = (
-	this: IExecuteFunctions,
-	itemIndex: number,
-) => Promise<IDataObject | IDataObject[]>;
+/** The node's resources; a new one is one line here (n8n lists them alphabetically). */
+export const resources: ResourceModule[] = [barcode, event, hallPlan, order, reference, widget];
 
-/** The node's resources, alphabetical as n8n lists options; a new one is one line here. */
-const resources: Array<{
-	option: INodePropertyOptions;
-	module: { operations: object; description: INodeProperties[] };
-}> = [
-	{ option: { name: 'Barcode', value: 'barcode' }, module: barcode },
-	{ option: { name: 'Event', value: 'event' }, module: event },
-	{ option: { name: 'Hall Plan', value: 'hallPlan' }, module: hallPlan },
-	{ option: { name: 'Order', value: 'order' }, module: order },
-	{ option: { name: 'Reference', value: 'reference' }, module: reference },
-	{ option: { name: 'Widget', value: 'widget' }, module: widget },
-];
+// Everything below is derived from the operation modules.
 
 export const resourceOptions = resources.map((r) => r.option);
 
-/** Each resource's properties; on the tool, the agent's description of the operation follows the Operation. */
-export const resourceProperties: INodeProperties[] = resources.flatMap((r) =>
-	r.module.description.flatMap((p) =>
-		p.name === 'operation' ? [p, ...toolDescriptionProperties(String(r.option.value), p)] : [p],
-	),
+/** The agent's description of an operation, shown on the tool only, after the Operation list. */
+function toolDescription(resource: string, operation: OperationModule): INodeProperties {
+	const { value, action, description } = operation.option;
+	const text = operation.toolText ?? `${action}: ${description}`;
+	return {
+		displayName: 'Description',
+		name: 'toolDescription',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: text,
+		description:
+			'What the AI agent reads about this tool: what it does, what it answers and where its IDs ' +
+			'come from. The default fits the chosen operation.',
+		displayOptions: { show: { '@tool': [true], resource: [resource], operation: [value] } },
+	};
+}
+
+function resourceProperties({ option, defaultOperation, operations }: ResourceModule) {
+	const resource = option.value;
+	const operationProperty: INodeProperties = {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource] } },
+		options: operations
+			.map((operation) => operation.option)
+			.sort((a, b) => a.name.localeCompare(b.name)),
+		default: defaultOperation,
+	};
+	return [
+		operationProperty,
+		...operations.map((operation) => toolDescription(resource, operation)),
+		...operations.flatMap((operation) =>
+			updateDisplayOptions(
+				{ show: { resource: [resource], operation: [operation.option.value] } },
+				operation.properties,
+			),
+		),
+	];
+}
+
+/** Each resource's Operation list and the properties of its operations. */
+export const operationProperties: INodeProperties[] = resources.flatMap(resourceProperties);
+
+/** resource -> operation value -> module. */
+const byName = new Map(
+	resources.map((r) => [r.option.value, new Map(r.operations.map((o) => [o.option.value, o]))]),
 );
 
-/** resource -> operation -> execute. */
-export const operations: Record<
-	string,
-	Record<string, { execute: Operation }>
-> = Object.fromEntries(
-	resources.map((r) => [
-		r.option.value,
-		r.module.operations as Record<string, { execute: Operation }>,
-	]),
+export function operationOf(resource: string, operation: string): OperationModule | undefined {
+	return byName.get(resource)?.get(operation);
+}
+
+/** Every operation with its resource, in the node's order. */
+export const allOperations = resources.flatMap((r) =>
+	r.operations.map((operation) => ({ resource: r.option, operation })),
 );

@@ -1,8 +1,8 @@
 import { createHash } from 'crypto';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { apiRequest, apiRequestAllItems } from '../../PublicEvents/transport';
-import { readListPage } from '../../PublicEvents/transport/listEnvelope';
+import { apiRequest, apiRequestAllItems } from '../../shared/transport';
+import { readListPage } from '../../shared/transport/listEnvelope';
 import { recordId } from './feed';
 import type { Change } from './items';
 import type { PollSettings } from './settings';

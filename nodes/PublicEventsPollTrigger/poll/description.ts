@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection } from '../../PublicEvents/shared/descriptions';
-import { outputOption } from '../../PublicEvents/shared/rows';
+import { optionsCollection } from '../../shared/fields';
+import { outputOption } from '../../shared/rows';
 import { startNotices } from './panel';
 
 const sales = { source: ['salesAndRefunds'] };

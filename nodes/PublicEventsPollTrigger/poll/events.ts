@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions, IPollFunctions } from 'n8n-workflow';
 
-import { eventLabel } from '../../PublicEvents/methods/loadOptions';
-import { apiRequestAllItems, type RequestSettings } from '../../PublicEvents/transport';
+import { eventLabel } from '../../shared/methods/loadOptions';
+import { apiRequestAllItems, type RequestSettings } from '../../shared/transport';
 import { recordId } from './feed';
 import type { WatchedEvents } from './state';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { changeId } from '../../PublicEvents/shared/changes';
+import { changeId } from '../../shared/changes';
 import type { FeedState } from './state';
 
 export type { FeedState };

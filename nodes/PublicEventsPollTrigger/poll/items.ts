@@ -1,9 +1,9 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { changeId, type ChangeType } from '../../PublicEvents/shared/changes';
-import { EventNames } from '../../PublicEvents/shared/eventNames';
-import { toRow, type RowSource } from '../../PublicEvents/shared/rows';
-import type { RequestSettings } from '../../PublicEvents/transport';
+import { changeId, type ChangeType } from '../../shared/changes';
+import { EventNames } from '../../shared/eventNames';
+import { toRow, type RowSource } from '../../shared/rows';
+import type { RequestSettings } from '../../shared/transport';
 
 /** Where an item came from: the Include option's value, or the catalog. */
 export type ItemSource = 'widgetSales' | 'widgetRefunds' | 'eventOrders' | 'catalog';

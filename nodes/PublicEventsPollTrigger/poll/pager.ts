@@ -1,15 +1,15 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { changeTime } from '../../PublicEvents/shared/changes';
+import { changeTime } from '../../shared/changes';
 import {
 	apiRequest,
 	MAX_PAGE_SIZE,
 	MAX_PAGES_IN_FLIGHT,
 	serviceNow,
 	type RequestSettings,
-} from '../../PublicEvents/transport';
-import { readListPage } from '../../PublicEvents/transport/listEnvelope';
-import { inOrder } from '../../PublicEvents/transport/pages';
+} from '../../shared/transport';
+import { readListPage } from '../../shared/transport/listEnvelope';
+import { inOrder } from '../../shared/transport/pages';
 import { afterParam, recordId, type FeedRecord } from './feed';
 
 /** Pages one reading may take (100,000 records): past it the feed fails rather than read on forever. */

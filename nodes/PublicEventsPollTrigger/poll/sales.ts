@@ -5,7 +5,7 @@ import {
 	CREDENTIAL_TYPE,
 	serviceNow,
 	type RequestSettings,
-} from '../../PublicEvents/transport';
+} from '../../shared/transport';
 import { advance, feedFrom, type FeedRecord, type FeedState } from './feed';
 import { watchedEvents } from './events';
 import type { Change } from './items';

@@ -1,7 +1,7 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
-import { apiRequest, apiRequestAllItems } from '../../PublicEvents/transport';
-import { readListPage } from '../../PublicEvents/transport/listEnvelope';
+import { apiRequest, apiRequestAllItems } from '../../shared/transport';
+import { readListPage } from '../../shared/transport/listEnvelope';
 import { recordId } from './feed';
 import type { Change } from './items';
 import type { PollSettings } from './settings';

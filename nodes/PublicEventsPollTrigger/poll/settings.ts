@@ -1,15 +1,9 @@
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
-import { checkedOptions } from '../../PublicEvents/shared/descriptions';
-import {
-	Inputs,
-	IRI_COLLECTIONS,
-	isoMoment,
-	numericId,
-	show,
-} from '../../PublicEvents/shared/inputs';
-import { wantsRows } from '../../PublicEvents/shared/rows';
-import type { RequestSettings } from '../../PublicEvents/transport';
+import { checkedOptions } from '../../shared/settings';
+import { Inputs, IRI_COLLECTIONS, isoMoment, numericId, show } from '../../shared/inputs';
+import { wantsRows } from '../../shared/rows';
+import type { RequestSettings } from '../../shared/transport';
 
 export type Source = 'salesAndRefunds' | 'catalog';
 export type Feed = 'widgetSales' | 'widgetRefunds' | 'eventOrders';
@@ -102,7 +96,7 @@ export function pollSettings(this: IPollFunctions): PollSettings {
 			...new Set(
 				list.map(
 					(value) =>
-						numericId(value, IRI_COLLECTIONS['Event Names or IDs']) ??
+						numericId(value, IRI_COLLECTIONS.eventIds) ??
 						fail('Event Names or IDs', `expected numeric event IDs, got ${show(value)}`),
 				),
 			),

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { changeTime, type ChangeType } from '../../PublicEvents/shared/changes';
+import { changeTime, type ChangeType } from '../../shared/changes';
 import { recordId, type FeedRecord } from './feed';
 import type { ItemSource } from './items';
 

@@ -1,9 +1,9 @@
 import { createHash } from 'crypto';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { changeId, changeTime } from '../../PublicEvents/shared/changes';
-import { apiRequest } from '../../PublicEvents/transport';
-import { readListPage } from '../../PublicEvents/transport/listEnvelope';
+import { changeId, changeTime } from '../../shared/changes';
+import { apiRequest } from '../../shared/transport';
+import { readListPage } from '../../shared/transport/listEnvelope';
 import { FETCH_RETRY, isWidget } from './fullOrder';
 import type { Notification } from './normalize';
 

@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { CHANGE_TYPES, changeTypeOptions } from '../../PublicEvents/shared/changes';
+import { CHANGE_TYPES, changeTypeOptions } from '../../shared/changes';
 import { DEFAULT_REPLAY_WINDOW_S } from './verify';
 
 /** Public Events notifications are well under 10 KB; n8n's own limit is 16 MB (N8N_PAYLOAD_SIZE_MAX). */

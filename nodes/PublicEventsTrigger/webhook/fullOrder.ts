@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { apiRequest } from '../../PublicEvents/transport';
+import { apiRequest } from '../../shared/transport';
 import type { Notification } from './normalize';
 
 /**

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { changeId, changeTime, type ChangeType } from '../../PublicEvents/shared/changes';
+import { changeId, changeTime, type ChangeType } from '../../shared/changes';
 import { OTHER_TYPE } from './description';
 
 /**

@@ -1,26 +1,8 @@
-import type { INodeProperties } from 'n8n-workflow';
-
+import type { ResourceModule } from '../operation';
 import * as exportForEvent from './exportForEvent';
 
-export const operations = { exportForEvent };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['barcode'] } },
-		options: [
-			{
-				name: 'Export for Event',
-				value: 'exportForEvent',
-				description:
-					'Every barcode of an event your company organises, sold or unsold. As a partner, take barcodes from the paid order (Order > Get).',
-				action: 'Export barcodes for an event',
-			},
-		],
-		default: 'exportForEvent',
-	},
-	...exportForEvent.description,
-];
+export const barcode: ResourceModule = {
+	option: { name: 'Barcode', value: 'barcode' },
+	defaultOperation: 'exportForEvent',
+	operations: [exportForEvent],
+};

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { filtersCollection, sortOption, sortQuery } from '../../shared/descriptions';
-import { numericId, type Inputs } from '../../shared/inputs';
+import { filtersCollection, sortOption } from '../../../shared/fields';
+import { sortQuery } from '../../../shared/settings';
+import { numericId, type Inputs } from '../../../shared/inputs';
 
 /** The catalog filters of GET /event-points, shared by the archive. */
 export const eventFilters: INodeProperties = filtersCollection([
@@ -73,6 +74,12 @@ export const eventSort = sortOption(
 	'Order of the events by start date (order[dateStarted])',
 );
 
+/** A filter's definition by parameter name: its label names it in errors. */
+function filterField(name: string): INodeProperties {
+	const options = (eventFilters.options ?? []) as INodeProperties[];
+	return options.find((option) => option.name === name) ?? { ...eventFilters, name };
+}
+
 /** The query string of the catalog list, checked before any request. */
 export function eventQuery(
 	filters: IDataObject,
@@ -87,16 +94,16 @@ export function eventQuery(
 		qs['dateStarted[before]'] = inputs.day(filters.dateStartedBefore, 'Starts On or Before');
 	}
 	const lists = [
-		['city.id[]', 'cityIds', 'City Names or IDs'],
-		['categories.id[]', 'categoryIds', 'Category Names or IDs'],
-		['genres.id[]', 'genreIds', 'Genre Names or IDs'],
+		['city.id[]', 'cityIds'],
+		['categories.id[]', 'categoryIds'],
+		['genres.id[]', 'genreIds'],
 	] as const;
-	for (const [key, name, field] of lists) {
-		const ids = inputs.ids(filters[name], field);
+	for (const [key, name] of lists) {
+		const ids = inputs.ids(filters[name], filterField(name));
 		if (ids.length > 0) qs[key] = ids;
 	}
 	if (!empty(filters.venueHallId))
-		qs['venueHall.id'] = inputs.id(filters.venueHallId, 'Venue Hall Name or ID');
+		qs['venueHall.id'] = inputs.id(filters.venueHallId, filterField('venueHallId'));
 	return { ...qs, ...sortQuery(options, 'order[dateStarted]', inputs, 'Sort by Start') };
 }
 
@@ -108,7 +115,7 @@ export function countryFilter(
 	filters: IDataObject,
 	inputs: Inputs,
 ): ((event: IDataObject) => boolean) | undefined {
-	const wanted = new Set(inputs.ids(filters.countryIds, 'Country Names or IDs'));
+	const wanted = new Set(inputs.ids(filters.countryIds, filterField('countryIds')));
 	if (wanted.size === 0) return undefined;
 	return (event) => {
 		const country = event.country as IDataObject | string | number | undefined;

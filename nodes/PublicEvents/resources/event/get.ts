@@ -1,24 +1,29 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { eventLocator, optionsCollection, requestSettings } from '../../shared/descriptions';
-import { Inputs } from '../../shared/inputs';
-import { path } from '../../shared/path';
-import { apiRequest } from '../../transport';
+import { eventLocator, optionsCollection } from '../../../shared/fields';
+import { Inputs } from '../../../shared/inputs';
+import { path } from '../../../shared/path';
+import { idParameter, requestSettings } from '../../../shared/settings';
+import { apiRequest } from '../../../shared/transport';
 
-const properties: INodeProperties[] = [eventLocator, optionsCollection()];
+export const option = {
+	name: 'Get',
+	value: 'get',
+	description: 'Get one event session by ID',
+	action: 'Get an event',
+};
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['event'], operation: ['get'] } },
-	properties,
-);
+export const kind = 'read' as const;
+
+export const toolText =
+	'Get one event by its ID (the id from the event search): its full record, with description ' +
+	'and media.';
+
+export const properties: INodeProperties[] = [eventLocator, optionsCollection()];
 
 export async function execute(this: IExecuteFunctions, i: number) {
 	const settings = requestSettings.call(this, i);
-	const eventId = new Inputs(this.getNode(), i).id(
-		this.getNodeParameter('eventId', i, '', { extractValue: true }),
-		'Event',
-	);
+	const eventId = idParameter.call(this, i, new Inputs(this.getNode(), i), eventLocator);
 	return (await apiRequest.call(
 		this,
 		'GET',

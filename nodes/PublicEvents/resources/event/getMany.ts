@@ -1,15 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	optionsCollection,
-	pageSettings,
-	returnAllAndLimit,
-	pagesInFlightOption,
-} from '../../shared/descriptions';
-import { Inputs } from '../../shared/inputs';
-import { simpleEvent, simplified, simplifyProperty } from '../../shared/tool';
-import { apiRequestAllItems } from '../../transport';
+import { optionsCollection, returnAllAndLimit, pagesInFlightOption } from '../../../shared/fields';
+import { pageSettings } from '../../../shared/settings';
+import { Inputs } from '../../../shared/inputs';
+import { simpleEvent, simplified, simplifyProperty } from '../../../shared/tool';
+import { apiRequestAllItems } from '../../../shared/transport';
+import type { OperationModule } from '../operation';
 import { countryFilter, eventFilters, eventQuery, eventSort } from './filters';
 
 // An expected event that is absent is an access setting, not a fault. Shown in
@@ -20,10 +16,11 @@ const hinted = new WeakSet<object>();
 
 /** Get Many and Get Many Archived differ only in the path and a word on the filters and on an empty answer. */
 export function eventList(
-	operation: string,
+	option: OperationModule['option'],
+	toolText: string,
 	path: string,
 	notes: { filters?: string; empty?: string } = {},
-) {
+): OperationModule {
 	const properties: INodeProperties[] = [
 		...returnAllAndLimit,
 		simplifyProperty,
@@ -31,10 +28,10 @@ export function eventList(
 		optionsCollection([pagesInFlightOption, eventSort]),
 	];
 	return {
-		description: updateDisplayOptions(
-			{ show: { resource: ['event'], operation: [operation] } },
-			properties,
-		),
+		option,
+		kind: 'read',
+		toolText,
+		properties,
 		async execute(this: IExecuteFunctions, i: number) {
 			const settings = pageSettings.call(this, i);
 			const filters = this.getNodeParameter('filters', i, {});
@@ -56,6 +53,17 @@ export function eventList(
 	};
 }
 
-export const { description, execute } = eventList('getMany', '/event-points', {
-	empty: 'Events whose sale has ended are listed by Get Many Archived.',
-});
+export const { option, kind, toolText, properties, execute } = eventList(
+	{
+		name: 'Get Many',
+		value: 'getMany',
+		description: 'List the events open to your company whose sale has not ended',
+		action: 'Get many events',
+	},
+	'Search the events (sessions) on sale to this account. Answers a list of events: id (the ' +
+		'event ID every other tool takes), eventName, dateStarted, venue, city, categories, ' +
+		'minPrice/maxPrice and countAvailableTickets. Dates are filtered by day (YYYY-MM-DD). An ' +
+		'event that is missing is not sold through this account.',
+	'/event-points',
+	{ empty: 'Events whose sale has ended are listed by Get Many Archived.' },
+);

@@ -1,17 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	eventLocator,
 	optionsCollection,
-	pageSettings,
 	returnAllAndLimit,
 	pagesInFlightOption,
-} from '../../shared/descriptions';
-import { Inputs } from '../../shared/inputs';
-import { path } from '../../shared/path';
-import { simplePlace, simplified, simplifyProperty } from '../../shared/tool';
-import { apiRequestAllItems, type PageSettings } from '../../transport';
+} from '../../../shared/fields';
+import { idParameter, pageSettings } from '../../../shared/settings';
+import { Inputs } from '../../../shared/inputs';
+import { path } from '../../../shared/path';
+import { simplePlace, simplified, simplifyProperty } from '../../../shared/tool';
+import { apiRequestAllItems, type PageSettings } from '../../../shared/transport';
 
 export const onlyAvailableOption: INodeProperties = {
 	displayName: 'Only Available',
@@ -29,24 +28,33 @@ export function placeSettings(this: IExecuteFunctions, i: number): PageSettings 
 	return { ...settings, keep: (place: IDataObject) => Number(place.availableCount) > 0 };
 }
 
-const properties: INodeProperties[] = [
+export const option = {
+	name: 'Get Places',
+	value: 'getPlaces',
+	description:
+		'List every place of an event with prices, price categories and availability, one item ' +
+		'per place. The heaviest data: read it for one event when needed, not across the catalog.',
+	action: 'Get places of an event',
+};
+
+export const kind = 'read';
+
+export const toolText =
+	'List the places (seats) of one event, by the event ID from the event search. Each place: id ' +
+	'(the place ID to hold), sectorName, rowName, placeName, availableCount (0 = sold or held: ' +
+	'cannot be booked) and priceCategories (price category ID -> name and price). To hold places, ' +
+	'pass their ids and one price category id that all of them offer.';
+
+export const properties: INodeProperties[] = [
 	eventLocator,
 	...returnAllAndLimit,
 	simplifyProperty,
 	optionsCollection([pagesInFlightOption, onlyAvailableOption]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['hallPlan'], operation: ['getPlaces'] } },
-	properties,
-);
-
 export async function execute(this: IExecuteFunctions, i: number) {
 	const settings = placeSettings.call(this, i);
-	const eventId = new Inputs(this.getNode(), i).id(
-		this.getNodeParameter('eventId', i, '', { extractValue: true }),
-		'Event',
-	);
+	const eventId = idParameter.call(this, i, new Inputs(this.getNode(), i), eventLocator);
 	return simplified.call(
 		this,
 		i,

@@ -1,5 +1,4 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	eventLocator,
@@ -7,14 +6,28 @@ import {
 	returnAllAndLimit,
 	sectorLocator,
 	pagesInFlightOption,
-} from '../../shared/descriptions';
-import { Inputs } from '../../shared/inputs';
-import { path } from '../../shared/path';
-import { apiRequestAllItems } from '../../transport';
-import { simplePlace, simplified, simplifyProperty } from '../../shared/tool';
+} from '../../../shared/fields';
+import { Inputs } from '../../../shared/inputs';
+import { idParameter } from '../../../shared/settings';
+import { path } from '../../../shared/path';
+import { apiRequestAllItems } from '../../../shared/transport';
+import { simplePlace, simplified, simplifyProperty } from '../../../shared/tool';
 import { onlyAvailableOption, placeSettings } from './getPlaces';
 
-const properties: INodeProperties[] = [
+export const option = {
+	name: 'Get Sector Places',
+	value: 'getSectorPlaces',
+	description: 'List the places of one sector of an event',
+	action: 'Get places of a sector',
+};
+
+export const kind = 'read';
+
+export const toolText =
+	'List the places of one sector of an event (event ID from the event search, sector ID from ' +
+	'the sector list). Answers the same fields as the place list.';
+
+export const properties: INodeProperties[] = [
 	eventLocator,
 	sectorLocator,
 	...returnAllAndLimit,
@@ -22,22 +35,11 @@ const properties: INodeProperties[] = [
 	optionsCollection([pagesInFlightOption, onlyAvailableOption]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['hallPlan'], operation: ['getSectorPlaces'] } },
-	properties,
-);
-
 export async function execute(this: IExecuteFunctions, i: number) {
 	const settings = placeSettings.call(this, i);
 	const inputs = new Inputs(this.getNode(), i);
-	const eventId = inputs.id(
-		this.getNodeParameter('eventId', i, '', { extractValue: true }),
-		'Event',
-	);
-	const sectorId = inputs.id(
-		this.getNodeParameter('sectorId', i, '', { extractValue: true }),
-		'Sector',
-	);
+	const eventId = idParameter.call(this, i, inputs, eventLocator);
+	const sectorId = idParameter.call(this, i, inputs, sectorLocator);
 	return simplified.call(
 		this,
 		i,

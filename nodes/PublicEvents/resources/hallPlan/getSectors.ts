@@ -1,33 +1,37 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	eventLocator,
 	optionsCollection,
-	pageSettings,
 	returnAllAndLimit,
 	pagesInFlightOption,
-} from '../../shared/descriptions';
-import { Inputs } from '../../shared/inputs';
-import { path } from '../../shared/path';
-import { apiRequestAllItems } from '../../transport';
+} from '../../../shared/fields';
+import { idParameter, pageSettings } from '../../../shared/settings';
+import { Inputs } from '../../../shared/inputs';
+import { path } from '../../../shared/path';
+import { apiRequestAllItems } from '../../../shared/transport';
 
-const properties: INodeProperties[] = [
+export const option = {
+	name: 'Get Sectors',
+	value: 'getSectors',
+	description: 'List the sectors of an event',
+	action: 'Get sectors of an event',
+};
+
+export const kind = 'read';
+
+export const toolText =
+	'List the sectors of one event (event ID from the event search): their ids narrow the place ' +
+	'list to one sector.';
+
+export const properties: INodeProperties[] = [
 	eventLocator,
 	...returnAllAndLimit,
 	optionsCollection([pagesInFlightOption]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['hallPlan'], operation: ['getSectors'] } },
-	properties,
-);
-
 export async function execute(this: IExecuteFunctions, i: number) {
 	const settings = pageSettings.call(this, i);
-	const eventId = new Inputs(this.getNode(), i).id(
-		this.getNodeParameter('eventId', i, '', { extractValue: true }),
-		'Event',
-	);
+	const eventId = idParameter.call(this, i, new Inputs(this.getNode(), i), eventLocator);
 	return await apiRequestAllItems.call(this, path`/event-points/${eventId}/sectors`, {}, settings);
 }

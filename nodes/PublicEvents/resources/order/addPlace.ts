@@ -1,20 +1,35 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { placeLocator } from '../../shared/descriptions';
-import { path } from '../../shared/path';
+import { placeLocator } from '../../../shared/fields';
+import { idParameter } from '../../../shared/settings';
+import { path } from '../../../shared/path';
+import { orderCall, orderId } from './call';
 import {
 	listEventLocator,
 	listSectorLocator,
-	orderCall,
-	orderId,
 	orderIdField,
 	orderOptions,
 	priceCategoryField,
 } from './fields';
-import { orderCheck, TAKEN, ticketsOf } from './writeCheck';
+import { AFTER_A_WRITE, orderCheck, TAKEN, ticketsOf } from './writeCheck';
 
-const properties: INodeProperties[] = [
+export const option = {
+	name: 'Add Place',
+	value: 'addPlace',
+	description: 'Add places to an order that is still held',
+	action: 'Add places to an order',
+};
+
+export const kind = 'write';
+
+export const eachRun = 'each item added its places to the order';
+
+export const toolText =
+	'Add places to an order that is still held. Needs the order ID (from creating the hold) and ' +
+	'place IDs with a price category ID (from the place list).' +
+	AFTER_A_WRITE;
+
+export const properties: INodeProperties[] = [
 	orderIdField,
 	listEventLocator,
 	listSectorLocator,
@@ -26,28 +41,20 @@ const properties: INodeProperties[] = [
 	orderOptions(true),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['order'], operation: ['addPlace'] } },
-	properties,
-);
-
 /** Body `{ places, priceCategory }`: the API description does not show it. */
 export async function execute(this: IExecuteFunctions, i: number) {
 	return await orderCall.call(this, i, (inputs) => {
 		const order = orderId.call(this, i, inputs);
 		const places = inputs.someIds(
 			this.getNodeParameter('places', i, '', { extractValue: true }),
-			'Places',
+			placeLocator,
 		);
 		return {
 			method: 'PUT',
 			path: path`/orders/${order}/add-place`,
 			body: {
 				places,
-				priceCategory: inputs.id(
-					this.getNodeParameter('priceCategory', i, ''),
-					'Price Category Name or ID',
-				),
+				priceCategory: idParameter.call(this, i, inputs, priceCategoryField),
 			},
 			check: orderCheck(
 				order,

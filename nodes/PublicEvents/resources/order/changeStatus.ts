@@ -1,11 +1,28 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { path } from '../../shared/path';
-import { orderCall, orderId, orderIdField, orderOptions } from './fields';
-import { orderCheck } from './writeCheck';
+import { path } from '../../../shared/path';
+import { orderCall, orderId } from './call';
+import { orderIdField, orderOptions } from './fields';
+import { AFTER_A_WRITE, orderCheck } from './writeCheck';
 
-const properties: INodeProperties[] = [
+export const option = {
+	name: 'Change Status',
+	value: 'changeStatus',
+	description: 'Report payment (Paid), refund a paid order, or release a hold',
+	action: 'Change the status of an order',
+};
+
+export const kind = 'write';
+
+export const eachRun = "each item changed an order's status";
+
+export const toolText =
+	'Change the status of an order by its order ID: "paid" reports the customer\'s payment and ' +
+	'answers the tickets with barcodes, "expired" releases a hold at once, "refund" refunds a ' +
+	'paid order.' +
+	AFTER_A_WRITE;
+
+export const properties: INodeProperties[] = [
 	orderIdField,
 	{
 		displayName: 'New Status',
@@ -32,11 +49,6 @@ const properties: INodeProperties[] = [
 	},
 	orderOptions(true),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['order'], operation: ['changeStatus'] } },
-	properties,
-);
 
 export async function execute(this: IExecuteFunctions, i: number) {
 	return await orderCall.call(this, i, (inputs) => {

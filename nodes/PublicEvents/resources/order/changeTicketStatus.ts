@@ -1,11 +1,27 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { path } from '../../shared/path';
-import { orderCall, orderId, orderIdField, orderOptions, ticketId, ticketIdField } from './fields';
-import { orderCheck, ticketsOf } from './writeCheck';
+import { path } from '../../../shared/path';
+import { orderCall, orderId, ticketId } from './call';
+import { orderIdField, orderOptions, ticketIdField } from './fields';
+import { AFTER_A_WRITE, orderCheck, ticketsOf } from './writeCheck';
 
-const properties: INodeProperties[] = [
+export const option = {
+	name: 'Change Ticket Status',
+	value: 'changeTicketStatus',
+	description: 'Change the status of one ticket, e.g. refund it',
+	action: 'Change the status of a ticket',
+};
+
+export const kind = 'write';
+
+export const eachRun = "each item changed a ticket's status";
+
+export const toolText =
+	'Change the status of one ticket of an order (the order ID, and a ticketId from getting the ' +
+	'order), e.g. "refund" for one ticket of a paid order.' +
+	AFTER_A_WRITE;
+
+export const properties: INodeProperties[] = [
 	orderIdField,
 	ticketIdField,
 	{
@@ -19,11 +35,6 @@ const properties: INodeProperties[] = [
 	},
 	orderOptions(true),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['order'], operation: ['changeTicketStatus'] } },
-	properties,
-);
 
 /** Body `{ toStatus }`: the API description does not show it. */
 export async function execute(this: IExecuteFunctions, i: number) {

@@ -1,18 +1,40 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { eventLocator, placeLocator } from '../../shared/descriptions';
+import { idParameter } from '../../../shared/settings';
+import { eventLocator, placeLocator } from '../../../shared/fields';
+import { orderCall } from './call';
 import {
 	holdMinutesField,
 	holdNotice,
 	listSectorLocator,
-	orderCall,
 	orderOptions,
 	priceCategoryField,
 } from './fields';
-import { createCheck } from './writeCheck';
+import { AFTER_A_WRITE, createCheck } from './writeCheck';
 
-const properties: INodeProperties[] = [
+export const option = {
+	name: 'Create',
+	value: 'create',
+	description: 'Create an order that holds places for a number of minutes',
+	action: 'Create an order',
+};
+
+export const kind = 'write';
+
+export const eachRun =
+	'each item created its own order, whose places stay held (and count against your ' +
+	'reserved-tickets limit) until paid or until the hold ends';
+
+export const toolText =
+	'Hold places for a customer: creates an order that reserves them for some minutes. Needs the ' +
+	'event ID (event search), the place IDs and one price category ID every place offers (both ' +
+	'from the place list). Answers the order: id (the order ID), status reserved_to_time, ' +
+	"totalPrice and reservedToDate (the hold deadline). Not a sale: payment is the partner's own " +
+	'step, after which the order has tickets. A taken place answers a conflict: pick other ' +
+	"places. Holds count against the account's limit of reserved tickets." +
+	AFTER_A_WRITE;
+
+export const properties: INodeProperties[] = [
 	eventLocator,
 	listSectorLocator,
 	placeLocator,
@@ -40,29 +62,18 @@ const properties: INodeProperties[] = [
 	orderOptions(true),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['order'], operation: ['create'] } },
-	properties,
-);
-
 export async function execute(this: IExecuteFunctions, i: number) {
 	return await orderCall.call(this, i, (inputs) => {
 		const promoCode = (this.getNodeParameter('additionalFields', i, {}) as IDataObject).promoCode;
-		const eventPoint = inputs.id(
-			this.getNodeParameter('eventId', i, '', { extractValue: true }),
-			'Event',
-		);
+		const eventPoint = idParameter.call(this, i, inputs, eventLocator);
 		const places = inputs.someIds(
 			this.getNodeParameter('places', i, '', { extractValue: true }),
-			'Places',
+			placeLocator,
 		);
 		const body: IDataObject = {
 			eventPoint,
 			places,
-			priceCategory: inputs.id(
-				this.getNodeParameter('priceCategory', i, ''),
-				'Price Category Name or ID',
-			),
+			priceCategory: idParameter.call(this, i, inputs, priceCategoryField),
 			reservedMinutes: inputs.positiveInt(
 				this.getNodeParameter('reservedMinutes', i, 15),
 				'Hold Minutes',

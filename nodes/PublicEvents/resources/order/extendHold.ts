@@ -1,18 +1,26 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { path } from '../../shared/path';
-import {
-	holdMinutesField,
-	holdNotice,
-	orderCall,
-	orderId,
-	orderIdField,
-	orderOptions,
-} from './fields';
-import { orderCheck } from './writeCheck';
+import { path } from '../../../shared/path';
+import { orderCall, orderId } from './call';
+import { holdMinutesField, holdNotice, orderIdField, orderOptions } from './fields';
+import { AFTER_A_WRITE, orderCheck } from './writeCheck';
 
-const properties: INodeProperties[] = [
+export const option = {
+	name: 'Extend Hold',
+	value: 'extendHold',
+	description: 'Hold the places of an order longer',
+	action: 'Extend the hold of an order',
+};
+
+export const kind = 'write';
+
+export const eachRun = 'each item extended a hold';
+
+export const toolText =
+	'Hold the places of an order longer. Needs the order ID (from creating the hold).' +
+	AFTER_A_WRITE;
+
+export const properties: INodeProperties[] = [
 	orderIdField,
 	{
 		...holdMinutesField,
@@ -21,11 +29,6 @@ const properties: INodeProperties[] = [
 	holdNotice,
 	orderOptions(true),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['order'], operation: ['extendHold'] } },
-	properties,
-);
 
 /** Body `{ reservedMinutes }`: the API description does not show it. */
 export async function execute(this: IExecuteFunctions, i: number) {

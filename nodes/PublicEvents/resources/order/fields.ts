@@ -1,19 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { additionalBodyOption, withAdditionalBody } from '../../shared/body';
-import {
-	eventLocator,
-	optionsCollection,
-	requestSettings,
-	sectorLocator,
-} from '../../shared/descriptions';
-import { Inputs } from '../../shared/inputs';
-import { splitTicketsOption, orderOutput } from '../../shared/tickets';
-import { apiRequest } from '../../transport';
-import { noteHeld, ownHoldConflict } from './runHolds';
-import { checkedWrite, type OrderWrite } from './writeCheck';
+import { additionalBodyOption } from '../../../shared/body';
+import { eventLocator, optionsCollection, sectorLocator } from '../../../shared/fields';
+import { splitTicketsOption } from '../../../shared/tickets';
 
-// What the order operations share: their fields, the Order ID check, and orderCall (one call, one order out).
+// The fields the order operations share; call.ts reads them.
 
 export const orderIdField: INodeProperties = {
 	displayName: 'Order ID',
@@ -99,58 +90,4 @@ export function orderOptions(write: boolean): INodeProperties {
 	return optionsCollection(
 		write ? [additionalBodyOption, splitTicketsOption] : [splitTicketsOption],
 	);
-}
-
-export function orderId(this: IExecuteFunctions, i: number, inputs: Inputs): string {
-	return inputs.id(this.getNodeParameter('orderId', i, ''), 'Order ID');
-}
-
-export function ticketId(this: IExecuteFunctions, i: number, inputs: Inputs): string {
-	return inputs.id(this.getNodeParameter('ticketId', i, ''), 'Ticket ID');
-}
-
-/**
- * One call about an order: inputs are read and the body (with the user's extra fields) is built
- * before any request; writes go through checkedWrite (a lost answer is checked, never resent).
- * The answer is the order, or one item per ticket when asked.
- */
-export async function orderCall(
-	this: IExecuteFunctions,
-	i: number,
-	request: (inputs: Inputs) => OrderWrite | { method: 'GET'; path: string },
-): Promise<IDataObject | IDataObject[]> {
-	const settings = requestSettings.call(this, i);
-	const inputs = new Inputs(this.getNode(), i);
-	const call = request(inputs);
-	// Create and Add Place book places: a later item's 409 on them may be this run's own hold.
-	const places =
-		'check' in call && Array.isArray(call.body?.places)
-			? (call.body.places as string[])
-			: undefined;
-	let order: IDataObject;
-	try {
-		order =
-			'check' in call
-				? await checkedWrite.call(
-						this,
-						{ ...call, body: withAdditionalBody(settings.options, call.body, inputs) },
-						settings,
-					)
-				: ((await apiRequest.call(this, call.method, call.path, {}, settings)) as IDataObject);
-	} catch (error) {
-		throw places ? ownHoldConflict(this, i, error, places) : error;
-	}
-	if (places)
-		noteHeld(
-			this,
-			i,
-			String(order.id),
-			places,
-			call.method === 'POST' ? 'created' : 'added them to',
-		);
-	const output = orderOutput(order, settings.options.splitTickets === true);
-	// Split, each ticket row says how its order's change was confirmed.
-	return Array.isArray(output) && order.writeCheck
-		? output.map((item) => ({ ...item, writeCheck: order.writeCheck }))
-		: output;
 }

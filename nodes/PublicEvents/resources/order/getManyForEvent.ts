@@ -1,21 +1,32 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	eventLocator,
 	filtersCollection,
 	optionsCollection,
-	pageSettings,
 	returnAllAndLimit,
 	pagesInFlightOption,
-} from '../../shared/descriptions';
-import { asRows } from '../../shared/eventNames';
-import { Inputs } from '../../shared/inputs';
-import { outputOption, wantsRows } from '../../shared/rows';
-import { path } from '../../shared/path';
-import { apiRequestAllItems } from '../../transport';
+} from '../../../shared/fields';
+import { idParameter, pageSettings } from '../../../shared/settings';
+import { asRows } from '../../../shared/eventNames';
+import { Inputs } from '../../../shared/inputs';
+import { outputOption, wantsRows } from '../../../shared/rows';
+import { path } from '../../../shared/path';
+import { apiRequestAllItems } from '../../../shared/transport';
 
-const properties: INodeProperties[] = [
+export const option = {
+	name: 'Get Many for Event',
+	value: 'getManyForEvent',
+	description: "List your company's orders for an event, without tickets",
+	action: 'Get many orders for an event',
+};
+
+export const kind = 'read';
+
+export const toolText =
+	"List this account's orders for one event (event ID from the event search), without tickets.";
+
+export const properties: INodeProperties[] = [
 	eventLocator,
 	...returnAllAndLimit,
 	filtersCollection([
@@ -64,20 +75,12 @@ const properties: INodeProperties[] = [
 	optionsCollection([outputOption, pagesInFlightOption]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['order'], operation: ['getManyForEvent'] } },
-	properties,
-);
-
 /** The company's orders for one event, without tickets; as rows, each is a sale row whatever its status. */
 export async function execute(this: IExecuteFunctions, i: number) {
 	const settings = pageSettings.call(this, i);
 	const inputs = new Inputs(this.getNode(), i);
 	const rows = wantsRows(settings.options, inputs);
-	const eventId = inputs.id(
-		this.getNodeParameter('eventId', i, '', { extractValue: true }),
-		'Event',
-	);
+	const eventId = idParameter.call(this, i, inputs, eventLocator);
 	const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 	const qs: IDataObject = {};
 	// Several statuses by expression: an array, or text separated by commas.

@@ -1,13 +1,24 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionsCollection, requestSettings } from '../../shared/descriptions';
-import { Inputs } from '../../shared/inputs';
-import { path } from '../../shared/path';
-import { apiRequest } from '../../transport';
-import { orderId, orderIdField } from './fields';
+import { optionsCollection } from '../../../shared/fields';
+import { requestSettings } from '../../../shared/settings';
+import { Inputs } from '../../../shared/inputs';
+import { path } from '../../../shared/path';
+import { apiRequest } from '../../../shared/transport';
+import { orderId } from './call';
+import { orderIdField } from './fields';
 
-const properties: INodeProperties[] = [
+export const option = {
+	name: 'Get Payment Data',
+	value: 'getPaymentData',
+	description:
+		'Get the payment provider data of a held order (only when payment goes through the service)',
+	action: 'Get payment data of an order',
+};
+
+export const kind = 'read';
+
+export const properties: INodeProperties[] = [
 	orderIdField,
 	{
 		displayName:
@@ -18,11 +29,6 @@ const properties: INodeProperties[] = [
 	},
 	optionsCollection(),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['order'], operation: ['getPaymentData'] } },
-	properties,
-);
 
 export async function execute(this: IExecuteFunctions, i: number) {
 	const settings = requestSettings.call(this, i);

@@ -1,16 +1,27 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { path } from '../../shared/path';
-import { orderCall, orderId, orderIdField, orderOptions, ticketId, ticketIdField } from './fields';
-import { orderCheck, ticketsOf } from './writeCheck';
+import { path } from '../../../shared/path';
+import { orderCall, orderId, ticketId } from './call';
+import { orderIdField, orderOptions, ticketIdField } from './fields';
+import { AFTER_A_WRITE, orderCheck, ticketsOf } from './writeCheck';
 
-const properties: INodeProperties[] = [orderIdField, ticketIdField, orderOptions(true)];
+export const option = {
+	name: 'Remove Ticket',
+	value: 'removeTicket',
+	description: 'Remove a ticket from an order that is still held, freeing its place',
+	action: 'Remove a ticket from an order',
+};
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['order'], operation: ['removeTicket'] } },
-	properties,
-);
+export const kind = 'write';
+
+export const eachRun = 'each item removed a ticket';
+
+export const toolText =
+	'Remove a ticket from an order that is still held, freeing its place. Needs the order ID and ' +
+	'a ticketId (from getting the order).' +
+	AFTER_A_WRITE;
+
+export const properties: INodeProperties[] = [orderIdField, ticketIdField, orderOptions(true)];
 
 /** No body, unless the user adds fields. */
 export async function execute(this: IExecuteFunctions, i: number) {

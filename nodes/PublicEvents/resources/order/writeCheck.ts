@@ -6,14 +6,20 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { path } from '../../shared/path';
+import { path } from '../../../shared/path';
 import {
 	apiRequest,
 	apiRequestAllItems,
 	uncertainWrite,
 	type RequestSettings,
-} from '../../transport';
-import { apiError, type ApiFailure } from '../../transport/errors';
+} from '../../../shared/transport';
+import { apiError, type ApiFailure } from '../../../shared/transport/errors';
+
+/** An AI tool's words on a write's errors (those below): what they say about calling it again. */
+export const AFTER_A_WRITE =
+	' If it fails: an error that begins "Refused:" or says "was NOT applied" changed nothing; one ' +
+	'that begins "Uncertain:" may have changed the order, so get the order (or, for a hold, the ' +
+	"event's orders) before calling this again.";
 
 /**
  * A write ends in one of three outcomes, and the node says which, in words a person or an AI

@@ -1,13 +1,9 @@
-import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import {
-	optionsCollection,
-	pageSettings,
-	returnAllAndLimit,
-	pagesInFlightOption,
-} from '../../shared/descriptions';
-import { apiRequestAllItems } from '../../transport';
+import { optionsCollection, pagesInFlightOption, returnAllAndLimit } from '../../../shared/fields';
+import { pageSettings } from '../../../shared/settings';
+import { apiRequestAllItems } from '../../../shared/transport';
+import type { OperationModule } from '../operation';
 
 /** The seven reference lists: same parameters, same output, one path each. */
 const lists = [
@@ -15,51 +11,42 @@ const lists = [
 		value: 'getManyCategories',
 		noun: 'Categories',
 		path: '/categories',
-		description: 'List the event categories',
+		what: 'the event categories',
 	},
-	{ value: 'getManyCities', noun: 'Cities', path: '/cities', description: 'List the cities' },
-	{
-		value: 'getManyCountries',
-		noun: 'Countries',
-		path: '/countries',
-		description: 'List the countries',
-	},
-	{ value: 'getManyGenres', noun: 'Genres', path: '/genres', description: 'List the genres' },
+	{ value: 'getManyCities', noun: 'Cities', path: '/cities', what: 'the cities' },
+	{ value: 'getManyCountries', noun: 'Countries', path: '/countries', what: 'the countries' },
+	{ value: 'getManyGenres', noun: 'Genres', path: '/genres', what: 'the genres' },
 	{
 		value: 'getManyPromoCodes',
 		noun: 'Promo Codes',
 		path: '/promocodes',
-		description: 'List the promo codes available to your company',
+		what: 'the promo codes available to your company',
 	},
 	{
 		value: 'getManyVenueHalls',
 		noun: 'Venue Halls',
 		path: '/venue-halls',
-		description: 'List the halls of the venues',
+		what: 'the halls of the venues',
 	},
-	{ value: 'getManyVenues', noun: 'Venues', path: '/venues', description: 'List the venues' },
-] as const;
+	{ value: 'getManyVenues', noun: 'Venues', path: '/venues', what: 'the venues' },
+];
 
-export const operationOptions: INodePropertyOptions[] = lists.map((list) => ({
-	name: `Get Many ${list.noun}`,
-	value: list.value,
-	description: list.description,
-	action: `Get many ${list.noun.toLowerCase()}`,
+const properties: INodeProperties[] = [
+	...returnAllAndLimit,
+	optionsCollection([pagesInFlightOption]),
+];
+
+/** One module per list; one item per record (the service recommends caching these once a day). */
+export const operations: OperationModule[] = lists.map((list) => ({
+	option: {
+		name: `Get Many ${list.noun}`,
+		value: list.value,
+		description: `List ${list.what}`,
+		action: `Get many ${list.noun.toLowerCase()}`,
+	},
+	kind: 'read',
+	properties,
+	async execute(this: IExecuteFunctions, i: number) {
+		return await apiRequestAllItems.call(this, list.path, {}, pageSettings.call(this, i));
+	},
 }));
-
-export const description: INodeProperties[] = updateDisplayOptions(
-	{ show: { resource: ['reference'], operation: lists.map((list) => list.value) } },
-	[...returnAllAndLimit, optionsCollection([pagesInFlightOption])],
-);
-
-/** One item per record; the service recommends caching these lists (once a day). */
-export const operations = Object.fromEntries(
-	lists.map((list) => [
-		list.value,
-		{
-			async execute(this: IExecuteFunctions, i: number) {
-				return await apiRequestAllItems.call(this, list.path, {}, pageSettings.call(this, i));
-			},
-		},
-	]),
-);

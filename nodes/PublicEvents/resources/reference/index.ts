@@ -1,18 +1,8 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { ResourceModule } from '../operation';
+import { operations } from './getMany';
 
-import { description as listProperties, operationOptions, operations } from './getMany';
-
-export { operations };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['reference'] } },
-		options: operationOptions,
-		default: 'getManyCountries',
-	},
-	...listProperties,
-];
+export const reference: ResourceModule = {
+	option: { name: 'Reference', value: 'reference' },
+	defaultOperation: 'getManyCountries',
+	operations,
+};

@@ -1,33 +1,32 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	filtersCollection,
 	optionsCollection,
-	pageSettings,
 	returnAllAndLimit,
 	sortOption,
-	sortQuery,
 	pagesInFlightOption,
-} from '../../shared/descriptions';
-import { asRows } from '../../shared/eventNames';
-import { Inputs } from '../../shared/inputs';
-import { outputOption, wantsRows, type RowSource } from '../../shared/rows';
-import { orderOutput, splitTicketsOption } from '../../shared/tickets';
-import { apiRequestAllItems } from '../../transport';
+} from '../../../shared/fields';
+import { pageSettings, sortQuery } from '../../../shared/settings';
+import { asRows } from '../../../shared/eventNames';
+import { Inputs } from '../../../shared/inputs';
+import { outputOption, wantsRows, type RowSource } from '../../../shared/rows';
+import { orderOutput, splitTicketsOption } from '../../../shared/tickets';
+import { apiRequestAllItems } from '../../../shared/transport';
+import type { OperationModule } from '../operation';
 
 // The spec names no filters for the widget lists. These follow the API Platform style the API
 // uses for events (`dateStarted[after]`, `order[dateStarted]`); each description says so.
 /** Get Many Orders and Get Many Refunds differ in the path, the record's time field and the words. */
 export function widgetList(
-	operation: string,
+	option: OperationModule['option'],
 	path: string,
 	time: string,
 	records: string,
 	verb: string,
 	source: RowSource,
 	withTickets = false,
-) {
+): OperationModule {
 	const sortField = `Sort by ${verb} Time`;
 	const properties: INodeProperties[] = [
 		...returnAllAndLimit,
@@ -53,10 +52,9 @@ export function widgetList(
 		]),
 	];
 	return {
-		description: updateDisplayOptions(
-			{ show: { resource: ['widget'], operation: [operation] } },
-			properties,
-		),
+		option,
+		kind: 'read',
+		properties,
 		async execute(this: IExecuteFunctions, i: number) {
 			const settings = pageSettings.call(this, i);
 			const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
@@ -69,14 +67,19 @@ export function widgetList(
 			const list = await apiRequestAllItems.call(this, path, qs, settings);
 			if (rows) return await asRows(this, settings, list, source);
 			return settings.options.splitTickets === true
-				? list.flatMap((order) => orderOutput(order, true))
+				? list.flatMap((order): IDataObject[] => [orderOutput(order, true)].flat())
 				: list;
 		},
 	};
 }
 
-export const { description, execute } = widgetList(
-	'getManyOrders',
+export const { option, kind, properties, execute } = widgetList(
+	{
+		name: 'Get Many Orders',
+		value: 'getManyOrders',
+		description: 'List the orders placed in the sales widget on your site',
+		action: 'Get many widget orders',
+	},
 	'/widget-orders',
 	'payAt',
 	'Orders',

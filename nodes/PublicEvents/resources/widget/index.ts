@@ -1,33 +1,9 @@
-import type { INodeProperties } from 'n8n-workflow';
-
+import type { ResourceModule } from '../operation';
 import * as getManyOrders from './getManyOrders';
 import * as getManyRefunds from './getManyRefunds';
 
-export const operations = { getManyOrders, getManyRefunds };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['widget'] } },
-		options: [
-			{
-				name: 'Get Many Orders',
-				value: 'getManyOrders',
-				description: 'List the orders placed in the sales widget on your site',
-				action: 'Get many widget orders',
-			},
-			{
-				name: 'Get Many Refunds',
-				value: 'getManyRefunds',
-				description: 'List the refunds of widget orders',
-				action: 'Get many widget refunds',
-			},
-		],
-		default: 'getManyOrders',
-	},
-	...getManyOrders.description,
-	...getManyRefunds.description,
-];
+export const widget: ResourceModule = {
+	option: { name: 'Widget', value: 'widget' },
+	defaultOperation: 'getManyOrders',
+	operations: [getManyOrders, getManyRefunds],
+};

@@ -1,10 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { MAX_PAGES_IN_FLIGHT, type PageSettings, type RequestSettings } from '../transport';
-import { Inputs, show } from './inputs';
+import { MAX_PAGES_IN_FLIGHT } from './transport';
 import { TOOL_LIMIT } from './tool';
-import { retryPolicyFrom, timeoutOption } from '../transport/retry';
-import { LANGUAGE_CODE } from '../../../credentials/PublicEventsApi.credentials';
+import { timeoutOption } from './transport/retry';
+
+// Field definitions the operations and the poll trigger share; settings.ts reads and checks them.
 
 /** A searchable list, or an ID by hand; the operation reduces an IRI to its number (Inputs.id). */
 function locator(
@@ -122,19 +122,6 @@ export function sortOption(
 	};
 }
 
-/** The query entry of a sortOption (`{ [key]: 'asc' | 'desc' }`), or none for the service's default. */
-export function sortQuery(
-	options: IDataObject,
-	key: string,
-	inputs: Inputs,
-	field: string,
-): IDataObject {
-	const sort = options.sort;
-	if (sort === undefined || sort === null || sort === '') return {};
-	if (sort !== 'asc' && sort !== 'desc') inputs.fail(field, 'expected "asc" or "desc"');
-	return { [key]: sort };
-}
-
 /** Entries of every operation's Options collection: language, the retry bounds and the timeout. */
 export const requestOptions: INodeProperties[] = [
 	{
@@ -189,83 +176,4 @@ export function optionsCollection(extra: INodeProperties[] = []): INodePropertie
 			a.displayName.localeCompare(b.displayName),
 		),
 	};
-}
-
-/** Options that are true or false; an expression may give the text "true" / "false". */
-const FLAG_OPTIONS: Record<string, string> = {
-	onlyAvailable: 'Only Available',
-	splitTickets: 'Split Tickets Into Items',
-};
-
-/**
- * The Options entries every operation (and the poll trigger) shares, checked: the retry bounds
- * as the description states them, the language as a code (it becomes a header), flags as booleans.
- */
-export function checkedOptions(
-	options: IDataObject,
-	inputs: Inputs,
-): Pick<RequestSettings, 'retry' | 'language'> & { options: IDataObject } {
-	const checked = { ...options };
-	const numbers = requestOptions.filter((p) => p.type === 'number');
-	for (const property of numbers) {
-		if (checked[property.name] === undefined) continue;
-		const { minValue = 0, maxValue } = property.typeOptions ?? {};
-		checked[property.name] = inputs.number(checked[property.name], property.displayName, {
-			min: minValue,
-			max: maxValue,
-			whole: property.name === 'maxRetries',
-		});
-	}
-	for (const [name, field] of Object.entries(FLAG_OPTIONS)) {
-		if (checked[name] !== undefined) checked[name] = inputs.flag(checked[name], field);
-	}
-	// A header value: a name such as "English" would be sent as is and silently ignored.
-	const raw = checked.language;
-	const language = typeof raw === 'string' ? raw.trim() : raw;
-	if (
-		language !== undefined &&
-		language !== null &&
-		language !== '' &&
-		(typeof language !== 'string' || !LANGUAGE_CODE.test(language))
-	) {
-		inputs.fail('Language', `expected a language code such as en or pt-BR, got ${show(raw)}`);
-	}
-	return {
-		options: checked,
-		retry: retryPolicyFrom(checked),
-		language: (language as string) || undefined,
-	};
-}
-
-/** Request settings for item `i` from its Options collection. */
-export function requestSettings(
-	this: IExecuteFunctions,
-	i: number,
-): RequestSettings & { options: IDataObject } {
-	const options = this.getNodeParameter('options', i, {}) as IDataObject;
-	return { ...checkedOptions(options, new Inputs(this.getNode(), i)), itemIndex: i };
-}
-
-/** Request settings plus the Return All / Limit choice of item `i`. */
-export function pageSettings(
-	this: IExecuteFunctions,
-	i: number,
-): PageSettings & { options: IDataObject } {
-	const inputs = new Inputs(this.getNode(), i);
-	const settings: PageSettings & { options: IDataObject } = requestSettings.call(this, i);
-	const { maxPagesInFlight } = settings.options;
-	if (maxPagesInFlight !== undefined) {
-		settings.maxPagesInFlight = inputs.number(maxPagesInFlight, pagesInFlightOption.displayName, {
-			min: 1,
-			max: 32,
-			whole: true,
-		});
-	}
-	if (inputs.flag(this.getNodeParameter('returnAll', i, false), 'Return All'))
-		return { ...settings, limit: undefined };
-	const limit = inputs.number(this.getNodeParameter('limit', i, 50), 'Limit', {
-		min: 1,
-		whole: true,
-	});
-	return { ...settings, limit };
 }

@@ -16,24 +16,27 @@ const MAX_TEXT = 1000;
 export const MAX_WHOLE = 2_147_483_647;
 
 /**
- * The IRI collections each ID field takes, by the field's name: an IRI of another resource
- * (`/api/v2/cities/5` where an order belongs) is a mistake, not an ID. A field not listed takes
- * plain IDs only.
+ * The IRI collections each ID parameter takes, by parameter name (labels may change, names stay
+ * for saved workflows): an IRI of another resource (`/api/v2/cities/5` where an order belongs) is
+ * a mistake, not an ID. A parameter not listed takes plain IDs only.
  */
 export const IRI_COLLECTIONS: Record<string, readonly string[]> = {
-	Event: ['event-points', 'event-points-archived'],
-	'Event Names or IDs': ['event-points', 'event-points-archived'],
-	Sector: ['sectors'],
-	Places: ['places'],
-	'Price Category Name or ID': ['price-categories', 'price_categories'],
-	'Order ID': ['orders'],
-	'Ticket ID': ['tickets'],
-	'Category Names or IDs': ['categories'],
-	'City Names or IDs': ['cities'],
-	'Country Names or IDs': ['countries'],
-	'Genre Names or IDs': ['genres'],
-	'Venue Hall Name or ID': ['venue-halls', 'venue_halls'],
+	eventId: ['event-points', 'event-points-archived'],
+	eventIds: ['event-points', 'event-points-archived'],
+	sectorId: ['sectors'],
+	places: ['places'],
+	priceCategory: ['price-categories', 'price_categories'],
+	orderId: ['orders'],
+	ticketId: ['tickets'],
+	categoryIds: ['categories'],
+	cityIds: ['cities'],
+	countryIds: ['countries'],
+	genreIds: ['genres'],
+	venueHallId: ['venue-halls', 'venue_halls'],
 };
+
+/** An ID field as its definition gives it: the name keys its IRI collections, the label names it in errors. */
+export type IdField = Readonly<{ name: string; displayName: string }>;
 
 /**
  * The numeric id (at least 1, leading zeros dropped) in a whole number, a numeric string or an
@@ -72,8 +75,8 @@ export class Inputs {
 	}
 
 	/** A numeric-string id from a whole number, a numeric string or an IRI of the field's resource. */
-	id(value: unknown, field: string): string {
-		const collections = IRI_COLLECTIONS[field] ?? [];
+	id(value: unknown, { name, displayName: field }: IdField): string {
+		const collections = IRI_COLLECTIONS[name] ?? [];
 		const id = numericId(value, collections);
 		if (id === undefined) {
 			const example = collections.length
@@ -85,7 +88,7 @@ export class Inputs {
 	}
 
 	/** Ids from an array, or from text separated by commas. */
-	ids(value: unknown, field: string): string[] {
+	ids(value: unknown, field: IdField): string[] {
 		const list = Array.isArray(value)
 			? value
 			: typeof value === 'string'
@@ -94,14 +97,14 @@ export class Inputs {
 					? []
 					: [value];
 		if (list.length > MAX_IDS)
-			this.fail(field, `expected at most ${MAX_IDS} IDs, got ${list.length}`);
+			this.fail(field.displayName, `expected at most ${MAX_IDS} IDs, got ${list.length}`);
 		return list.map((entry) => this.id(entry, field));
 	}
 
 	/** Ids as `ids()` reads them, at least one. */
-	someIds(value: unknown, field: string): string[] {
+	someIds(value: unknown, field: IdField): string[] {
 		const ids = this.ids(value, field);
-		if (ids.length === 0) this.fail(field, 'expected at least one ID');
+		if (ids.length === 0) this.fail(field.displayName, 'expected at least one ID');
 		return ids;
 	}
 

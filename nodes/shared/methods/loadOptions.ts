@@ -5,8 +5,8 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { moneyText, nameOf } from '../shared/format';
-import { numericId } from '../shared/inputs';
+import { moneyText, nameOf } from '../format';
+import { numericId } from '../inputs';
 import { apiRequestAllItems } from '../transport';
 
 function label(record: IDataObject): string {

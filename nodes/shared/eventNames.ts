@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequestAllItems, type ApiContext, type PageSettings } from '../transport';
+import { apiRequestAllItems, type ApiContext, type PageSettings } from './transport';
 import { changeId } from './changes';
 import { toRow, type Row, type RowSource } from './rows';
 

@@ -10,11 +10,7 @@ import {
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 
-import {
-	apiUrl,
-	insecureBaseUrl,
-	LANGUAGE_CODE,
-} from '../../../credentials/PublicEventsApi.credentials';
+import { apiUrl, insecureBaseUrl, LANGUAGE_CODE } from './connection';
 
 export type ApiContext =
 	| IExecuteFunctions

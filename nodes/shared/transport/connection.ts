@@ -1,0 +1,55 @@
+// What the credential and the transport both need: the API's address, which addresses may carry
+// the key, the language header, and what a failed token request tells the user.
+
+/** `{base}/api/v2` whatever the user typed: with or without the version, trailing slashes. */
+export function apiUrl(baseUrl: unknown): string {
+	const base = String(baseUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+	return /\/api\/v2$/.test(base) ? base : `${base}/api/v2`;
+}
+
+/** apiUrl as an expression, for the credential test (a declarative request, no code). */
+export const API_URL_EXPRESSION =
+	'={{$credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/(\\/api\\/v2)?$/, "/api/v2")}}';
+
+const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * Why the key must not go to this address, if it must not: in production the key and the token
+ * travel only over https. Staging, and a service on this machine, may use http.
+ */
+export function insecureBaseUrl(url: string, environment: unknown): string | undefined {
+	let parsed: URL;
+	try {
+		parsed = new URL(url);
+	} catch {
+		return undefined; // The request itself says what is wrong with it.
+	}
+	if (parsed.protocol !== 'http:' || environment === 'staging' || LOOPBACK.test(parsed.hostname))
+		return undefined;
+	return "Production needs an https:// address: over http the API key and the token travel in clear. Use the service's https address (or set Environment to Staging for a test service).";
+}
+
+/** A language code as X-API-Language takes it (en, de, pt-BR); it becomes a header, so nothing else passes. */
+export const LANGUAGE_CODE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,4}$/;
+
+/** Why POST /token failed, without the request (which carries the key). */
+export function tokenFailure(error: unknown, url: string, environment: unknown): string {
+	const e = error as {
+		httpCode?: string;
+		status?: number;
+		response?: { status?: number };
+		code?: string;
+	};
+	const status = Number(e?.response?.status ?? e?.status ?? e?.httpCode) || undefined;
+	const env = environment === 'staging' ? 'staging' : 'production';
+	if (status !== undefined && status >= 300 && status < 400) {
+		return `POST ${url} answered a redirect (${status}) instead of a token: the API key is not sent on to another address. Check the Base URL (the service's current https address).`;
+	}
+	if (status === 401 || status === 403) {
+		return `The API key was refused by POST ${url} (${status}). Staging and production keys differ: check that this key was issued for ${env} and that the Base URL is the ${env} address.`;
+	}
+	if (status) return `POST ${url} failed with status ${status} while requesting a token`;
+	return `Could not reach ${url} to request a token (${e?.code ?? 'network error'}): check the Base URL`;
+}
