@@ -54,7 +54,7 @@ export function waitingFor(text: string): INodePropertyOptions[] {
 }
 
 export const CHOOSE_EVENT = 'Choose the event above first';
-/** Price categories of the first chosen place (name · price): the id an order names (spec section 2). */
+/** Price categories of the first chosen place (name · price): the id an order names (docs/architecture.md, "Identifiers and fields"). */
 async function getPriceCategories(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	// Set by expressions (an AI tool's $fromAI): chosen when the node runs, nothing to list now.
 	// The editor sends expressions resolved, $fromAI as null.

@@ -91,7 +91,10 @@ function retries(f: ApiFailure): string {
 	return `${tries}, ${Math.round(f.waitedMs / 100) / 10} s of waiting${f.gaveUp ? `; ${f.gaveUp}` : ''}`;
 }
 
-/** A human message per status (spec section 7); the service's own words go in the description. */
+/**
+ * A human message per status (docs/architecture.md, "Errors, status by status"); the service's
+ * own words go in the description.
+ */
 function messageFor(f: ApiFailure): string {
 	if (f.reason) return f.reason;
 	const said = bodyMessage(f.body);
@@ -116,7 +119,8 @@ function messageFor(f: ApiFailure): string {
 			}
 			return `Access denied${said ? `: ${said}` : ''}`;
 		case 404:
-			// Spec section 1: a missing event is an access setting. An order or a route is just missing.
+			// A missing event is an access setting (docs/architecture.md, "Integration order and
+			// visibility"). An order or a route is just missing.
 			if (/^\/event-points\//.test(f.path)) {
 				return `Not found: ${f.path}. An event that is missing is usually not linked to your company or its sale has ended (see Get Many Archived): an access setting on the service side, not a fault.`;
 			}
@@ -140,7 +144,8 @@ function messageFor(f: ApiFailure): string {
 	}
 }
 
-// Spec section 3: live holds count against the account's reserved-tickets limit.
+// Live holds count against the account's reserved-tickets limit (docs/architecture.md,
+// "Holds and the reserved-tickets limit").
 const HOLDS_HINT =
 	"Held tickets count against the account's limit until their order is paid or the hold ends: release holds you no longer need with Order > Change Status > Release Hold";
 
