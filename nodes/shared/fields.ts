@@ -177,3 +177,25 @@ export function optionsCollection(extra: INodeProperties[] = []): INodePropertie
 		),
 	};
 }
+
+/** Options entry of the place lists. */
+export const onlyAvailableOption: INodeProperties = {
+	displayName: 'Only Available',
+	name: 'onlyAvailable',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to keep only places that can still be booked (availableCount above 0). Sold-out and held places stay in the hall plan with availableCount 0. Limit counts the places kept.',
+};
+
+/** Options entry of every operation that answers with an order. */
+export const splitTicketsOption: INodeProperties = {
+	displayName: 'Split Tickets Into Items',
+	name: 'splitTickets',
+	type: 'boolean',
+	default: false,
+	description:
+		"Whether to output one item per ticket (order ID, order status and totals plus the ticket's fields: one spreadsheet row per ticket) instead of one item per order. An answer without tickets, such as Create's, stays one item.",
+	// The output schema n8n previews before a run is the default's (one item per order).
+	hint: 'On: each item is one ticket (its fields plus orderId, orderStatus, totalPrice, totalDiscount, reservedToDate), not the order the preview before a run shows',
+};

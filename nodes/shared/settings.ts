@@ -1,6 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { pagesInFlightOption, requestOptions } from './fields';
+import {
+	onlyAvailableOption,
+	pagesInFlightOption,
+	requestOptions,
+	splitTicketsOption,
+} from './fields';
 import { Inputs, show } from './inputs';
 import type { PageSettings, RequestSettings } from './transport';
 import { LANGUAGE_CODE } from './transport/connection';
@@ -33,10 +38,7 @@ export function sortQuery(
 }
 
 /** Options that are true or false; an expression may give the text "true" / "false". */
-const FLAG_OPTIONS: Record<string, string> = {
-	onlyAvailable: 'Only Available',
-	splitTickets: 'Split Tickets Into Items',
-};
+const FLAG_OPTIONS = [onlyAvailableOption, splitTicketsOption];
 
 /**
  * The Options entries every operation (and the poll trigger) shares, checked: the retry bounds
@@ -57,8 +59,8 @@ export function checkedOptions(
 			whole: property.name === 'maxRetries',
 		});
 	}
-	for (const [name, field] of Object.entries(FLAG_OPTIONS)) {
-		if (checked[name] !== undefined) checked[name] = inputs.flag(checked[name], field);
+	for (const { name, displayName } of FLAG_OPTIONS) {
+		if (checked[name] !== undefined) checked[name] = inputs.flag(checked[name], displayName);
 	}
 	// A header value: a name such as "English" would be sent as is and silently ignored.
 	const raw = checked.language;

@@ -5,21 +5,13 @@ import {
 	optionsCollection,
 	returnAllAndLimit,
 	pagesInFlightOption,
+	onlyAvailableOption,
 } from '../../../shared/fields';
 import { idParameter, pageSettings } from '../../../shared/settings';
 import { Inputs } from '../../../shared/inputs';
 import { path } from '../../../shared/path';
 import { simplePlace, simplified, simplifyProperty } from '../../../shared/tool';
 import { apiRequestAllItems, type PageSettings } from '../../../shared/transport';
-
-export const onlyAvailableOption: INodeProperties = {
-	displayName: 'Only Available',
-	name: 'onlyAvailable',
-	type: 'boolean',
-	default: false,
-	description:
-		'Whether to keep only places that can still be booked (availableCount above 0). Sold-out and held places stay in the hall plan with availableCount 0. Limit counts the places kept.',
-};
 
 /** Return All / Limit, plus the availability filter the API lacks (decided by `availableCount`). */
 export function placeSettings(this: IExecuteFunctions, i: number): PageSettings {

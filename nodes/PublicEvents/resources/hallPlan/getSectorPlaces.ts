@@ -6,13 +6,14 @@ import {
 	returnAllAndLimit,
 	sectorLocator,
 	pagesInFlightOption,
+	onlyAvailableOption,
 } from '../../../shared/fields';
 import { Inputs } from '../../../shared/inputs';
 import { idParameter } from '../../../shared/settings';
 import { path } from '../../../shared/path';
 import { apiRequestAllItems } from '../../../shared/transport';
 import { simplePlace, simplified, simplifyProperty } from '../../../shared/tool';
-import { onlyAvailableOption, placeSettings } from './getPlaces';
+import { placeSettings } from './getPlaces';
 
 export const option = {
 	name: 'Get Sector Places',

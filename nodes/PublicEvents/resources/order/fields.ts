@@ -1,8 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { additionalBodyOption } from '../../../shared/body';
-import { eventLocator, optionsCollection, sectorLocator } from '../../../shared/fields';
-import { splitTicketsOption } from '../../../shared/tickets';
+import {
+	eventLocator,
+	optionsCollection,
+	sectorLocator,
+	splitTicketsOption,
+} from '../../../shared/fields';
 
 // The fields the order operations share; call.ts reads them.
 

@@ -6,12 +6,13 @@ import {
 	returnAllAndLimit,
 	sortOption,
 	pagesInFlightOption,
+	splitTicketsOption,
 } from '../../../shared/fields';
 import { pageSettings, sortQuery } from '../../../shared/settings';
 import { asRows } from '../../../shared/eventNames';
 import { Inputs } from '../../../shared/inputs';
 import { outputOption, wantsRows, type RowSource } from '../../../shared/rows';
-import { orderOutput, splitTicketsOption } from '../../../shared/tickets';
+import { orderOutput } from '../../../shared/tickets';
 import { apiRequestAllItems } from '../../../shared/transport';
 import type { OperationModule } from '../operation';
 
