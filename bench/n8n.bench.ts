@@ -1,5 +1,10 @@
-import { credentialFor, setUpN8nBench, tearDownN8nBench, type N8nBench } from './lib/n8nBench';
-import { recordSummary, ROUNDS, table, type SummaryRow } from './lib/report';
+import {
+	credentialFor,
+	setUpN8nBench,
+	tearDownN8nBench,
+	type N8nBench,
+} from '../harness/bench/n8nBench';
+import { recordSummary, ROUNDS, table, type SummaryRow } from '../harness/bench/report';
 import { growthBench, growthWorkflows } from './n8n/growth';
 import { HALL_PLACES, hallPlanBench, hallPlanWorkflows } from './n8n/hallPlan';
 import { tokenCostBench, tokenCredentials, tokenWorkflows } from './n8n/tokenCost';

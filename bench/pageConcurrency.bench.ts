@@ -2,13 +2,14 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
 import { PublicEventsApi } from '../credentials/PublicEventsApi.credentials';
-import { CredentialStore, runNode } from '../test/helpers/engine';
-import { TransportProbe } from '../test/helpers/transportProbe';
+import { CredentialStore, runNode } from '../harness/engine';
+import { TransportProbe } from '../harness/engine/transportProbe';
 
 /**
  * Should Return All fetch pages in parallel once the total is known? Reads 20,000 places
  * (200 pages, hydra envelope) through n8n-core with 1, 2 and 4 pages in flight, the sandbox
- * in its own process, and prints each time as a ratio to the sequential one measured in the same run.
+ * in its own process, and prints each time as a ratio to the sequential one measured in the same
+ * run.
  */
 const PLACES = 20_000;
 const ROUNDS = 5;

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { PollSession } from '../test/helpers/engine';
-import { credentialFor, mark, since } from '../test/helpers/publicEvents';
-import { SandboxClient } from '../test/helpers/sandboxClient';
-import { recordSummary, table, type SummaryRow } from './lib/report';
+import { PollSession } from '../harness/engine';
+import { credentialFor, mark, since } from '../harness/nodes/publicEvents';
+import { SandboxClient } from '../harness/sandbox/client';
+import { recordSummary, table, type SummaryRow } from '../harness/bench/report';
 
 /**
  * Benchmark 3: requests per poll of the Poll Trigger (Sales and Refunds), through n8n-core's
@@ -78,7 +78,9 @@ async function main() {
 	];
 	const summary: SummaryRow[] = [];
 	console.log(
-		'== 3. Poll cost: Public Events Poll Trigger (Sales and Refunds) through n8n-core against the sandbox (plain-array pages)',
+		'== 3. Poll cost: Public Events Poll Trigger (Sales and ' +
+			'Refunds) through n8n-core against the sandbox (plain-array ' +
+			'pages)',
 	);
 	for (const [name, parameters] of setups) {
 		// A sandbox each: the sales of one setup would sit in the next one's overlap window.

@@ -1,6 +1,9 @@
-import { table, takeSummary } from './lib/report';
+import { table, takeSummary } from '../harness/bench/report';
 
-/** The end of `npm run bench`: the headline figures the benchmarks recorded in this run, in one table. */
+/**
+ * The end of `npm run bench`: the headline figures the benchmarks recorded in this run, in one
+ * table.
+ */
 const recorded = takeSummary();
 const rows = Object.values(recorded).flat();
 if (rows.length === 0) {

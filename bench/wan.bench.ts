@@ -1,11 +1,19 @@
 import { apiCredential, ensureN8n, N8nInstance, packPackage } from '../scripts/n8n/instance';
-import { readListPage } from '../nodes/PublicEvents/transport/listEnvelope';
-import { MAX_PAGES_IN_FLIGHT } from '../nodes/PublicEvents/transport';
+import { readListPage } from '../nodes/shared/transport/listEnvelope';
+import { MAX_PAGES_IN_FLIGHT } from '../nodes/shared/transport';
 import { READS_IN_FLIGHT } from '../nodes/PublicEvents/router';
-import { startWan, type WanLink } from './lib/wan';
-import { type N8nBench } from './lib/n8nBench';
-import { median, ms, recordSummary, ROUNDS, table, verdict, type SummaryRow } from './lib/report';
-import { SandboxProcess } from './lib/sandboxProcess';
+import { startWan, type WanLink } from '../harness/net/wan';
+import { type N8nBench } from '../harness/bench/n8nBench';
+import {
+	median,
+	ms,
+	recordSummary,
+	ROUNDS,
+	table,
+	verdict,
+	type SummaryRow,
+} from '../harness/bench/report';
+import { SandboxProcess } from '../harness/sandbox/process';
 import {
 	chain,
 	CREDENTIAL,
@@ -13,10 +21,10 @@ import {
 	manualTrigger,
 	packageGetPlaces,
 	type Envelope,
-} from './lib/workflows';
+} from '../harness/bench/workflows';
 
 /**
- * Field performance: real n8n with the sandbox behind the WAN stand-in (bench/lib/wan.ts), TLS
+ * Field performance: real n8n with the sandbox behind the WAN stand-in (harness/net/wan.ts), TLS
  * on, n8n trusting its throwaway certificate through NODE_EXTRA_CA_CERTS.
  *   1. 20,000 places (200 pages) at 0, 20, 50 and 100 ms round trip, hydra and plain array:
  *      the package vs the HTTP Request build vs the limit for the package's window
@@ -24,13 +32,17 @@ import {
  *   3. a rate limit low enough to answer 429s: every place once, the 429s and extra requests,
  *      and no connection opened while a Retry-After runs
  * Loopback runs BENCH_ROUNDS rounds (medians); over the link WAN_ROUNDS (default 1, time-bounded).
- * `npx tsx bench/wan.bench.ts [places] [items] [limited]` runs a subset; WAN_RTTS="0,50" picks RTTs.
+ * `npx tsx bench/wan.bench.ts [places] [items] [limited]` runs a subset; WAN_RTTS="0,50" picks
+ * RTTs.
  */
 const PLACES = 20_000;
 const EVENT = 1001;
 const PAGES = PLACES / 100;
 const RTTS = (process.env.WAN_RTTS ?? '0,20,50,100').split(',').map(Number);
-/** Rounds over the link (WAN_ROUNDS, default 1: the HTTP Request build takes over a minute at 100 ms). */
+/**
+ * Rounds over the link (WAN_ROUNDS, default 1: the HTTP Request build takes over a minute at 100
+ * ms).
+ */
 const LINK_ROUNDS = Number(process.env.WAN_ROUNDS ?? 1);
 const LIMITED_RTT = 50;
 const RATE_LIMIT = { limit: 25, windowMs: 1000 };

@@ -1,7 +1,16 @@
-import { execute, type N8nBench } from '../lib/n8nBench';
-import { int, median, mib, ms, ROUNDS, table, verdict, type SummaryRow } from '../lib/report';
-import { total } from '../lib/sandboxProcess';
-import { chain, manualTrigger, packageGetPlaces } from '../lib/workflows';
+import { execute, type N8nBench } from '../../harness/bench/n8nBench';
+import {
+	int,
+	median,
+	mib,
+	ms,
+	ROUNDS,
+	table,
+	verdict,
+	type SummaryRow,
+} from '../../harness/bench/report';
+import { total } from '../../harness/sandbox/process';
+import { chain, manualTrigger, packageGetPlaces } from '../../harness/bench/workflows';
 
 /**
  * Benchmark 4: Get Places, Return All, in real n8n for halls of 1k, 10k and 50k places (hydra

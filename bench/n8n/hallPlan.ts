@@ -2,18 +2,27 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
 import { REPO_ROOT } from '../../scripts/n8n/instance';
-import { execute, type Execution, type N8nBench } from '../lib/n8nBench';
-import { sampleChild } from '../lib/procStats';
-import { int, median, mib, ms, ROUNDS, table, verdict, type SummaryRow } from '../lib/report';
-import { total } from '../lib/sandboxProcess';
-import { MAX_PAGES_IN_FLIGHT } from '../../nodes/PublicEvents/transport';
+import { execute, type Execution, type N8nBench } from '../../harness/bench/n8nBench';
+import { sampleChild } from '../../harness/bench/procStats';
+import {
+	int,
+	median,
+	mib,
+	ms,
+	ROUNDS,
+	table,
+	verdict,
+	type SummaryRow,
+} from '../../harness/bench/report';
+import { total } from '../../harness/sandbox/process';
+import { MAX_PAGES_IN_FLIGHT } from '../../nodes/shared/transport';
 import {
 	chain,
 	httpRequestBuild,
 	manualTrigger,
 	packageGetPlaces,
 	type Envelope,
-} from '../lib/workflows';
+} from '../../harness/bench/workflows';
 
 /**
  * Benchmark 1: the hall plan of one event with 20,000 places inside real n8n, three ways, each
@@ -41,7 +50,9 @@ export function hallPlanWorkflows(bench: N8nBench) {
 }
 
 interface Measured {
-	/** The job's own time: the node's executionTime (the HTTP build: its nodes' sum), or the loop's. */
+	/**
+	 * The job's own time: the node's executionTime (the HTTP build: its nodes' sum), or the loop's.
+	 */
 	jobMs: number;
 	processMs: number;
 	peakMiB: number;
@@ -66,7 +77,10 @@ function fromExecution(run: Execution): Measured {
 	};
 }
 
-/** bench/lib/wireLoop.ts in a fresh Node process (n8n's Node 24), as each `n8n execute` is fresh. */
+/**
+ * harness/bench/wireLoop.ts in a fresh Node process (n8n's Node 24), as each `n8n execute` is
+ * fresh.
+ */
 async function wireLoop(
 	bench: N8nBench,
 	client: 'undici' | 'n8n',
@@ -79,7 +93,7 @@ async function wireLoop(
 	const args = [
 		'--import',
 		'tsx',
-		'bench/lib/wireLoop.ts',
+		'harness/bench/wireLoop.ts',
 		client,
 		apiUrl,
 		`/event-points/${HALL_EVENT}/places`,
@@ -256,10 +270,13 @@ export async function hallPlanBench(bench: N8nBench): Promise<SummaryRow[]> {
 		`\n== 1. Hall plan of one event, ${int(HALL_PLACES)} places, in real n8n (n8n execute) against the sandbox (own process, rate limit off)`,
 	);
 	console.log(
-		"job time = the node's own executionTime from the run JSON (HTTP build: Token + HTTP Request + Split Out), or the undici loop's;",
+		"job time = the node's own executionTime from the run JSON " +
+			'(HTTP build: Token + HTTP Request + Split Out), or the ' +
+			"undici loop's;",
 	);
 	console.log(
-		'process = the whole n8n execute (start-up, run, printing the run JSON); peak memory = VmHWM of that process.',
+		'process = the whole n8n execute (start-up, run, printing the ' +
+			'run JSON); peak memory = VmHWM of that process.',
 	);
 	const token = await bench.sandbox.token();
 	return [

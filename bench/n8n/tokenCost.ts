@@ -1,7 +1,12 @@
-import { credentialFor, type N8nBench } from '../lib/n8nBench';
-import { int, median, ms, table, type SummaryRow } from '../lib/report';
-import { countersDelta, total } from '../lib/sandboxProcess';
-import { chain, httpRequestBuild, packageGetPlaces, webhookTrigger } from '../lib/workflows';
+import { credentialFor, type N8nBench } from '../../harness/bench/n8nBench';
+import { int, median, ms, table, type SummaryRow } from '../../harness/bench/report';
+import { countersDelta, total } from '../../harness/sandbox/process';
+import {
+	chain,
+	httpRequestBuild,
+	packageGetPlaces,
+	webhookTrigger,
+} from '../../harness/bench/workflows';
 import { HALL_EVENT } from './hallPlan';
 
 /**

@@ -13,19 +13,13 @@ import {
 	type N8nServer,
 	type PackedPackage,
 } from '../../scripts/n8n/instance';
-import { SandboxClient } from '../helpers/sandboxClient';
-import { expectNoSecrets, secretsOf } from '../helpers/secrets';
+import { SandboxClient } from '../../harness/sandbox/client';
+import { expectNoSecrets, secretsOf } from '../../harness/secrets';
+import { OWNER } from '../../harness/n8n/owner';
 
 const GOOD = { id: 'PeE2eCredTestOk1', name: 'Public Events sandbox (credential test)' };
 const WRONG = { id: 'PeE2eCredTestBad', name: 'Public Events wrong key (credential test)' };
 const WRONG_KEY = 'pe_wrong_key_for_the_credential_test_7d1c';
-const OWNER = {
-	email: 'owner@e2e.invalid',
-	firstName: 'E2E',
-	lastName: 'Owner',
-	password: 'E2e-owner-passw0rd',
-};
-
 describe('real n8n: the credential test', () => {
 	let sandbox: SandboxClient;
 	let packed: PackedPackage;
@@ -85,13 +79,16 @@ describe('real n8n: the credential test', () => {
 		]);
 	});
 
-	it('a wrong key: the test fails saying the key was refused, after one refused token request', async () => {
-		const seq = sandbox.app.log.lastSeq;
-		const answer = await testCredential(apiCredential(WRONG, sandbox.sandbox.baseUrl, WRONG_KEY));
-		expect(answer.status).toBe('Error');
-		expect(answer.message).toMatch(/The API key was refused by POST .*\/api\/v2\/token \(401\)/);
-		expect(requestsSince(seq)).toEqual(['POST /token 401']);
-	});
+	it(
+		'a wrong key: the test fails saying the key was refused, ' + 'after one refused token request',
+		async () => {
+			const seq = sandbox.app.log.lastSeq;
+			const answer = await testCredential(apiCredential(WRONG, sandbox.sandbox.baseUrl, WRONG_KEY));
+			expect(answer.status).toBe('Error');
+			expect(answer.message).toMatch(/The API key was refused by POST .*\/api\/v2\/token \(401\)/);
+			expect(requestsSince(seq)).toEqual(['POST /token 401']);
+		},
+	);
 
 	it("no key or token in n8n's answers, output or server log", async () => {
 		await server.stop();

@@ -1,7 +1,8 @@
 /**
  * Real n8n (2.x: 1.x has no Data Table node of this version and no data-table REST API) runs
  * examples/sales-to-data-table.json as shipped, the package installed as a community package:
- * its Set Up Table branch, run from the editor's REST call, makes the table, the poll trigger feeds 1,000 widget sales and 100
+ * its Set Up Table branch, run from the editor's REST call, makes the table, the poll trigger feeds
+ * 1,000 widget sales and 100
  * refunds into it over several polls and a restart of n8n, and the table then holds one row per
  * order that agrees with the sandbox. The Google Sheets variant cannot run here (no Google): it
  * imports, survives export, and sets only parameters this n8n's Google Sheets node shows.
@@ -10,9 +11,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 
-import { until as waitFor } from '../helpers/push';
-import { SandboxClient } from '../helpers/sandboxClient';
-import { expectNoSecrets, secretsOf } from '../helpers/secrets';
+import { until as waitFor } from '../../harness/sandbox/push';
+import { SandboxClient } from '../../harness/sandbox/client';
+import { expectNoSecrets, secretsOf } from '../../harness/secrets';
 import {
 	apiCredential,
 	ensureN8n,
@@ -24,18 +25,16 @@ import {
 	type PackedPackage,
 } from '../../scripts/n8n/instance';
 import type { N8nInstall } from '../../scripts/n8n/install';
+import { OWNER } from '../../harness/n8n/owner';
+import { API_CREDENTIAL as DEMO_API } from '../../scripts/demo/setup';
 
-const DEMO_API = { id: 'PeDemoApiCred001', name: 'Public Events (sandbox)' };
-const OWNER = {
-	email: 'owner@e2e.invalid',
-	firstName: 'E2E',
-	lastName: 'Owner',
-	password: 'E2e-owner-passw0rd',
-};
 const TABLE_NAME = 'Public Events sales';
 const SALES = 1000;
 const BATCH = SALES / 4;
-/** Refunds per batch, of the previous batch's orders and of the batch's own (sold and refunded before the same poll). */
+/**
+ * Refunds per batch, of the previous batch's orders and of the batch's own (sold and refunded
+ * before the same poll).
+ */
 const REFUNDS = [
 	{ previous: 0, own: 0 },
 	{ previous: 30, own: 0 },
@@ -70,7 +69,10 @@ type Workflow = {
 };
 type Row = Record<string, string | number | null>;
 
-/** `probe` until it gives a value, 100 ms between tries: n8n answers each try, on a 2-core machine that also runs the poll's upserts. */
+/**
+ * `probe` until it gives a value, 100 ms between tries: n8n answers each try, on a 2-core machine
+ * that also runs the poll's upserts.
+ */
 const until = <T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs: number) =>
 	waitFor(probe, what, timeoutMs, 100);
 
@@ -92,7 +94,10 @@ function baseNodeDescription(install: N8nInstall, type: string, version: number)
 	return node.nodeVersions ? node.nodeVersions[version]?.description : node.description;
 }
 
-/** A version this n8n lacks; or parameters the node does not show for its resource and operation (n8n drops them), and values its options do not offer. */
+/**
+ * A version this n8n lacks; or parameters the node does not show for its resource and operation
+ * (n8n drops them), and values its options do not offer.
+ */
 function parameterProblems(
 	install: N8nInstall,
 	node: Workflow['nodes'][number],
@@ -194,27 +199,34 @@ describe2x('real n8n: sales and refunds into a Data Table (and the Google Sheets
 		await sandbox?.stop();
 	});
 
-	it("the Google Sheets example imports unchanged and survives export; both examples set only parameters this n8n's nodes show (Google Sheets 4.7 Append or Update Row, Data Table 1.1)", async () => {
-		const file = join(n8n.userFolder, 'sheets-export.json');
-		await n8n.cli(['export:workflow', `--id=${sheets.id}`, `--output=${file}`]);
-		const [exported] = [JSON.parse(readFileSync(file, 'utf8'))].flat() as Workflow[];
-		const pick = (wf: Workflow) =>
-			wf.nodes.map((n) => [n.name, n.type, n.typeVersion, n.parameters, n.credentials ?? null]);
-		expect(pick(exported)).toEqual(pick(sheets));
-		for (const wf of [sheets, table]) {
-			for (const node of wf.nodes.filter((n) => n.type.startsWith('n8n-nodes-base.'))) {
-				// The spreadsheet is the user's to choose: the one issue the editor shows on the sheet nodes.
-				const expected =
-					node.type === 'n8n-nodes-base.googleSheets'
-						? { parameters: { documentId: [expect.any(String)] } }
-						: null;
-				expect([node.name, parameterProblems(install, node)]).toEqual([
-					node.name,
-					{ hidden: [], issues: expected, badValues: [] },
-				]);
+	it(
+		'the Google Sheets example imports unchanged and survives ' +
+			"export; both examples set only parameters this n8n's nodes " +
+			'show (Google Sheets 4.7 Append or Update Row, Data Table ' +
+			'1.1)',
+		async () => {
+			const file = join(n8n.userFolder, 'sheets-export.json');
+			await n8n.cli(['export:workflow', `--id=${sheets.id}`, `--output=${file}`]);
+			const [exported] = [JSON.parse(readFileSync(file, 'utf8'))].flat() as Workflow[];
+			const pick = (wf: Workflow) =>
+				wf.nodes.map((n) => [n.name, n.type, n.typeVersion, n.parameters, n.credentials ?? null]);
+			expect(pick(exported)).toEqual(pick(sheets));
+			for (const wf of [sheets, table]) {
+				for (const node of wf.nodes.filter((n) => n.type.startsWith('n8n-nodes-base.'))) {
+					// The spreadsheet is the user's to choose: the one issue the editor shows on the sheet
+					// nodes.
+					const expected =
+						node.type === 'n8n-nodes-base.googleSheets'
+							? { parameters: { documentId: [expect.any(String)] } }
+							: null;
+					expect([node.name, parameterProblems(install, node)]).toEqual([
+						node.name,
+						{ hidden: [], issues: expected, badValues: [] },
+					]);
+				}
 			}
-		}
-	});
+		},
+	);
 
 	it(`${SALES} widget sales and ${REFUNDS.reduce((n, r) => n + r.previous + r.own, 0)} refunds over polls and a restart of n8n: one row per order, each as the sandbox has it`, async () => {
 		const started = performance.now();
@@ -263,7 +275,10 @@ describe2x('real n8n: sales and refunds into a Data Table (and the Google Sheets
 		};
 		let polls = 0;
 		const timings: string[] = [];
-		/** A poll as Publish starts one (n8n polls at once on activation): both feeds read, its run (if any) ended, the table as expected. */
+		/**
+		 * A poll as Publish starts one (n8n polls at once on activation): both feeds read, its run (if
+		 * any) ended, the table as expected.
+		 */
 		async function settled(what: string, rows: number, refunded: number, timeoutMs = 60_000) {
 			const all = await until(
 				async () => {
@@ -325,7 +340,8 @@ describe2x('real n8n: sales and refunds into a Data Table (and the Google Sheets
 			await batch(i);
 			await poll(`batch ${i + 1}`, sold.length, refunded.size);
 		}
-		// n8n stops; sales and refunds go on; the started n8n publishes the workflow again and polls at once.
+		// n8n stops; sales and refunds go on; the started n8n publishes the workflow again and polls at
+		// once.
 		const down = performance.now();
 		await server.stop();
 		await batch(2);

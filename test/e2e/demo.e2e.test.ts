@@ -12,8 +12,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp';
 
 import { REPO_ROOT } from '../../scripts/n8n/instance';
-import { until } from '../helpers/push';
-import { DemoProcess, processesUsing, restClient, type DemoPrinted } from './demoProcess';
+import { until } from '../../harness/sandbox/push';
+import {
+	DemoProcess,
+	processesUsing,
+	restClient,
+	type DemoPrinted,
+} from '../../harness/n8n/demoProcess';
 
 const EXAMPLES = readdirSync(join(REPO_ROOT, 'examples')).filter((f) => f.endsWith('.json'));
 
@@ -38,209 +43,234 @@ describe('npm run demo', () => {
 
 	afterAll(() => demo?.kill());
 
-	it('logs in with the printed account and finds every example workflow and the demo credentials', async () => {
-		rest = restClient(printed.editor, await demo.login());
+	it(
+		'logs in with the printed account and finds every example ' +
+			'workflow and the demo credentials',
+		async () => {
+			rest = restClient(printed.editor, await demo.login());
 
-		const workflows = (await rest('GET', '/workflows')) as Array<{ id: string; name: string }>;
-		const examples = EXAMPLES.map(
-			(f) =>
-				JSON.parse(readFileSync(join(REPO_ROOT, 'examples', f), 'utf8')) as {
-					id: string;
-					name: string;
-				},
-		);
-		expect(workflows.map((w) => w.id).sort()).toEqual(examples.map((e) => e.id).sort());
-		for (const example of examples) expect(output).toContain(example.name);
+			const workflows = (await rest('GET', '/workflows')) as Array<{ id: string; name: string }>;
+			const examples = EXAMPLES.map(
+				(f) =>
+					JSON.parse(readFileSync(join(REPO_ROOT, 'examples', f), 'utf8')) as {
+						id: string;
+						name: string;
+					},
+			);
+			expect(workflows.map((w) => w.id).sort()).toEqual(examples.map((e) => e.id).sort());
+			for (const example of examples) expect(output).toContain(example.name);
 
-		const credentials = (await rest('GET', '/credentials')) as Array<{
-			id: string;
-			name: string;
-			type: string;
-		}>;
-		expect(credentials.map((c) => `${c.type}: ${c.name}`).sort()).toEqual(
-			[
-				'publicEventsApi: Public Events (sandbox)',
-				'publicEventsApi: Public Events (sandbox, organiser)',
-				'publicEventsWebhookApi: Public Events webhook (sandbox)',
-				'httpBearerAuth: Public Events MCP token',
-			].sort(),
-		);
-		// The Test button: the editor sends the stored credential (its key redacted) to /credentials/test.
-		for (const { id } of credentials.filter((c) => c.type === 'publicEventsApi')) {
-			const stored = await rest('GET', `/credentials/${id}?includeData=true`);
-			const result = await rest('POST', '/credentials/test', {
-				credentials: { id, name: stored.name, type: stored.type, data: stored.data },
-			});
-			expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
-		}
-	});
-
-	it('the printed push step works: a workflow waiting in the editor receives a sale sold by "sell a ticket"', async () => {
-		const examples = (await rest('GET', '/workflows')) as Array<{ id: string; name: string }>;
-		const push = examples.find((w) => /push each sale/i.test(w.name))!;
-		const sell = examples.find((w) => /sell a ticket/i.test(w.name))!;
-		// What "Execute workflow" does: the push workflow waits on its test URL.
-		expect(
-			await rest('POST', `/workflows/${push.id}/run`, { triggerToStartFrom: { name: 'On Sale' } }),
-		).toEqual({ waitingForWebhook: true });
-		await rest('POST', `/workflows/${sell.id}/run`, { triggerToStartFrom: { name: 'Start' } });
-
-		const executionsOf = async (workflowId: string) =>
-			(
-				(await rest(
-					'GET',
-					`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`,
-				)) as { results: Array<{ status: string; mode: string }> }
-			).results;
-		const sold = await until(
-			async () => {
-				const [run] = await executionsOf(sell.id);
-				return run && run.status !== 'running' && run.status !== 'new' && run;
-			},
-			'"sell a ticket" to finish',
-			60_000,
-		);
-		expect(sold.status).toBe('success');
-		const deliveries = await until(
-			async () => {
-				const all = (await (
-					await fetch(`${printed.sandbox}/__sandbox/deliveries`)
-				).json()) as Array<{ url: string; type: string; attempts: Array<{ status?: number }> }>;
-				return all.length > 0 && all[0].attempts.length > 0 && all;
-			},
-			'the sandbox to push the sale',
-			30_000,
-		);
-		expect(
-			deliveries.map((d) => [d.type, d.url.includes('/webhook-test/'), d.attempts[0].status]),
-		).toEqual([['order.sale', true, 200]]);
-		const pushed = await until(
-			async () => (await executionsOf(push.id))[0],
-			'the push workflow to run',
-			30_000,
-		);
-		expect(pushed.mode).toBe('manual');
-	});
-
-	it('the printed MCP server is the published AI ticket desk on a path of its own: with the printed token an MCP client lists its four tools, without it nothing', async () => {
-		const url = /MCP server\s+(http:\S+)/.exec(output)?.[1];
-		const token = /MCP token\s+(\S+)/.exec(output)?.[1];
-		const shipped = JSON.parse(
-			readFileSync(join(REPO_ROOT, 'examples', 'ai-ticket-desk.json'), 'utf8'),
-		) as { nodes: Array<{ type: string; parameters: { path?: string } }> };
-		const shippedPath = shipped.nodes.find((n) => n.type.endsWith('mcpTrigger'))!.parameters.path!;
-		expect(url).toMatch(
-			/\/mcp\/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
-		);
-		expect(url).not.toContain(shippedPath);
-		expect(token).toMatch(/^[\w-]{43}$/);
-		const connect = (headers: Record<string, string>) => {
-			const candidate = new Client({ name: 'demo-e2e', version: '1.0.0' });
-			return candidate
-				.connect(new StreamableHTTPClientTransport(new URL(url!), { requestInit: { headers } }))
-				.then(
-					() => candidate,
-					(error: { code?: number }) => (
-						candidate.close().catch(() => undefined),
-						error.code ?? 'failed'
-					),
-				);
-		};
-		const client = await until(
-			async () => {
-				const connected = await connect({ Authorization: `Bearer ${token}` });
-				return typeof connected === 'object' && connected;
-			},
-			'the MCP endpoint to serve',
-			30_000,
-		);
-		try {
-			expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([
-				'Event_Places',
-				'Find_Events',
-				'Get_Order',
-				'Hold_Places',
-			]);
-		} finally {
-			await client.close();
-		}
-		expect(await connect({})).toBe(403);
-		expect(await connect({ Authorization: 'Bearer not-the-printed-token' })).toBe(403);
-	});
-
-	it('the printed Data Table step works: the table is there, the sync published, and a sale made with the printed curl line becomes its row', async () => {
-		const sync = (
-			(await rest('GET', '/workflows')) as Array<{ id: string; name: string; active: boolean }>
-		).find((w) => /data table/i.test(w.name))!;
-		expect([output.includes(`"${sync.name}" is published`), sync.active]).toEqual([true, true]);
-		const project = ((await rest('GET', '/projects/personal')) as { id: string }).id;
-		const table = (
-			(await rest('GET', `/projects/${project}/data-tables`)) as {
-				data: Array<{ id: string; name: string }>;
+			const credentials = (await rest('GET', '/credentials')) as Array<{
+				id: string;
+				name: string;
+				type: string;
+			}>;
+			expect(credentials.map((c) => `${c.type}: ${c.name}`).sort()).toEqual(
+				[
+					'publicEventsApi: Public Events (sandbox)',
+					'publicEventsApi: Public Events (sandbox, organiser)',
+					'publicEventsWebhookApi: Public Events webhook (sandbox)',
+					'httpBearerAuth: Public Events MCP token',
+				].sort(),
+			);
+			// The Test button: the editor sends the stored credential (its key redacted) to
+			// /credentials/test.
+			for (const { id } of credentials.filter((c) => c.type === 'publicEventsApi')) {
+				const stored = await rest('GET', `/credentials/${id}?includeData=true`);
+				const result = await rest('POST', '/credentials/test', {
+					credentials: { id, name: stored.name, type: stored.type, data: stored.data },
+				});
+				expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
 			}
-		).data.find((t) => t.name === 'Public Events sales')!;
-		const curl = /curl -X POST (\S+)/.exec(output)![1];
-		const sale = (await (await fetch(curl, { method: 'POST' })).json()) as { id: number };
-		// It polls every minute; publishing again polls at once, as n8n does on activation.
-		await rest('POST', `/workflows/${sync.id}/deactivate`, {});
-		const { versionId } = (await rest('GET', `/workflows/${sync.id}`)) as { versionId: string };
-		await rest('POST', `/workflows/${sync.id}/activate`, { versionId });
-		const filter = encodeURIComponent(
-			JSON.stringify({
-				type: 'and',
-				filters: [{ columnName: 'orderId', condition: 'eq', value: String(sale.id) }],
-			}),
-		);
-		const rows = await until(
-			async () => {
-				const found = (
+		},
+	);
+
+	it(
+		'the printed push step works: a workflow waiting in the ' +
+			'editor receives a sale sold by "sell a ticket"',
+		async () => {
+			const examples = (await rest('GET', '/workflows')) as Array<{ id: string; name: string }>;
+			const push = examples.find((w) => /push each sale/i.test(w.name))!;
+			const sell = examples.find((w) => /sell a ticket/i.test(w.name))!;
+			// What "Execute workflow" does: the push workflow waits on its test URL.
+			expect(
+				await rest('POST', `/workflows/${push.id}/run`, {
+					triggerToStartFrom: { name: 'On Sale' },
+				}),
+			).toEqual({ waitingForWebhook: true });
+			await rest('POST', `/workflows/${sell.id}/run`, { triggerToStartFrom: { name: 'Start' } });
+
+			const executionsOf = async (workflowId: string) =>
+				(
 					(await rest(
 						'GET',
-						`/projects/${project}/data-tables/${table.id}/rows?take=5&filter=${filter}`,
-					)) as { data: Array<Record<string, unknown>> }
-				).data;
-				return found.length > 0 && found;
-			},
-			'the sale to reach the table',
-			60_000,
-		);
-		expect(rows.map((r) => [r.orderId, r.type, r.status])).toEqual([
-			[String(sale.id), 'sale', 'paid'],
-		]);
-	});
-
-	it('the file examples run green from the editor and write into the printed files folder', async () => {
-		const folder = /files\s+(\S+?)\/?\s/.exec(output)![1];
-		const workflows = (await rest('GET', '/workflows')) as Array<{ id: string; name: string }>;
-		for (const [pattern, file] of [
-			[/barcode export/i, /^barcodes-\d+\.csv$/],
-			[/spreadsheet file/i, /^sales-and-refunds\.xlsx$/],
-			[/catalog every/i, /^countries\.json$/],
-		] as const) {
-			const workflow = workflows.find((w) => pattern.test(w.name))!;
-			await rest('POST', `/workflows/${workflow.id}/run`, {
-				triggerToStartFrom: { name: 'Run Now' },
-			});
-			const filter = encodeURIComponent(JSON.stringify({ workflowId: workflow.id }));
-			const run = await until(
+						`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`,
+					)) as { results: Array<{ status: string; mode: string }> }
+				).results;
+			const sold = await until(
 				async () => {
-					const [last] = (
-						(await rest('GET', `/executions?filter=${filter}`)) as {
-							results: Array<{ status: string }>;
-						}
-					).results;
-					return last && !['new', 'running'].includes(last.status) && last;
+					const [run] = await executionsOf(sell.id);
+					return run && run.status !== 'running' && run.status !== 'new' && run;
 				},
-				`"${workflow.name}" to finish`,
-				120_000,
+				'"sell a ticket" to finish',
+				60_000,
 			);
-			expect([workflow.name, run.status]).toEqual([workflow.name, 'success']);
-			expect([workflow.name, readdirSync(folder).some((f) => file.test(f))]).toEqual([
-				workflow.name,
-				true,
+			expect(sold.status).toBe('success');
+			const deliveries = await until(
+				async () => {
+					const all = (await (
+						await fetch(`${printed.sandbox}/__sandbox/deliveries`)
+					).json()) as Array<{ url: string; type: string; attempts: Array<{ status?: number }> }>;
+					return all.length > 0 && all[0].attempts.length > 0 && all;
+				},
+				'the sandbox to push the sale',
+				30_000,
+			);
+			expect(
+				deliveries.map((d) => [d.type, d.url.includes('/webhook-test/'), d.attempts[0].status]),
+			).toEqual([['order.sale', true, 200]]);
+			const pushed = await until(
+				async () => (await executionsOf(push.id))[0],
+				'the push workflow to run',
+				30_000,
+			);
+			expect(pushed.mode).toBe('manual');
+		},
+	);
+
+	it(
+		'the printed MCP server is the published AI ticket desk on a ' +
+			'path of its own: with the printed token an MCP client lists ' +
+			'its four tools, without it nothing',
+		async () => {
+			const url = /MCP server\s+(http:\S+)/.exec(output)?.[1];
+			const token = /MCP token\s+(\S+)/.exec(output)?.[1];
+			const shipped = JSON.parse(
+				readFileSync(join(REPO_ROOT, 'examples', 'ai-ticket-desk.json'), 'utf8'),
+			) as { nodes: Array<{ type: string; parameters: { path?: string } }> };
+			const shippedPath = shipped.nodes.find((n) => n.type.endsWith('mcpTrigger'))!.parameters
+				.path!;
+			expect(url).toMatch(
+				/\/mcp\/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+			);
+			expect(url).not.toContain(shippedPath);
+			expect(token).toMatch(/^[\w-]{43}$/);
+			const connect = (headers: Record<string, string>) => {
+				const candidate = new Client({ name: 'demo-e2e', version: '1.0.0' });
+				return candidate
+					.connect(new StreamableHTTPClientTransport(new URL(url!), { requestInit: { headers } }))
+					.then(
+						() => candidate,
+						(error: { code?: number }) => (
+							candidate.close().catch(() => undefined),
+							error.code ?? 'failed'
+						),
+					);
+			};
+			const client = await until(
+				async () => {
+					const connected = await connect({ Authorization: `Bearer ${token}` });
+					return typeof connected === 'object' && connected;
+				},
+				'the MCP endpoint to serve',
+				30_000,
+			);
+			try {
+				expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([
+					'Event_Places',
+					'Find_Events',
+					'Get_Order',
+					'Hold_Places',
+				]);
+			} finally {
+				await client.close();
+			}
+			expect(await connect({})).toBe(403);
+			expect(await connect({ Authorization: 'Bearer not-the-printed-token' })).toBe(403);
+		},
+	);
+
+	it(
+		'the printed Data Table step works: the table is there, the ' +
+			'sync published, and a sale made with the printed curl line ' +
+			'becomes its row',
+		async () => {
+			const sync = (
+				(await rest('GET', '/workflows')) as Array<{ id: string; name: string; active: boolean }>
+			).find((w) => /data table/i.test(w.name))!;
+			expect([output.includes(`"${sync.name}" is published`), sync.active]).toEqual([true, true]);
+			const project = ((await rest('GET', '/projects/personal')) as { id: string }).id;
+			const table = (
+				(await rest('GET', `/projects/${project}/data-tables`)) as {
+					data: Array<{ id: string; name: string }>;
+				}
+			).data.find((t) => t.name === 'Public Events sales')!;
+			const curl = /curl -X POST (\S+)/.exec(output)![1];
+			const sale = (await (await fetch(curl, { method: 'POST' })).json()) as { id: number };
+			// It polls every minute; publishing again polls at once, as n8n does on activation.
+			await rest('POST', `/workflows/${sync.id}/deactivate`, {});
+			const { versionId } = (await rest('GET', `/workflows/${sync.id}`)) as { versionId: string };
+			await rest('POST', `/workflows/${sync.id}/activate`, { versionId });
+			const filter = encodeURIComponent(
+				JSON.stringify({
+					type: 'and',
+					filters: [{ columnName: 'orderId', condition: 'eq', value: String(sale.id) }],
+				}),
+			);
+			const rows = await until(
+				async () => {
+					const found = (
+						(await rest(
+							'GET',
+							`/projects/${project}/data-tables/${table.id}/rows?take=5&filter=${filter}`,
+						)) as { data: Array<Record<string, unknown>> }
+					).data;
+					return found.length > 0 && found;
+				},
+				'the sale to reach the table',
+				60_000,
+			);
+			expect(rows.map((r) => [r.orderId, r.type, r.status])).toEqual([
+				[String(sale.id), 'sale', 'paid'],
 			]);
-		}
-	});
+		},
+	);
+
+	it(
+		'the file examples run green from the editor and write into ' + 'the printed files folder',
+		async () => {
+			const folder = /files\s+(\S+?)\/?\s/.exec(output)![1];
+			const workflows = (await rest('GET', '/workflows')) as Array<{ id: string; name: string }>;
+			for (const [pattern, file] of [
+				[/barcode export/i, /^barcodes-\d+\.csv$/],
+				[/spreadsheet file/i, /^sales-and-refunds\.xlsx$/],
+				[/catalog every/i, /^countries\.json$/],
+			] as const) {
+				const workflow = workflows.find((w) => pattern.test(w.name))!;
+				await rest('POST', `/workflows/${workflow.id}/run`, {
+					triggerToStartFrom: { name: 'Run Now' },
+				});
+				const filter = encodeURIComponent(JSON.stringify({ workflowId: workflow.id }));
+				const run = await until(
+					async () => {
+						const [last] = (
+							(await rest('GET', `/executions?filter=${filter}`)) as {
+								results: Array<{ status: string }>;
+							}
+						).results;
+						return last && !['new', 'running'].includes(last.status) && last;
+					},
+					`"${workflow.name}" to finish`,
+					120_000,
+				);
+				expect([workflow.name, run.status]).toEqual([workflow.name, 'success']);
+				expect([workflow.name, readdirSync(folder).some((f) => file.test(f))]).toEqual([
+					workflow.name,
+					true,
+				]);
+			}
+		},
+	);
 
 	it('Ctrl+C stops n8n and the sandbox and removes the data folder', async () => {
 		const n8nPids = processesUsing(printed.dataFolder);

@@ -8,9 +8,9 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-import { expectNoSecrets, secretsOf } from '../helpers/secrets';
-import { Receiver } from '../helpers/receiver';
-import { SandboxClient } from '../helpers/sandboxClient';
+import { expectNoSecrets, secretsOf } from '../../harness/secrets';
+import { Receiver } from '../../harness/net/receiver';
+import { SandboxClient } from '../../harness/sandbox/client';
 import {
 	apiCredential,
 	ensureN8n,
@@ -22,10 +22,11 @@ import {
 	type PackedPackage,
 } from '../../scripts/n8n/instance';
 import type { N8nInstall } from '../../scripts/n8n/install';
+import {
+	API_CREDENTIAL as DEMO_API,
+	ORGANISER_CREDENTIAL as ORGANISER,
+} from '../../scripts/demo/setup';
 
-const DEMO_API = { id: 'PeDemoApiCred001', name: 'Public Events (sandbox)' };
-// The demo's organiser credential, which the barcode export example names.
-const ORGANISER = { id: 'PeDemoOrgCred001', name: 'Public Events (sandbox, organiser)' };
 const IDS = {
 	sale: 'PeExSellTicket01',
 	sheet: 'PeExSalesSheet01',
@@ -47,7 +48,10 @@ function example(file: string): Workflow {
 	return JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as Workflow;
 }
 
-/** The sheet of a file n8n wrote, read with the SheetJS that n8n itself ships (2.x: @e965/xlsx, 1.x: xlsx): rows as text. */
+/**
+ * The sheet of a file n8n wrote, read with the SheetJS that n8n itself ships (2.x: @e965/xlsx, 1.x:
+ * xlsx): rows as text.
+ */
 function sheetRows(install: N8nInstall, file: string): Array<Record<string, string>> {
 	const fromN8n = createRequire(join(install.dir, 'node_modules', 'n8n', 'package.json'));
 	const xlsx = n8nMajor(install) >= 2 ? fromN8n('@e965/xlsx') : fromN8n('xlsx');
@@ -75,7 +79,10 @@ describe('real n8n: the example workflows', () => {
 		return res.body;
 	}
 
-	/** The CRM example with its push trigger swapped for a manual start and a pushed sale's item, posting to a local receiver. */
+	/**
+	 * The CRM example with its push trigger swapped for a manual start and a pushed sale's item,
+	 * posting to a local receiver.
+	 */
 	function crmProbe(item: object): Workflow {
 		const crm = example('push-sale-to-crm.json');
 		const send = crm.nodes.find((n) => n.name === 'Send to CRM')!;
@@ -124,7 +131,8 @@ describe('real n8n: the example workflows', () => {
 			apiCredential(ORGANISER, baseUrl, sandbox.keys.organiser),
 		]);
 
-		// The paid order the CRM probe posts: the shape of the push trigger's item with Fetch Full Order.
+		// The paid order the CRM probe posts: the shape of the push trigger's item with Fetch Full
+		// Order.
 		const place = await sandbox.freePlace(1002);
 		const created = await sandbox.send('POST', '/orders', {
 			eventPoint: '1002',
@@ -197,179 +205,207 @@ describe('real n8n: the example workflows', () => {
 			]).toEqual([node.type, node.typeVersion, true]);
 	});
 
-	it("sell a ticket: the integration order ends with sold tickets whose barcodes are the sandbox order's", async () => {
-		const run = await n8n.execute(IDS.sale);
-
-		expect(run.status).toBe('success');
-		const tickets = nodeOutput(run, 'Report Payment');
-		expect(tickets.length).toBeGreaterThan(0);
-		expect(errorOutput(run, 'Report Payment')).toEqual([]);
-		expect(run.data.resultData.runData['Release Hold']).toBeUndefined();
-		const placed = nodeOutput(run, 'Get Places')[0];
-		const paid = await order(tickets[0].orderId);
-		expect(paid.status).toBe('paid');
-		expect(tickets.map((t) => [t.orderStatus, t.status, t.placeId, t.barcode])).toEqual(
-			paid.tickets.map((t: any) => ['paid', 'sold', placed.id, t.barcode]),
-		);
-		for (const t of tickets) expect(t.barcode).toMatch(BARCODE);
-	});
-
-	it('sell a ticket: when reporting the payment fails, the error output releases the hold at once', async () => {
-		await sandbox.admin('POST', '/faults', {
-			kind: 'status',
-			status: 503,
-			method: 'PUT',
-			path: '/orders/{id}/status',
-			count: 1,
-		});
-		try {
+	it(
+		'sell a ticket: the integration order ends with sold tickets ' +
+			"whose barcodes are the sandbox order's",
+		async () => {
 			const run = await n8n.execute(IDS.sale);
 
 			expect(run.status).toBe('success');
-			const created = nodeOutput(run, 'Create Order')[0];
-			expect(nodeOutput(run, 'Report Payment')).toEqual([]);
-			expect(errorOutput(run, 'Report Payment')).toEqual([
-				expect.objectContaining({ error: expect.stringContaining('503') }),
-			]);
-			expect(nodeOutput(run, 'Release Hold')).toEqual([
-				expect.objectContaining({ id: created.id, status: 'expired' }),
-			]);
-			expect((await order(created.id)).status).toBe('expired');
-			// The place is free again for the next customer.
-			const places = await sandbox.getAll(`/event-points/${created.eventPoint}/places`);
-			const heldPlace = nodeOutput(run, 'Get Places')[0].id;
-			expect(places.find((p: any) => p.id === heldPlace).availableCount).toBeGreaterThan(0);
-		} finally {
-			await sandbox.admin('DELETE', '/faults');
-		}
-	});
-
-	it('nightly barcode export: one CSV per event ahead, holding exactly the barcodes the sandbox has for that event', async () => {
-		const run = await n8n.execute(IDS.barcodes);
-
-		expect(run.status).toBe('success');
-		const events = nodeOutput(run, 'Events Ahead');
-		const all = await sandbox.getAll('/event-points', { as: 'organiser' });
-		// The 14-day window keeps some events, not all: the catalog starts a week ahead and runs for weeks.
-		expect(events.length).toBeGreaterThan(0);
-		expect(events.length).toBeLessThan(all.length);
-		for (const event of events) {
-			const expected = (
-				await sandbox.getAll(`/event-points/${event.id}/barcodes`, { as: 'organiser' })
-			).map((b) => `${b.barcode} ${b.placeId} ${b.sectorName}`);
-			const rows = sheetRows(install, join(files, 'public-events', `barcodes-${event.id}.csv`));
-			expect([
-				event.id,
-				rows.map((r) => `${r.barcode} ${r.placeId} ${r.sectorName}`).sort(),
-			]).toEqual([event.id, expected.sort()]);
-			for (const r of rows) expect(r.barcode).toMatch(BARCODE);
-		}
-	});
-
-	it('nightly barcode export with a partner key: the run fails at Nothing Exported, saying an organiser key is needed; no file', async () => {
-		const before = new Set(readdirSync(join(files, 'public-events')));
-		const run = await n8n.executeAllowingFailure(IDS.barcodesPartner);
-
-		expect(run.status).toBe('error');
-		expect(run.data.resultData.lastNodeExecuted).toBe('Nothing Exported');
-		const message = String(run.data.resultData.error.message);
-		expect(message).toMatch(
-			/^No barcode file was written: Export Barcodes answered an error for each of the \d+ events ahead/,
-		);
-		expect(message).toMatch(/403/);
-		expect(message).toMatch(/organiser key/);
-		expect(errorOutput(run, 'Export Barcodes').length).toBeGreaterThan(0);
-		expect(readdirSync(join(files, 'public-events')).filter((f) => !before.has(f))).toEqual([]);
-	});
-
-	it("catalog sync, Run Now: each reference list in its own file, equal to the sandbox's list", async () => {
-		const run = await n8n.execute(IDS.catalog);
-
-		expect(run.status).toBe('success');
-		const lists: Array<[string, string]> = [
-			['countries', '/countries'],
-			['cities', '/cities'],
-			['venues', '/venues'],
-			['venue-halls', '/venue-halls'],
-			['categories', '/categories'],
-			['genres', '/genres'],
-			['promo-codes', '/promocodes'],
-		];
-		expect(
-			nodeOutput(run, 'Write List')
-				.map((item) => item.fileName.split('/').at(-1))
-				.sort(),
-		).toEqual(lists.map(([file]) => `${file}.json`).sort());
-		for (const [file, path] of lists) {
-			const written = JSON.parse(
-				readFileSync(join(files, 'public-events', `${file}.json`), 'utf8'),
+			const tickets = nodeOutput(run, 'Report Payment');
+			expect(tickets.length).toBeGreaterThan(0);
+			expect(errorOutput(run, 'Report Payment')).toEqual([]);
+			expect(run.data.resultData.runData['Release Hold']).toBeUndefined();
+			const placed = nodeOutput(run, 'Get Places')[0];
+			const paid = await order(tickets[0].orderId);
+			expect(paid.status).toBe('paid');
+			expect(tickets.map((t) => [t.orderStatus, t.status, t.placeId, t.barcode])).toEqual(
+				paid.tickets.map((t: any) => ['paid', 'sold', placed.id, t.barcode]),
 			);
-			const list = await sandbox.getAll(path);
-			expect([file, list.length > 0, written]).toEqual([file, true, list]);
-		}
-	});
+			for (const t of tickets) expect(t.barcode).toMatch(BARCODE);
+		},
+	);
 
-	it('sales and refunds to a spreadsheet: one row per widget sale and refund, oldest first, refunds negative', async () => {
-		const run = await n8n.execute(IDS.sheet);
+	it(
+		'sell a ticket: when reporting the payment fails, the error ' +
+			'output releases the hold at once',
+		async () => {
+			await sandbox.admin('POST', '/faults', {
+				kind: 'status',
+				status: 503,
+				method: 'PUT',
+				path: '/orders/{id}/status',
+				count: 1,
+			});
+			try {
+				const run = await n8n.execute(IDS.sale);
 
-		expect(run.status).toBe('success');
-		const sales = await sandbox.getAll('/widget-orders');
-		const refunds = await sandbox.getAll('/widget-orders-refunds');
-		expect(refunds.length).toBeGreaterThan(0);
-		const rows = sheetRows(install, join(files, 'public-events', 'sales-and-refunds.xlsx'));
-		const money = (n: number) => String(Math.round(n * 100) / 100);
-		const expected = [
-			...sales.map((s: any) => [
-				'sale',
-				String(s.id),
-				s.payAt,
-				s.email,
-				String(s.tickets.length),
-				money(s.totalPrice.amount),
-			]),
-			...refunds.map((r: any) => [
-				'refund',
-				String(r.order),
-				r.refundedAt,
-				'',
-				String(r.tickets.length),
-				money(-r.amount.amount),
-			]),
-		];
-		const got = rows.map((r) => [
-			r.type,
-			r.orderId,
-			r.at,
-			r.email,
-			r.tickets,
-			money(Number(r.amount)),
-		]);
-		expect([...got].sort()).toEqual([...expected].sort());
-		expect(rows.map((r) => r.at)).toEqual(rows.map((r) => r.at).sort());
-	});
+				expect(run.status).toBe('success');
+				const created = nodeOutput(run, 'Create Order')[0];
+				expect(nodeOutput(run, 'Report Payment')).toEqual([]);
+				expect(errorOutput(run, 'Report Payment')).toEqual([
+					expect.objectContaining({ error: expect.stringContaining('503') }),
+				]);
+				expect(nodeOutput(run, 'Release Hold')).toEqual([
+					expect.objectContaining({ id: created.id, status: 'expired' }),
+				]);
+				expect((await order(created.id)).status).toBe('expired');
+				// The place is free again for the next customer.
+				const places = await sandbox.getAll(`/event-points/${created.eventPoint}/places`);
+				const heldPlace = nodeOutput(run, 'Get Places')[0].id;
+				expect(places.find((p: any) => p.id === heldPlace).availableCount).toBeGreaterThan(0);
+			} finally {
+				await sandbox.admin('DELETE', '/faults');
+			}
+		},
+	);
 
-	it("push a sale to a CRM: the HTTP Request posts the pushed sale's order, amount and barcodes", async () => {
-		const run = await n8n.execute(IDS.crm);
+	it(
+		'nightly barcode export: one CSV per event ahead, holding ' +
+			'exactly the barcodes the sandbox has for that event',
+		async () => {
+			const run = await n8n.execute(IDS.barcodes);
 
-		expect(run.status).toBe('success');
-		expect(receiver.requests).toHaveLength(1);
-		const [request] = receiver.requests;
-		const [sale] = nodeOutput(run, 'On Sale');
-		expect([request.method, request.headers['content-type']]).toEqual([
-			'POST',
-			expect.stringContaining('application/json'),
-		]);
-		expect(JSON.parse(request.raw)).toEqual({
-			externalId: sale.orderId,
-			source: 'public-events',
-			eventPointId: '1002',
-			closedAt: sale.occurredAt,
-			amount: sale.order.totalPrice.amount,
-			currency: sale.order.totalPrice.currency,
-			barcodes: sale.order.tickets.map((t: any) => t.barcode),
-		});
-		expect(sale.order.tickets[0].barcode).toMatch(BARCODE);
-	});
+			expect(run.status).toBe('success');
+			const events = nodeOutput(run, 'Events Ahead');
+			const all = await sandbox.getAll('/event-points', { as: 'organiser' });
+			// The 14-day window keeps some events, not all: the catalog starts a week ahead and runs for
+			// weeks.
+			expect(events.length).toBeGreaterThan(0);
+			expect(events.length).toBeLessThan(all.length);
+			for (const event of events) {
+				const expected = (
+					await sandbox.getAll(`/event-points/${event.id}/barcodes`, { as: 'organiser' })
+				).map((b) => `${b.barcode} ${b.placeId} ${b.sectorName}`);
+				const rows = sheetRows(install, join(files, 'public-events', `barcodes-${event.id}.csv`));
+				expect([
+					event.id,
+					rows.map((r) => `${r.barcode} ${r.placeId} ${r.sectorName}`).sort(),
+				]).toEqual([event.id, expected.sort()]);
+				for (const r of rows) expect(r.barcode).toMatch(BARCODE);
+			}
+		},
+	);
+
+	it(
+		'nightly barcode export with a partner key: the run fails at ' +
+			'Nothing Exported, saying an organiser key is needed; no file',
+		async () => {
+			const before = new Set(readdirSync(join(files, 'public-events')));
+			const run = await n8n.executeAllowingFailure(IDS.barcodesPartner);
+
+			expect(run.status).toBe('error');
+			expect(run.data.resultData.lastNodeExecuted).toBe('Nothing Exported');
+			const message = String(run.data.resultData.error.message);
+			expect(message).toMatch(
+				/^No barcode file was written: Export Barcodes answered an error for each of the \d+ events ahead/,
+			);
+			expect(message).toMatch(/403/);
+			expect(message).toMatch(/organiser key/);
+			expect(errorOutput(run, 'Export Barcodes').length).toBeGreaterThan(0);
+			expect(readdirSync(join(files, 'public-events')).filter((f) => !before.has(f))).toEqual([]);
+		},
+	);
+
+	it(
+		'catalog sync, Run Now: each reference list in its own file, ' + "equal to the sandbox's list",
+		async () => {
+			const run = await n8n.execute(IDS.catalog);
+
+			expect(run.status).toBe('success');
+			const lists: Array<[string, string]> = [
+				['countries', '/countries'],
+				['cities', '/cities'],
+				['venues', '/venues'],
+				['venue-halls', '/venue-halls'],
+				['categories', '/categories'],
+				['genres', '/genres'],
+				['promo-codes', '/promocodes'],
+			];
+			expect(
+				nodeOutput(run, 'Write List')
+					.map((item) => item.fileName.split('/').at(-1))
+					.sort(),
+			).toEqual(lists.map(([file]) => `${file}.json`).sort());
+			for (const [file, path] of lists) {
+				const written = JSON.parse(
+					readFileSync(join(files, 'public-events', `${file}.json`), 'utf8'),
+				);
+				const list = await sandbox.getAll(path);
+				expect([file, list.length > 0, written]).toEqual([file, true, list]);
+			}
+		},
+	);
+
+	it(
+		'sales and refunds to a spreadsheet: one row per widget sale ' +
+			'and refund, oldest first, refunds negative',
+		async () => {
+			const run = await n8n.execute(IDS.sheet);
+
+			expect(run.status).toBe('success');
+			const sales = await sandbox.getAll('/widget-orders');
+			const refunds = await sandbox.getAll('/widget-orders-refunds');
+			expect(refunds.length).toBeGreaterThan(0);
+			const rows = sheetRows(install, join(files, 'public-events', 'sales-and-refunds.xlsx'));
+			const money = (n: number) => String(Math.round(n * 100) / 100);
+			const expected = [
+				...sales.map((s: any) => [
+					'sale',
+					String(s.id),
+					s.payAt,
+					s.email,
+					String(s.tickets.length),
+					money(s.totalPrice.amount),
+				]),
+				...refunds.map((r: any) => [
+					'refund',
+					String(r.order),
+					r.refundedAt,
+					'',
+					String(r.tickets.length),
+					money(-r.amount.amount),
+				]),
+			];
+			const got = rows.map((r) => [
+				r.type,
+				r.orderId,
+				r.at,
+				r.email,
+				r.tickets,
+				money(Number(r.amount)),
+			]);
+			expect([...got].sort()).toEqual([...expected].sort());
+			expect(rows.map((r) => r.at)).toEqual(rows.map((r) => r.at).sort());
+		},
+	);
+
+	it(
+		'push a sale to a CRM: the HTTP Request posts the pushed ' +
+			"sale's order, amount and barcodes",
+		async () => {
+			const run = await n8n.execute(IDS.crm);
+
+			expect(run.status).toBe('success');
+			expect(receiver.requests).toHaveLength(1);
+			const [request] = receiver.requests;
+			const [sale] = nodeOutput(run, 'On Sale');
+			expect([request.method, request.headers['content-type']]).toEqual([
+				'POST',
+				expect.stringContaining('application/json'),
+			]);
+			expect(JSON.parse(request.raw)).toEqual({
+				externalId: sale.orderId,
+				source: 'public-events',
+				eventPointId: '1002',
+				closedAt: sale.occurredAt,
+				amount: sale.order.totalPrice.amount,
+				currency: sale.order.totalPrice.currency,
+				barcodes: sale.order.tickets.map((t: any) => t.barcode),
+			});
+			expect(sale.order.tickets[0].barcode).toMatch(BARCODE);
+		},
+	);
 
 	it('nothing n8n printed, and no file the examples wrote, holds a key or a token', () => {
 		const written = ['barcodes-1001.csv', 'countries.json', 'promo-codes.json'].map((f) =>

@@ -22,7 +22,7 @@ import {
 	packPackage,
 	type PackedPackage,
 } from '../../scripts/n8n/instance';
-import { expectNoSecrets } from '../helpers/secrets';
+import { expectNoSecrets } from '../../harness/secrets';
 
 const KEY = 'key_live_hostile_e2e_4d1c9a7b20';
 const WORKFLOW_ID = 'PeE2eWfHostile01';
@@ -257,38 +257,50 @@ describe('real n8n against a hostile service (a stub, not the sandbox)', () => {
 		);
 	});
 
-	it('writes applied behind unreadable answers are read back and reported applied, sent once each', () => {
-		for (const [name, prefix] of [
-			['Paid, answer not HTTP', 'garbage'],
-			['Paid, answer gzip-mangled', 'gzip'],
-		]) {
-			const item = only(name);
-			expect(item.error).toBeUndefined();
-			expect(item.status).toBe('paid');
-			expect(JSON.stringify(item.writeCheck)).toMatch(/applied/);
+	it(
+		'writes applied behind unreadable answers are read back and ' +
+			'reported applied, sent once each',
+		() => {
+			for (const [name, prefix] of [
+				['Paid, answer not HTTP', 'garbage'],
+				['Paid, answer gzip-mangled', 'gzip'],
+			]) {
+				const item = only(name);
+				expect(item.error).toBeUndefined();
+				expect(item.status).toBe('paid');
+				expect(JSON.stringify(item.writeCheck)).toMatch(/applied/);
+				expect(
+					hits.filter((h) => h.method === 'PUT' && h.path.startsWith(`/${prefix}/`)),
+				).toHaveLength(1);
+			}
+		},
+	);
+
+	it(
+		'a write answered 502 and not applied is read back and said ' +
+			'not applied, and not sent again',
+		() => {
+			const item = only('Paid, 502 and not applied');
+			expect(item.error).toMatch(/not applied/i);
+			expect(hits.filter((h) => h.method === 'PUT' && h.path.startsWith('/gateway/'))).toHaveLength(
+				1,
+			);
 			expect(
-				hits.filter((h) => h.method === 'PUT' && h.path.startsWith(`/${prefix}/`)),
-			).toHaveLength(1);
-		}
-	});
+				hits.filter((h) => h.method === 'GET' && h.path.startsWith('/gateway/api/v2/orders/5')),
+			).not.toHaveLength(0);
+		},
+	);
 
-	it('a write answered 502 and not applied is read back and said not applied, and not sent again', () => {
-		const item = only('Paid, 502 and not applied');
-		expect(item.error).toMatch(/not applied/i);
-		expect(hits.filter((h) => h.method === 'PUT' && h.path.startsWith('/gateway/'))).toHaveLength(
-			1,
-		);
-		expect(
-			hits.filter((h) => h.method === 'GET' && h.path.startsWith('/gateway/api/v2/orders/5')),
-		).not.toHaveLength(0);
-	});
-
-	it('production over plain http to a remote host is refused before any request, naming Base URL', () => {
-		expect(only('Production over http').error).toMatch(
-			/^The credential's Base URL: Production needs an https:\/\/ address/,
-		);
-		expect(hits.filter((h) => h.path.startsWith('/production/'))).toEqual([]);
-	});
+	it(
+		'production over plain http to a remote host is refused ' +
+			'before any request, naming Base URL',
+		() => {
+			expect(only('Production over http').error).toMatch(
+				/^The credential's Base URL: Production needs an https:\/\/ address/,
+			);
+			expect(hits.filter((h) => h.path.startsWith('/production/'))).toEqual([]);
+		},
+	);
 
 	it('nothing n8n printed or stored in the run holds the key or a token', () => {
 		const secrets: Record<string, string> = { 'the API key': KEY };

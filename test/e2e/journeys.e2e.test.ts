@@ -9,9 +9,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { REPO_ROOT } from '../../scripts/n8n/instance';
-import { until } from '../helpers/push';
-import { DemoProcess, restClient } from './demoProcess';
-import { EditorBrowser, UNKNOWN_NODE_TEXTS } from './editor/browser';
+import { until } from '../../harness/sandbox/push';
+import { DemoProcess, restClient } from '../../harness/n8n/demoProcess';
+import { EditorBrowser, UNKNOWN_NODE_TEXTS } from '../../harness/n8n/editor/browser';
 import {
 	choose,
 	chooseCredential,
@@ -21,7 +21,7 @@ import {
 	searchNodes,
 	settled,
 	succeeded,
-} from './editor/userActions';
+} from '../../harness/n8n/editor/userActions';
 
 const example = (file: string) =>
 	JSON.parse(readFileSync(join(REPO_ROOT, 'examples', `${file}.json`), 'utf8')) as {
@@ -34,7 +34,10 @@ const TABLE = example('sales-to-data-table');
 const BARCODES = example('nightly-barcode-export');
 const SHEETS = example('sales-to-google-sheets');
 const DESK = example('ai-ticket-desk');
-/** Run from the editor: the trigger to run from (undefined: the only one) and the node that ends the run. */
+/**
+ * Run from the editor: the trigger to run from (undefined: the only one) and the node that ends the
+ * run.
+ */
 const RUNS = [
 	{ example: SELL, trigger: undefined, last: 'Report Payment' },
 	{ example: example('catalog-sync'), trigger: 'Run Now', last: 'Write List' },
@@ -111,104 +114,113 @@ describe("a partner's journeys in the demo's editor (Chromium)", () => {
 		}
 	});
 
-	it('1. a new credential from the Overview: the right key tests green, a wrong one says it was refused; no key on the page', async () => {
-		await editor.goto('/home/workflows');
-		await editor.page.locator('a[href="/home/credentials"]').first().click();
-		await editor.testId('add-resource-credential').click();
-		await editor.testId('new-credential-type-select').locator('input').fill('Public Events');
-		const types = editor.testId('new-credential-type-select-option');
-		expect(
-			await settled(
-				() => types.allInnerTexts(),
-				(t) => t.includes('Public Events API'),
-			),
-		).toContain('Public Events API');
-		await types.filter({ hasText: /^Public Events API$/ }).click();
-		await editor.testId('new-credential-type-button').click();
-		const dialog = editor.testId('credential-edit-dialog');
-		await choose(editor, 'environment', 'Staging');
-		await editor.testId('parameter-input-baseUrl').locator('input').fill(sandbox);
-		await editor.testId('parameter-input-apiKey').locator('input').fill(keys.partner);
-		await editor.testId('credential-save-button').click();
-		await dialog.getByText('Connection tested successfully').waitFor();
-		// the form still holds the key just typed: not part of the secrets scan
-		await checkpoint('1-credential-tested', { keepHtml: false });
+	it(
+		'1. a new credential from the Overview: the right key tests ' +
+			'green, a wrong one says it was refused; no key on the page',
+		async () => {
+			await editor.goto('/home/workflows');
+			await editor.page.locator('a[href="/home/credentials"]').first().click();
+			await editor.testId('add-resource-credential').click();
+			await editor.testId('new-credential-type-select').locator('input').fill('Public Events');
+			const types = editor.testId('new-credential-type-select-option');
+			expect(
+				await settled(
+					() => types.allInnerTexts(),
+					(t) => t.includes('Public Events API'),
+				),
+			).toContain('Public Events API');
+			await types.filter({ hasText: /^Public Events API$/ }).click();
+			await editor.testId('new-credential-type-button').click();
+			const dialog = editor.testId('credential-edit-dialog');
+			await choose(editor, 'environment', 'Staging');
+			await editor.testId('parameter-input-baseUrl').locator('input').fill(sandbox);
+			await editor.testId('parameter-input-apiKey').locator('input').fill(keys.partner);
+			await editor.testId('credential-save-button').click();
+			await dialog.getByText('Connection tested successfully').waitFor();
+			// the form still holds the key just typed: not part of the secrets scan
+			await checkpoint('1-credential-tested', { keepHtml: false });
 
-		await editor.testId('parameter-input-apiKey').locator('input').fill(WRONG_KEY);
-		await editor.testId('credential-save-button').click();
-		await dialog.getByText('Couldn’t connect with these settings').waitFor();
-		await dialog.getByText('More details').click();
-		await dialog
-			.getByText(
-				/The API key was refused by POST \S+\/api\/v2\/token \(401\)\. Staging and production keys differ/,
-			)
-			.waitFor();
-		await checkpoint('1-credential-refused', { keepHtml: false });
-		await editor.closeDialog();
+			await editor.testId('parameter-input-apiKey').locator('input').fill(WRONG_KEY);
+			await editor.testId('credential-save-button').click();
+			await dialog.getByText('Couldn’t connect with these settings').waitFor();
+			await dialog.getByText('More details').click();
+			await dialog
+				.getByText(
+					/The API key was refused by POST \S+\/api\/v2\/token \(401\)\. Staging and production keys differ/,
+				)
+				.waitFor();
+			await checkpoint('1-credential-refused', { keepHtml: false });
+			await editor.closeDialog();
 
-		// opened again from the list, as saved: n8n tests it again; the key field holds a placeholder
-		await editor.page.getByText('Public Events account', { exact: true }).click();
-		await dialog.getByText('Couldn’t connect with these settings').waitFor();
-		await expect(
-			editor.testId('parameter-input-apiKey').locator('input').inputValue(),
-		).resolves.toMatch(/^__n8n_BLANK_VALUE_/);
-		await checkpoint('1-credential-reopened');
-		expect(secretsIn(await editor.capture())).toEqual([]);
-		await editor.closeDialog();
-	});
+			// opened again from the list, as saved: n8n tests it again; the key field holds a placeholder
+			await editor.page.getByText('Public Events account', { exact: true }).click();
+			await dialog.getByText('Couldn’t connect with these settings').waitFor();
+			await expect(
+				editor.testId('parameter-input-apiKey').locator('input').inputValue(),
+			).resolves.toMatch(/^__n8n_BLANK_VALUE_/);
+			await checkpoint('1-credential-reopened');
+			expect(secretsIn(await editor.capture())).toEqual([]);
+			await editor.closeDialog();
+		},
+	);
 
-	it('2. a workflow from the node creator: each word a user types finds "Public Events"; Get many events runs and shows its items', async () => {
-		await editor.goto('/workflow/new');
-		// "Add first step" (the canvas's plus when the workflow is empty)
-		await editor
-			.testId('canvas-add-button')
-			.or(editor.testId('canvas-plus-button'))
-			.first()
-			.click();
-		await searchNodes(editor, 'manual', (names) => names.includes('Manual Trigger'));
-		await editor
-			.testId('node-creator-item-name')
-			.filter({ hasText: /^Manual Trigger$/ })
-			.click();
-		await editor.testId('canvas-handle-plus').first().click();
+	it(
+		'2. a workflow from the node creator: each word a user types ' +
+			'finds "Public Events"; Get many events runs and shows its ' +
+			'items',
+		async () => {
+			await editor.goto('/workflow/new');
+			// "Add first step" (the canvas's plus when the workflow is empty)
+			await editor
+				.testId('canvas-add-button')
+				.or(editor.testId('canvas-plus-button'))
+				.first()
+				.click();
+			await searchNodes(editor, 'manual', (names) => names.includes('Manual Trigger'));
+			await editor
+				.testId('node-creator-item-name')
+				.filter({ hasText: /^Manual Trigger$/ })
+				.click();
+			await editor.testId('canvas-handle-plus').first().click();
 
-		const found: Record<string, string[]> = {};
-		for (const words of SEARCH_WORDS)
-			found[words] = await searchNodes(editor, words, (names) => names.includes('Public Events'));
-		for (const words of SEARCH_WORDS)
-			expect([words, found[words].includes('Public Events')]).toEqual([words, true]);
-		expect(found['Public Events'][0]).toBe('Public Events');
-		expect(
-			Object.values(found)
-				.flat()
-				.filter((name) => /^Public Events\b.*HTTP/i.test(name)),
-		).toEqual([]);
-		await checkpoint('2-node-creator-search');
+			const found: Record<string, string[]> = {};
+			for (const words of SEARCH_WORDS)
+				found[words] = await searchNodes(editor, words, (names) => names.includes('Public Events'));
+			for (const words of SEARCH_WORDS)
+				expect([words, found[words].includes('Public Events')]).toEqual([words, true]);
+			expect(found['Public Events'][0]).toBe('Public Events');
+			expect(
+				Object.values(found)
+					.flat()
+					.filter((name) => /^Public Events\b.*HTTP/i.test(name)),
+			).toEqual([]);
+			await checkpoint('2-node-creator-search');
 
-		await editor
-			.testId('node-creator-item-name')
-			.filter({ hasText: /^Public Events$/ })
-			.first()
-			.click();
-		await editor.testId('node-creator').getByText('Get many events', { exact: true }).click();
-		await editor.testId('ndv').waitFor();
-		await chooseCredential(editor, 'Public Events (sandbox)');
-		await editor.testId('node-execute-button').click();
-		expect(await outputCount(editor)).toMatch(/^[1-9]\d* items?$/);
-		await checkpoint('2-get-many-events');
+			await editor
+				.testId('node-creator-item-name')
+				.filter({ hasText: /^Public Events$/ })
+				.first()
+				.click();
+			await editor.testId('node-creator').getByText('Get many events', { exact: true }).click();
+			await editor.testId('ndv').waitFor();
+			await chooseCredential(editor, 'Public Events (sandbox)');
+			await editor.testId('node-execute-button').click();
+			expect(await outputCount(editor)).toMatch(/^[1-9]\d* items?$/);
+			await checkpoint('2-get-many-events');
 
-		// Order > Create before an event is chosen: the price categories say what to do first
-		await choose(editor, 'resource', 'Order');
-		await choose(editor, 'operation', 'Create');
-		await editor.testId('parameter-input-priceCategory').click();
-		await editor.page
-			.locator('.el-select-dropdown:visible')
-			.getByText(/^Choose the event above first/)
-			.waitFor();
-		expect(await editor.page.locator('body').innerText()).not.toContain('Error fetching options');
-		await checkpoint('2-price-category-waits-for-event');
-		await editor.page.keyboard.press('Escape');
-	});
+			// Order > Create before an event is chosen: the price categories say what to do first
+			await choose(editor, 'resource', 'Order');
+			await choose(editor, 'operation', 'Create');
+			await editor.testId('parameter-input-priceCategory').click();
+			await editor.page
+				.locator('.el-select-dropdown:visible')
+				.getByText(/^Choose the event above first/)
+				.waitFor();
+			expect(await editor.page.locator('body').innerText()).not.toContain('Error fetching options');
+			await checkpoint('2-price-category-waits-for-event');
+			await editor.page.keyboard.press('Escape');
+		},
+	);
 
 	describe('3. each shipped example, run with "Execute workflow"', () => {
 		for (const {
@@ -217,7 +229,8 @@ describe("a partner's journeys in the demo's editor (Chromium)", () => {
 			last,
 		} of RUNS) {
 			it(`${name}${trigger ? ` (from "${trigger}")` : ''} runs green`, async () => {
-				// the poll trigger's test run fetches the latest sale: make one, as the demo's curl line does
+				// the poll trigger's test run fetches the latest sale: make one, as the demo's curl line
+				// does
 				if (id === TABLE.id) await sellTicket();
 				await editor.canvas(id);
 				await executeWorkflow(editor, trigger);
@@ -234,31 +247,38 @@ describe("a partner's journeys in the demo's editor (Chromium)", () => {
 			});
 		}
 
-		it("the barcode export with the partner's key does not end green: it stops at Nothing Exported, saying an organiser key is needed", async () => {
-			const barcodes = (await rest('GET', `/workflows/${BARCODES.id}`)) as {
-				nodes: Array<{ credentials?: object }>;
-				connections: object;
-			};
-			const partner = (
-				(await rest('GET', `/workflows/${SELL.id}`)) as {
-					nodes: Array<{ name: string; credentials?: object }>;
-				}
-			).nodes.find((n) => n.name === 'Get Events')!.credentials;
-			const nodes = barcodes.nodes.map((n) => (n.credentials ? { ...n, credentials: partner } : n));
-			const { id } = (await rest('POST', '/workflows', {
-				name: 'Barcodes with the partner key',
-				nodes,
-				connections: barcodes.connections,
-				settings: { executionOrder: 'v1' },
-			})) as { id: string };
-			await editor.canvas(id);
-			await executeWorkflow(editor, 'Run Now');
-			const ended = await runEnded(editor);
-			expect(ended).toContain('Nothing Exported');
-			expect(ended).toContain('No barcode file was written');
-			expect(await succeeded(editor, 'Write CSV')).toBe(false);
-			await checkpoint('3-barcodes-partner-key');
-		});
+		it(
+			"the barcode export with the partner's key does not end " +
+				'green: it stops at Nothing Exported, saying an organiser key ' +
+				'is needed',
+			async () => {
+				const barcodes = (await rest('GET', `/workflows/${BARCODES.id}`)) as {
+					nodes: Array<{ credentials?: object }>;
+					connections: object;
+				};
+				const partner = (
+					(await rest('GET', `/workflows/${SELL.id}`)) as {
+						nodes: Array<{ name: string; credentials?: object }>;
+					}
+				).nodes.find((n) => n.name === 'Get Events')!.credentials;
+				const nodes = barcodes.nodes.map((n) =>
+					n.credentials ? { ...n, credentials: partner } : n,
+				);
+				const { id } = (await rest('POST', '/workflows', {
+					name: 'Barcodes with the partner key',
+					nodes,
+					connections: barcodes.connections,
+					settings: { executionOrder: 'v1' },
+				})) as { id: string };
+				await editor.canvas(id);
+				await executeWorkflow(editor, 'Run Now');
+				const ended = await runEnded(editor);
+				expect(ended).toContain('Nothing Exported');
+				expect(ended).toContain('No barcode file was written');
+				expect(await succeeded(editor, 'Write CSV')).toBe(false);
+				await checkpoint('3-barcodes-partner-key');
+			},
+		);
 
 		it(`${PUSH.name}: waits for a push; a ticket sold in the sandbox runs it green and Send to CRM delivers the deal`, async () => {
 			const crm = demo.field(/^\s+crm\s+(http\S+)/m);
@@ -297,90 +317,103 @@ describe("a partner's journeys in the demo's editor (Chromium)", () => {
 		});
 	});
 
-	it("4a. push trigger test mode: the package's header, then a sold ticket arrives in the panel as a sale with its order ID", async () => {
-		const panel = await openPanel(PUSH.id, 'On Sale');
-		await panel
-			.getByText('Click below, then have a test notification sent to the Test URL', { exact: true })
-			.waitFor();
-		// (n8n's own header for such a trigger: "Pull in events from Public Events")
-		expect(await panel.innerText()).not.toContain('Pull in events from');
-		await checkpoint('4-push-trigger-before');
-		await editor.testId('trigger-execute-button').click();
-		await editor.testId('trigger-listening').waitFor();
-		await editor.testId('output-panel').getByText('No trigger output').waitFor();
-		// while listening, the panel's notice tells where a test notification has to go
-		await panel
-			.getByText('have the service send one test notification to the Test URL', { exact: false })
-			.waitFor();
-		await checkpoint('4-push-trigger-listening');
-		await sellTicket();
-		await editor.testId('trigger-listening').waitFor({ state: 'hidden', timeout: 30_000 });
-		expect(await outputCount(editor)).toBe('1 item');
-		// the output table's first row, by column (n8n's default view of a trigger's output)
-		const table = editor.testId('output-panel').locator('table').first();
-		const columns = (await table.locator('thead th').allInnerTexts()).map((c) => c.trim());
-		const cells = await table.locator('tbody tr').first().locator('td').allInnerTexts();
-		const row = Object.fromEntries(columns.map((column, i) => [column, cells[i]?.trim()]));
-		expect([row.type, row.orderId]).toEqual(['sale', expect.stringMatching(/^\d+$/)]);
-		await checkpoint('4-push-trigger-received');
-	});
+	it(
+		"4a. push trigger test mode: the package's header, then a " +
+			'sold ticket arrives in the panel as a sale with its order ID',
+		async () => {
+			const panel = await openPanel(PUSH.id, 'On Sale');
+			await panel
+				.getByText('Click below, then have a test notification sent to the Test URL', {
+					exact: true,
+				})
+				.waitFor();
+			// (n8n's own header for such a trigger: "Pull in events from Public Events")
+			expect(await panel.innerText()).not.toContain('Pull in events from');
+			await checkpoint('4-push-trigger-before');
+			await editor.testId('trigger-execute-button').click();
+			await editor.testId('trigger-listening').waitFor();
+			await editor.testId('output-panel').getByText('No trigger output').waitFor();
+			// while listening, the panel's notice tells where a test notification has to go
+			await panel
+				.getByText('have the service send one test notification to the Test URL', { exact: false })
+				.waitFor();
+			await checkpoint('4-push-trigger-listening');
+			await sellTicket();
+			await editor.testId('trigger-listening').waitFor({ state: 'hidden', timeout: 30_000 });
+			expect(await outputCount(editor)).toBe('1 item');
+			// the output table's first row, by column (n8n's default view of a trigger's output)
+			const table = editor.testId('output-panel').locator('table').first();
+			const columns = (await table.locator('thead th').allInnerTexts()).map((c) => c.trim());
+			const cells = await table.locator('tbody tr').first().locator('td').allInnerTexts();
+			const row = Object.fromEntries(columns.map((column, i) => [column, cells[i]?.trim()]));
+			expect([row.type, row.orderId]).toEqual(['sale', expect.stringMatching(/^\d+$/)]);
+			await checkpoint('4-push-trigger-received');
+		},
+	);
 
-	it('4b. poll trigger test mode: the start notice is on screen; Fetch Test Event shows an item', async () => {
-		const panel = await openPanel(TABLE.id, 'New Sales and Refunds');
-		const notice = panel
-			.getByText(/^Polling starts when the workflow is published \(activated\)/)
-			.first();
-		const text = await notice.innerText();
-		expect(text).toContain('every minute unless changed');
-		expect(text).toContain('Start From');
-		// it fetches the most recent sale or refund: the one sold now
-		const sale = await sellTicket();
-		await editor
-			.testId('trigger-execute-button')
-			.filter({ hasText: 'Fetch Test Event' })
-			.first()
-			.click();
-		await editor
-			.testId('output-panel')
-			.getByText(String(sale.id), { exact: true })
-			.first()
-			.waitFor();
-		expect(await outputCount(editor)).toBe('1 item');
-		await checkpoint('4-poll-trigger-fetched');
-	});
+	it(
+		'4b. poll trigger test mode: the start notice is on screen; ' +
+			'Fetch Test Event shows an item',
+		async () => {
+			const panel = await openPanel(TABLE.id, 'New Sales and Refunds');
+			const notice = panel
+				.getByText(/^Polling starts when the workflow is published \(activated\)/)
+				.first();
+			const text = await notice.innerText();
+			expect(text).toContain('every minute unless changed');
+			expect(text).toContain('Start From');
+			// it fetches the most recent sale or refund: the one sold now
+			const sale = await sellTicket();
+			await editor
+				.testId('trigger-execute-button')
+				.filter({ hasText: 'Fetch Test Event' })
+				.first()
+				.click();
+			await editor
+				.testId('output-panel')
+				.getByText(String(sale.id), { exact: true })
+				.first()
+				.waitFor();
+			expect(await outputCount(editor)).toBe('1 item');
+			await checkpoint('4-poll-trigger-fetched');
+		},
+	);
 
-	it('5. no hidden holds: Create fed two places says it ran twice and names Execute Once', async () => {
-		const sell = (await rest('GET', `/workflows/${SELL.id}`)) as {
-			nodes: Array<{ name: string; parameters: object }>;
-			connections: Record<string, unknown>;
-		};
-		const kept = ['Start', 'Get Events', 'Get Places', 'Create Order'];
-		const nodes = sell.nodes
-			.filter((n) => kept.includes(n.name))
-			.map((n) =>
-				n.name === 'Get Places'
-					? { ...n, parameters: { ...n.parameters, limit: 2, options: { onlyAvailable: true } } }
-					: n,
-			);
-		const connections = Object.fromEntries(kept.slice(0, 3).map((n) => [n, sell.connections[n]]));
-		const { id } = (await rest('POST', '/workflows', {
-			name: 'Hold two places',
-			nodes,
-			connections,
-			settings: { executionOrder: 'v1' },
-		})) as { id: string };
+	it(
+		'5. no hidden holds: Create fed two places says it ran twice ' + 'and names Execute Once',
+		async () => {
+			const sell = (await rest('GET', `/workflows/${SELL.id}`)) as {
+				nodes: Array<{ name: string; parameters: object }>;
+				connections: Record<string, unknown>;
+			};
+			const kept = ['Start', 'Get Events', 'Get Places', 'Create Order'];
+			const nodes = sell.nodes
+				.filter((n) => kept.includes(n.name))
+				.map((n) =>
+					n.name === 'Get Places'
+						? { ...n, parameters: { ...n.parameters, limit: 2, options: { onlyAvailable: true } } }
+						: n,
+				);
+			const connections = Object.fromEntries(kept.slice(0, 3).map((n) => [n, sell.connections[n]]));
+			const { id } = (await rest('POST', '/workflows', {
+				name: 'Hold two places',
+				nodes,
+				connections,
+				settings: { executionOrder: 'v1' },
+			})) as { id: string };
 
-		await editor.canvas(id);
-		await executeWorkflow(editor);
-		expect(await runEnded(editor)).toMatch(/^Workflow executed successfully/);
-		await editor.openPanel('Create Order');
-		expect(await outputCount(editor)).toBe('2 items');
-		const hint = editor
-			.testId('output-panel')
-			.getByText(/^This node ran 2 times, once for each input item/);
-		expect(await hint.innerText()).toContain("turn on Execute Once in the node's Settings");
-		await checkpoint('5-execute-once-hint');
-	});
+			await editor.canvas(id);
+			await executeWorkflow(editor);
+			expect(await runEnded(editor)).toMatch(/^Workflow executed successfully/);
+			await editor.openPanel('Create Order');
+			expect(await outputCount(editor)).toBe('2 items');
+			const hint = editor
+				.testId('output-panel')
+				.getByText(/^This node ran 2 times, once for each input item/);
+			expect(await hint.innerText()).toContain("turn on Execute Once in the node's Settings");
+			await checkpoint('5-execute-once-hint');
+		},
+	);
 
 	it('no API key in any page seen', () => {
 		expect(editor.capturedHtml().length).toBeGreaterThan(0);

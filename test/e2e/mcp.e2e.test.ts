@@ -12,7 +12,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index';
-// The SDK's subpaths without .js: the lint's import resolver does not map its exports wildcard with one (Jest adds it).
+// The SDK's subpaths without .js: the lint's import resolver does not map its exports wildcard with
+// one (Jest adds it).
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp';
 
 import {
@@ -24,16 +25,11 @@ import {
 	type N8nServer,
 	type PackedPackage,
 } from '../../scripts/n8n/instance';
-import { until } from '../helpers/push';
-import { expectNoSecrets, secretsOf } from '../helpers/secrets';
-import { SandboxClient } from '../helpers/sandboxClient';
+import { until } from '../../harness/sandbox/push';
+import { expectNoSecrets, secretsOf } from '../../harness/secrets';
+import { SandboxClient } from '../../harness/sandbox/client';
+import { OWNER } from '../../harness/n8n/owner';
 
-const OWNER = {
-	email: 'owner@e2e.invalid',
-	firstName: 'E2E',
-	lastName: 'Owner',
-	password: 'E2e-owner-passw0rd',
-};
 const example = JSON.parse(
 	readFileSync(join(REPO_ROOT, 'examples', 'ai-ticket-desk.json'), 'utf8'),
 ) as {
@@ -63,439 +59,479 @@ const INITIALIZE = {
 
 type ToolResult = { isError?: boolean; content: Array<{ type: string; text: string }> };
 
-describe('real n8n: the AI ticket desk example served by the MCP Server Trigger to an MCP client', () => {
-	let sandbox: SandboxClient;
-	let packed: PackedPackage;
-	let n8n: N8nInstance;
-	let server: N8nServer;
-	let client: Client;
-	let transport: StreamableHTTPClientTransport;
-	let cookie: string;
+describe(
+	'real n8n: the AI ticket desk example served by the MCP ' + 'Server Trigger to an MCP client',
+	() => {
+		let sandbox: SandboxClient;
+		let packed: PackedPackage;
+		let n8n: N8nInstance;
+		let server: N8nServer;
+		let client: Client;
+		let transport: StreamableHTTPClientTransport;
+		let cookie: string;
 
-	const connectAs = (headers: Record<string, string>) =>
-		new StreamableHTTPClientTransport(new URL(`${server.url}/mcp/${PATH}`), {
-			requestInit: { headers },
-		});
+		const connectAs = (headers: Record<string, string>) =>
+			new StreamableHTTPClientTransport(new URL(`${server.url}/mcp/${PATH}`), {
+				requestInit: { headers },
+			});
 
-	/** A raw Streamable HTTP request, as any HTTP client could send it. */
-	async function raw(
-		method: string,
-		path: string,
-		headers: Record<string, string>,
-		body?: object,
-	): Promise<{ status: number; text: string }> {
-		const res = await fetch(`${server.url}/mcp/${path}`, {
-			method,
-			headers: {
-				accept: 'application/json, text/event-stream',
-				...(body ? { 'content-type': 'application/json' } : {}),
-				...headers,
-			},
-			body: body && JSON.stringify(body),
-			signal: AbortSignal.timeout(30_000),
-		});
-		return { status: res.status, text: await res.text() };
-	}
-
-	const holdsOf = async (eventId: number) =>
-		(
-			await sandbox.get(`/event-points/${eventId}/orders`, {
-				query: { status: 'reserved_to_time' },
-			})
-		).body.length as number;
-	const executions = async () =>
-		(
-			(await server.rest(
-				cookie,
-				'GET',
-				`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: example.id }))}`,
-			)) as { count: number }
-		).count;
-	/** Tool calls made with the token so far: each is one execution, saved shortly after its answer. */
-	let toolCalls = 0;
-	const settledExecutions = () =>
-		until(
-			async () => (await executions()) === toolCalls && toolCalls,
-			'one saved execution per tool call',
-			30_000,
-		);
-
-	async function call(
-		name: string,
-		args: Record<string, unknown>,
-	): Promise<{ result: ToolResult; text: string; json: any }> {
-		toolCalls++;
-		const result = (await client.callTool({ name, arguments: args })) as ToolResult;
-		const text = result.content.map((c) => c.text).join('');
-		let json: unknown;
-		try {
-			json = JSON.parse(text);
-		} catch {
-			json = undefined;
+		/** A raw Streamable HTTP request, as any HTTP client could send it. */
+		async function raw(
+			method: string,
+			path: string,
+			headers: Record<string, string>,
+			body?: object,
+		): Promise<{ status: number; text: string }> {
+			const res = await fetch(`${server.url}/mcp/${path}`, {
+				method,
+				headers: {
+					accept: 'application/json, text/event-stream',
+					...(body ? { 'content-type': 'application/json' } : {}),
+					...headers,
+				},
+				body: body && JSON.stringify(body),
+				signal: AbortSignal.timeout(30_000),
+			});
+			return { status: res.status, text: await res.text() };
 		}
-		return { result, text, json };
-	}
 
-	beforeAll(async () => {
-		const [install, started, pkg] = await Promise.all([
-			ensureN8n(),
-			SandboxClient.start({ placesPerEvent: 40 }),
-			packPackage(),
-		]);
-		sandbox = started;
-		packed = pkg;
-		n8n = await N8nInstance.create({ install, packed });
-		await n8n.importCredentials([
-			apiCredential(DEMO_API, sandbox.sandbox.baseUrl, sandbox.keys.partner),
-			{ ...BEARER, type: 'httpBearerAuth', data: { token: TOKEN } },
-		]);
-		await n8n.importWorkflow(example);
-		server = await n8n.start();
-		cookie = await server.setupOwner(OWNER);
-		await server.activateWorkflow(cookie, example.id);
-		// n8n answers the activation before the endpoint serves: connect once it does.
-		await until(
-			async () => {
-				const candidate = new Client({ name: 'e2e-agent', version: '1.0.0' });
-				const candidateTransport = connectAs({ Authorization: `Bearer ${TOKEN}` });
-				try {
-					await candidate.connect(candidateTransport);
-					client = candidate;
-					transport = candidateTransport;
-					return true;
-				} catch {
-					await candidate.close().catch(() => undefined);
-					return false;
-				}
-			},
-			'the MCP endpoint to serve',
-			60_000,
-		);
-	});
-
-	afterAll(async () => {
-		await client?.close().catch(() => undefined);
-		await server?.stop();
-		n8n?.cleanup();
-		packed?.cleanup();
-		await sandbox?.stop();
-	});
-
-	it('lists the four tools with descriptions saying where their IDs come from, and $fromAI inputs as their schema', async () => {
-		const { tools } = await client.listTools();
-		const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-
-		expect(Object.keys(byName).sort()).toEqual([
-			'Event_Places',
-			'Find_Events',
-			'Get_Order',
-			'Hold_Places',
-		]);
-		expect(byName.Find_Events.description).toMatch(
-			/^Search the events .* id \(the event ID every other tool takes\)/,
-		);
-		expect(byName.Event_Places.description).toMatch(/by the event ID from the event search/);
-		expect(byName.Hold_Places.description).toMatch(
-			/place IDs and one price category ID every place offers \(both from the place list\)/,
-		);
-		expect(byName.Get_Order.description).toMatch(/the id answered when the hold was created/);
-		// Not n8n's generic "<action> in Public Events".
-		for (const tool of tools) expect(tool.description).not.toMatch(/in Public Events$/);
-
-		const schema = (name: string) =>
-			byName[name].inputSchema as {
-				properties: Record<string, { type: string; description?: string }>;
-				required?: string[];
-			};
-		expect(Object.keys(schema('Find_Events').properties).sort()).toEqual([
-			'limit',
-			'startsOnOrAfter',
-			'startsOnOrBefore',
-		]);
-		expect(schema('Event_Places').properties.eventId).toEqual(
-			expect.objectContaining({
-				type: 'number',
-				description: expect.stringContaining('Find_Events'),
-			}),
-		);
-		expect(schema('Event_Places').required).toEqual(['eventId']);
-		expect(schema('Hold_Places').required?.sort()).toEqual([
-			'eventId',
-			'placeIds',
-			'priceCategoryId',
-		]);
-		expect(schema('Hold_Places').properties.placeIds.type).toBe('string');
-		expect(schema('Get_Order').required).toEqual(['orderId']);
-	});
-
-	it('plays the integration order: events -> free places -> a hold that exists once in the sandbox -> the order', async () => {
-		const events = await call('Find_Events', { startsOnOrAfter: '2026-01-01' });
-		expect(events.result.isError).toBeFalsy();
-		// Simplified and limited on the tool: 10 events, names instead of records.
-		expect(events.json).toHaveLength(10);
-		for (const event of events.json) {
-			expect(Object.keys(event)).toEqual(
-				expect.arrayContaining([
-					'id',
-					'eventName',
-					'dateStarted',
-					'venue',
-					'city',
-					'minPrice',
-					'countAvailableTickets',
-				]),
-			);
-			expect(event).not.toHaveProperty('media');
-			expect(typeof event.venue).toBe('string');
-		}
-		const event = events.json.find((e: any) => e.countAvailableTickets > 1);
-		console.log(`what the agent read: 10 events ${events.text.length} characters`);
-
-		const places = await call('Event_Places', { eventId: event.id });
-		expect(places.result.isError).toBeFalsy();
-		expect(places.json.length).toBeGreaterThan(1);
-		expect(places.json.length).toBeLessThanOrEqual(10);
-		for (const place of places.json) {
-			expect(place.availableCount).toBeGreaterThan(0);
-			expect(Object.keys(place).sort()).toEqual([
-				'availableCount',
-				'id',
-				'placeName',
-				'priceCategories',
-				'rowName',
-				'sectorName',
-			]);
-		}
-		console.log(
-			`what the agent read: ${places.json.length} free places ${places.text.length} characters`,
-		);
-		const [first, second] = places.json;
-		// Price category ID -> "name, price"; one both places offer.
-		const category = Number(
-			Object.keys(first.priceCategories).find((id) => id in second.priceCategories),
-		);
-
-		const holdsBefore = await sandbox.get(`/event-points/${event.id}/orders`, {
-			query: { status: 'reserved_to_time' },
-		});
-		const hold = await call('Hold_Places', {
-			eventId: event.id,
-			placeIds: `${first.id}, ${second.id}`,
-			priceCategoryId: category,
-		});
-		expect(hold.result.isError).toBeFalsy();
-		expect(hold.json).toEqual([
-			expect.objectContaining({
-				id: expect.anything(),
-				status: 'reserved_to_time',
-				reservedToDate: expect.any(String),
-			}),
-		]);
-		const orderId = hold.json[0].id;
-
-		// Exactly one new hold, holding exactly those places.
-		const holdsAfter = await sandbox.get(`/event-points/${event.id}/orders`, {
-			query: { status: 'reserved_to_time' },
-		});
-		expect(holdsAfter.body.length).toBe(holdsBefore.body.length + 1);
-		const inSandbox = (await sandbox.get(`/orders/${orderId}`)).body;
-		expect(inSandbox.tickets.map((t: any) => String(t.placeId)).sort()).toEqual(
-			[String(first.id), String(second.id)].sort(),
-		);
-
-		const got = await call('Get_Order', { orderId });
-		expect(got.result.isError).toBeFalsy();
-		expect(got.json).toEqual([
-			expect.objectContaining({ id: orderId, status: 'reserved_to_time' }),
-		]);
-
-		// A place now taken: the error says what to do next, and nothing more is held.
-		const taken = await call('Hold_Places', {
-			eventId: event.id,
-			placeIds: String(first.id),
-			priceCategoryId: category,
-		});
-		expect(taken.result.isError).toBe(true);
-		expect(taken.text).toMatch(/pick other places from the event's place list/);
-		const holdsLast = await sandbox.get(`/event-points/${event.id}/orders`, {
-			query: { status: 'reserved_to_time' },
-		});
-		expect(holdsLast.body.length).toBe(holdsAfter.body.length);
-	});
-
-	it('more places than an order may hold: the error names the limit and its value, and nothing is held', async () => {
-		const { ticketsPerOrder } = sandbox.app.options.limits;
-		const events = await call('Find_Events', {});
-		const event = events.json.find((e: any) => e.countAvailableTickets > ticketsPerOrder);
-		const places = await call('Event_Places', { eventId: event.id, limit: ticketsPerOrder + 1 });
-		expect(places.json).toHaveLength(ticketsPerOrder + 1);
-		const shared = Object.keys(places.json[0].priceCategories).find((id) =>
-			places.json.every((p: any) => id in p.priceCategories),
-		);
-		const held = async () =>
+		const holdsOf = async (eventId: number) =>
 			(
-				await sandbox.get(`/event-points/${event.id}/orders`, {
+				await sandbox.get(`/event-points/${eventId}/orders`, {
 					query: { status: 'reserved_to_time' },
 				})
-			).body.length;
-		const before = await held();
-
-		const tooMany = await call('Hold_Places', {
-			eventId: event.id,
-			placeIds: places.json.map((p: any) => p.id).join(', '),
-			priceCategoryId: Number(shared),
-		});
-		expect(tooMany.result.isError).toBe(true);
-		expect(tooMany.text).toContain(
-			`A limit of the service was exceeded (limit ${ticketsPerOrder}, current ${ticketsPerOrder + 1})`,
-		);
-		expect(await held()).toBe(before);
-	});
-
-	it('closed: without the token, with a wrong one or a malformed header, every method of the endpoint is refused and no MCP exchange starts', async () => {
-		const strangers: Array<[string, Record<string, string>]> = [
-			['no header', {}],
-			['a wrong token', { Authorization: `Bearer ${randomBytes(32).toString('base64url')}` }],
-			['the token without "Bearer"', { Authorization: TOKEN }],
-			[
-				'the token with one character off',
-				{ Authorization: `Bearer ${TOKEN.slice(0, -1)}${TOKEN.endsWith('A') ? 'B' : 'A'}` },
-			],
-			[
-				'the token as Basic auth',
-				{ Authorization: `Basic ${Buffer.from(`user:${TOKEN}`).toString('base64')}` },
-			],
-		];
-		const before = await settledExecutions();
-		for (const [who, headers] of strangers) {
-			for (const [method, body] of [
-				['POST', INITIALIZE],
-				['GET', undefined],
-				['DELETE', undefined],
-			] as const) {
-				const answer = await raw(method, PATH, headers, body);
-				// n8n answers 403 for a missing token as for a wrong one.
-				expect([who, method, [401, 403].includes(answer.status), answer.text]).toEqual([
-					who,
-					method,
-					true,
-					expect.not.stringMatching(/jsonrpc|serverInfo|Find_Events/),
-				]);
-			}
-			const stranger = new Client({ name: 'stranger', version: '1.0.0' });
-			const refused = await stranger.connect(connectAs(headers)).then(
-				() => 'connected',
-				(error: { code?: number }) => error.code,
-			);
-			expect([who, [401, 403].includes(refused as number)]).toEqual([who, true]);
-			await stranger.close().catch(() => undefined);
-		}
-		// The same request with the token is answered: what was refused was the caller.
-		expect(await raw('POST', PATH, { Authorization: `Bearer ${TOKEN}` }, INITIALIZE)).toEqual({
-			status: 200,
-			text: expect.stringContaining('serverInfo'),
-		});
-		expect(await executions()).toBe(before);
-	});
-
-	it('a session opened with the token does not let a caller without it hold places: no hold, no execution, no API call', async () => {
-		const event = (await call('Find_Events', {})).json.find(
-			(e: any) => e.countAvailableTickets > 0,
-		);
-		const [place] = (await call('Event_Places', { eventId: event.id })).json;
-		const holdPlace = {
-			jsonrpc: '2.0',
-			id: 99,
-			method: 'tools/call',
-			params: {
-				name: 'Hold_Places',
-				arguments: {
-					eventId: event.id,
-					placeIds: String(place.id),
-					priceCategoryId: Number(Object.keys(place.priceCategories)[0]),
-				},
-			},
-		};
-		// The session ID travels in a header any proxy log may show: it must not stand in for the token.
-		const session = {
-			'mcp-session-id': transport.sessionId!,
-			'mcp-protocol-version': '2025-03-26',
-		};
-		expect(session['mcp-session-id']).toEqual(expect.any(String));
-		const holds = await holdsOf(event.id);
-		const runs = await settledExecutions();
-		const seq = sandbox.app.log.lastSeq;
-
-		for (const headers of [
-			session,
-			{ ...session, Authorization: 'Bearer wrong-token-of-the-right-length-0000000000' },
-		]) {
-			const answer = await raw('POST', PATH, headers, holdPlace);
-			expect([401, 403]).toContain(answer.status);
-		}
-		expect(await holdsOf(event.id)).toBe(holds);
-		expect(await executions()).toBe(runs);
-		expect(sandbox.app.log.since(seq).filter((e) => e.method !== 'GET')).toEqual([]);
-
-		// The same request with the token holds the place: the refusal was the only difference.
-		const allowed = await raw(
-			'POST',
-			PATH,
-			{ ...session, Authorization: `Bearer ${TOKEN}` },
-			holdPlace,
-		);
-		expect(allowed.status).toBe(200);
-		expect(
-			await until(
-				async () => (await holdsOf(event.id)) === holds + 1,
-				'the hold made with the token',
+			).body.length as number;
+		const executions = async () =>
+			(
+				(await server.rest(
+					cookie,
+					'GET',
+					`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: example.id }))}`,
+				)) as { count: number }
+			).count;
+		/**
+		 * Tool calls made with the token so far: each is one execution, saved shortly after its answer.
+		 */
+		let toolCalls = 0;
+		const settledExecutions = () =>
+			until(
+				async () => (await executions()) === toolCalls && toolCalls,
+				'one saved execution per tool call',
 				30_000,
-			),
-		).toBe(true);
-		// n8n saves tool runs as executions, so "no execution" above was a real check.
-		toolCalls++;
-		expect(await settledExecutions()).toBe(runs + 1);
-	});
+			);
 
-	it('the old guessable path serves nothing, with or without the token', async () => {
-		expect(PATH).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-		for (const headers of [{}, { Authorization: `Bearer ${TOKEN}` }] as Array<
-			Record<string, string>
-		>) {
-			expect((await raw('POST', OLD_PATH, headers, INITIALIZE)).status).toBe(404);
-			expect((await raw('GET', OLD_PATH, headers)).status).toBe(404);
+		async function call(
+			name: string,
+			args: Record<string, unknown>,
+		): Promise<{ result: ToolResult; text: string; json: any }> {
+			toolCalls++;
+			const result = (await client.callTool({ name, arguments: args })) as ToolResult;
+			const text = result.content.map((c) => c.text).join('');
+			let json: unknown;
+			try {
+				json = JSON.parse(text);
+			} catch {
+				json = undefined;
+			}
+			return { result, text, json };
 		}
-	});
 
-	it('rotating: a new token saved in the credential works at once and the old one is refused, without re-publishing', async () => {
-		await server.rest(cookie, 'PATCH', `/credentials/${BEARER.id}`, {
-			name: BEARER.name,
-			type: 'httpBearerAuth',
-			data: { token: ROTATED },
+		beforeAll(async () => {
+			const [install, started, pkg] = await Promise.all([
+				ensureN8n(),
+				SandboxClient.start({ placesPerEvent: 40 }),
+				packPackage(),
+			]);
+			sandbox = started;
+			packed = pkg;
+			n8n = await N8nInstance.create({ install, packed });
+			await n8n.importCredentials([
+				apiCredential(DEMO_API, sandbox.sandbox.baseUrl, sandbox.keys.partner),
+				{ ...BEARER, type: 'httpBearerAuth', data: { token: TOKEN } },
+			]);
+			await n8n.importWorkflow(example);
+			server = await n8n.start();
+			cookie = await server.setupOwner(OWNER);
+			await server.activateWorkflow(cookie, example.id);
+			// n8n answers the activation before the endpoint serves: connect once it does.
+			await until(
+				async () => {
+					const candidate = new Client({ name: 'e2e-agent', version: '1.0.0' });
+					const candidateTransport = connectAs({ Authorization: `Bearer ${TOKEN}` });
+					try {
+						await candidate.connect(candidateTransport);
+						client = candidate;
+						transport = candidateTransport;
+						return true;
+					} catch {
+						await candidate.close().catch(() => undefined);
+						return false;
+					}
+				},
+				'the MCP endpoint to serve',
+				60_000,
+			);
 		});
-		expect((await raw('POST', PATH, { Authorization: `Bearer ${TOKEN}` }, INITIALIZE)).status).toBe(
-			403,
-		);
-		expect(await raw('POST', PATH, { Authorization: `Bearer ${ROTATED}` }, INITIALIZE)).toEqual({
-			status: 200,
-			text: expect.stringContaining('serverInfo'),
-		});
-	});
 
-	it('never exposes payment, refunds or ticket status changes, and nothing printed holds a key or a token', () => {
-		const operations = example.nodes
-			.filter((n) => n.type.endsWith('publicEventsTool'))
-			.map((n) => `${n.parameters.resource}.${n.parameters.operation}`);
-		expect(operations.sort()).toEqual([
-			'event.getMany',
-			'hallPlan.getPlaces',
-			'order.create',
-			'order.get',
-		]);
-		expectNoSecrets(
-			[n8n.printedText(), server.log()].join('\n'),
-			secretsOf(sandbox, { 'MCP bearer token': TOKEN, 'rotated MCP bearer token': ROTATED }),
-			'real n8n MCP tools',
+		afterAll(async () => {
+			await client?.close().catch(() => undefined);
+			await server?.stop();
+			n8n?.cleanup();
+			packed?.cleanup();
+			await sandbox?.stop();
+		});
+
+		it(
+			'lists the four tools with descriptions saying where their ' +
+				'IDs come from, and $fromAI inputs as their schema',
+			async () => {
+				const { tools } = await client.listTools();
+				const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+
+				expect(Object.keys(byName).sort()).toEqual([
+					'Event_Places',
+					'Find_Events',
+					'Get_Order',
+					'Hold_Places',
+				]);
+				expect(byName.Find_Events.description).toMatch(
+					/^Search the events .* id \(the event ID every other tool takes\)/,
+				);
+				expect(byName.Event_Places.description).toMatch(/by the event ID from the event search/);
+				expect(byName.Hold_Places.description).toMatch(
+					/place IDs and one price category ID every place offers \(both from the place list\)/,
+				);
+				expect(byName.Get_Order.description).toMatch(/the id answered when the hold was created/);
+				// Not n8n's generic "<action> in Public Events".
+				for (const tool of tools) expect(tool.description).not.toMatch(/in Public Events$/);
+
+				const schema = (name: string) =>
+					byName[name].inputSchema as {
+						properties: Record<string, { type: string; description?: string }>;
+						required?: string[];
+					};
+				expect(Object.keys(schema('Find_Events').properties).sort()).toEqual([
+					'limit',
+					'startsOnOrAfter',
+					'startsOnOrBefore',
+				]);
+				expect(schema('Event_Places').properties.eventId).toEqual(
+					expect.objectContaining({
+						type: 'number',
+						description: expect.stringContaining('Find_Events'),
+					}),
+				);
+				expect(schema('Event_Places').required).toEqual(['eventId']);
+				expect(schema('Hold_Places').required?.sort()).toEqual([
+					'eventId',
+					'placeIds',
+					'priceCategoryId',
+				]);
+				expect(schema('Hold_Places').properties.placeIds.type).toBe('string');
+				expect(schema('Get_Order').required).toEqual(['orderId']);
+			},
 		);
-	});
-});
+
+		it(
+			'plays the integration order: events -> free places -> a hold ' +
+				'that exists once in the sandbox -> the order',
+			async () => {
+				const events = await call('Find_Events', { startsOnOrAfter: '2026-01-01' });
+				expect(events.result.isError).toBeFalsy();
+				// Simplified and limited on the tool: 10 events, names instead of records.
+				expect(events.json).toHaveLength(10);
+				for (const event of events.json) {
+					expect(Object.keys(event)).toEqual(
+						expect.arrayContaining([
+							'id',
+							'eventName',
+							'dateStarted',
+							'venue',
+							'city',
+							'minPrice',
+							'countAvailableTickets',
+						]),
+					);
+					expect(event).not.toHaveProperty('media');
+					expect(typeof event.venue).toBe('string');
+				}
+				const event = events.json.find((e: any) => e.countAvailableTickets > 1);
+				console.log(`what the agent read: 10 events ${events.text.length} characters`);
+
+				const places = await call('Event_Places', { eventId: event.id });
+				expect(places.result.isError).toBeFalsy();
+				expect(places.json.length).toBeGreaterThan(1);
+				expect(places.json.length).toBeLessThanOrEqual(10);
+				for (const place of places.json) {
+					expect(place.availableCount).toBeGreaterThan(0);
+					expect(Object.keys(place).sort()).toEqual([
+						'availableCount',
+						'id',
+						'placeName',
+						'priceCategories',
+						'rowName',
+						'sectorName',
+					]);
+				}
+				console.log(
+					`what the agent read: ${places.json.length} free places ${places.text.length} characters`,
+				);
+				const [first, second] = places.json;
+				// Price category ID -> "name, price"; one both places offer.
+				const category = Number(
+					Object.keys(first.priceCategories).find((id) => id in second.priceCategories),
+				);
+
+				const holdsBefore = await sandbox.get(`/event-points/${event.id}/orders`, {
+					query: { status: 'reserved_to_time' },
+				});
+				const hold = await call('Hold_Places', {
+					eventId: event.id,
+					placeIds: `${first.id}, ${second.id}`,
+					priceCategoryId: category,
+				});
+				expect(hold.result.isError).toBeFalsy();
+				expect(hold.json).toEqual([
+					expect.objectContaining({
+						id: expect.anything(),
+						status: 'reserved_to_time',
+						reservedToDate: expect.any(String),
+					}),
+				]);
+				const orderId = hold.json[0].id;
+
+				// Exactly one new hold, holding exactly those places.
+				const holdsAfter = await sandbox.get(`/event-points/${event.id}/orders`, {
+					query: { status: 'reserved_to_time' },
+				});
+				expect(holdsAfter.body.length).toBe(holdsBefore.body.length + 1);
+				const inSandbox = (await sandbox.get(`/orders/${orderId}`)).body;
+				expect(inSandbox.tickets.map((t: any) => String(t.placeId)).sort()).toEqual(
+					[String(first.id), String(second.id)].sort(),
+				);
+
+				const got = await call('Get_Order', { orderId });
+				expect(got.result.isError).toBeFalsy();
+				expect(got.json).toEqual([
+					expect.objectContaining({ id: orderId, status: 'reserved_to_time' }),
+				]);
+
+				// A place now taken: the error says what to do next, and nothing more is held.
+				const taken = await call('Hold_Places', {
+					eventId: event.id,
+					placeIds: String(first.id),
+					priceCategoryId: category,
+				});
+				expect(taken.result.isError).toBe(true);
+				expect(taken.text).toMatch(/pick other places from the event's place list/);
+				const holdsLast = await sandbox.get(`/event-points/${event.id}/orders`, {
+					query: { status: 'reserved_to_time' },
+				});
+				expect(holdsLast.body.length).toBe(holdsAfter.body.length);
+			},
+		);
+
+		it(
+			'more places than an order may hold: the error names the ' +
+				'limit and its value, and nothing is held',
+			async () => {
+				const { ticketsPerOrder } = sandbox.app.options.limits;
+				const events = await call('Find_Events', {});
+				const event = events.json.find((e: any) => e.countAvailableTickets > ticketsPerOrder);
+				const places = await call('Event_Places', {
+					eventId: event.id,
+					limit: ticketsPerOrder + 1,
+				});
+				expect(places.json).toHaveLength(ticketsPerOrder + 1);
+				const shared = Object.keys(places.json[0].priceCategories).find((id) =>
+					places.json.every((p: any) => id in p.priceCategories),
+				);
+				const held = async () =>
+					(
+						await sandbox.get(`/event-points/${event.id}/orders`, {
+							query: { status: 'reserved_to_time' },
+						})
+					).body.length;
+				const before = await held();
+
+				const tooMany = await call('Hold_Places', {
+					eventId: event.id,
+					placeIds: places.json.map((p: any) => p.id).join(', '),
+					priceCategoryId: Number(shared),
+				});
+				expect(tooMany.result.isError).toBe(true);
+				expect(tooMany.text).toContain(
+					`A limit of the service was exceeded (limit ${ticketsPerOrder}, current ${ticketsPerOrder + 1})`,
+				);
+				expect(await held()).toBe(before);
+			},
+		);
+
+		it(
+			'closed: without the token, with a wrong one or a malformed ' +
+				'header, every method of the endpoint is refused and no MCP ' +
+				'exchange starts',
+			async () => {
+				const strangers: Array<[string, Record<string, string>]> = [
+					['no header', {}],
+					['a wrong token', { Authorization: `Bearer ${randomBytes(32).toString('base64url')}` }],
+					['the token without "Bearer"', { Authorization: TOKEN }],
+					[
+						'the token with one character off',
+						{ Authorization: `Bearer ${TOKEN.slice(0, -1)}${TOKEN.endsWith('A') ? 'B' : 'A'}` },
+					],
+					[
+						'the token as Basic auth',
+						{ Authorization: `Basic ${Buffer.from(`user:${TOKEN}`).toString('base64')}` },
+					],
+				];
+				const before = await settledExecutions();
+				for (const [who, headers] of strangers) {
+					for (const [method, body] of [
+						['POST', INITIALIZE],
+						['GET', undefined],
+						['DELETE', undefined],
+					] as const) {
+						const answer = await raw(method, PATH, headers, body);
+						// n8n answers 403 for a missing token as for a wrong one.
+						expect([who, method, [401, 403].includes(answer.status), answer.text]).toEqual([
+							who,
+							method,
+							true,
+							expect.not.stringMatching(/jsonrpc|serverInfo|Find_Events/),
+						]);
+					}
+					const stranger = new Client({ name: 'stranger', version: '1.0.0' });
+					const refused = await stranger.connect(connectAs(headers)).then(
+						() => 'connected',
+						(error: { code?: number }) => error.code,
+					);
+					expect([who, [401, 403].includes(refused as number)]).toEqual([who, true]);
+					await stranger.close().catch(() => undefined);
+				}
+				// The same request with the token is answered: what was refused was the caller.
+				expect(await raw('POST', PATH, { Authorization: `Bearer ${TOKEN}` }, INITIALIZE)).toEqual({
+					status: 200,
+					text: expect.stringContaining('serverInfo'),
+				});
+				expect(await executions()).toBe(before);
+			},
+		);
+
+		it(
+			'a session opened with the token does not let a caller ' +
+				'without it hold places: no hold, no execution, no API call',
+			async () => {
+				const event = (await call('Find_Events', {})).json.find(
+					(e: any) => e.countAvailableTickets > 0,
+				);
+				const [place] = (await call('Event_Places', { eventId: event.id })).json;
+				const holdPlace = {
+					jsonrpc: '2.0',
+					id: 99,
+					method: 'tools/call',
+					params: {
+						name: 'Hold_Places',
+						arguments: {
+							eventId: event.id,
+							placeIds: String(place.id),
+							priceCategoryId: Number(Object.keys(place.priceCategories)[0]),
+						},
+					},
+				};
+				// The session ID travels in a header any proxy log may show: it must not stand in for the
+				// token.
+				const session = {
+					'mcp-session-id': transport.sessionId!,
+					'mcp-protocol-version': '2025-03-26',
+				};
+				expect(session['mcp-session-id']).toEqual(expect.any(String));
+				const holds = await holdsOf(event.id);
+				const runs = await settledExecutions();
+				const seq = sandbox.app.log.lastSeq;
+
+				for (const headers of [
+					session,
+					{ ...session, Authorization: 'Bearer wrong-token-of-the-right-length-0000000000' },
+				]) {
+					const answer = await raw('POST', PATH, headers, holdPlace);
+					expect([401, 403]).toContain(answer.status);
+				}
+				expect(await holdsOf(event.id)).toBe(holds);
+				expect(await executions()).toBe(runs);
+				expect(sandbox.app.log.since(seq).filter((e) => e.method !== 'GET')).toEqual([]);
+
+				// The same request with the token holds the place: the refusal was the only difference.
+				const allowed = await raw(
+					'POST',
+					PATH,
+					{ ...session, Authorization: `Bearer ${TOKEN}` },
+					holdPlace,
+				);
+				expect(allowed.status).toBe(200);
+				expect(
+					await until(
+						async () => (await holdsOf(event.id)) === holds + 1,
+						'the hold made with the token',
+						30_000,
+					),
+				).toBe(true);
+				// n8n saves tool runs as executions, so "no execution" above was a real check.
+				toolCalls++;
+				expect(await settledExecutions()).toBe(runs + 1);
+			},
+		);
+
+		it('the old guessable path serves nothing, with or without the token', async () => {
+			expect(PATH).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+			for (const headers of [{}, { Authorization: `Bearer ${TOKEN}` }] as Array<
+				Record<string, string>
+			>) {
+				expect((await raw('POST', OLD_PATH, headers, INITIALIZE)).status).toBe(404);
+				expect((await raw('GET', OLD_PATH, headers)).status).toBe(404);
+			}
+		});
+
+		it(
+			'rotating: a new token saved in the credential works at once ' +
+				'and the old one is refused, without re-publishing',
+			async () => {
+				await server.rest(cookie, 'PATCH', `/credentials/${BEARER.id}`, {
+					name: BEARER.name,
+					type: 'httpBearerAuth',
+					data: { token: ROTATED },
+				});
+				expect(
+					(await raw('POST', PATH, { Authorization: `Bearer ${TOKEN}` }, INITIALIZE)).status,
+				).toBe(403);
+				expect(await raw('POST', PATH, { Authorization: `Bearer ${ROTATED}` }, INITIALIZE)).toEqual(
+					{
+						status: 200,
+						text: expect.stringContaining('serverInfo'),
+					},
+				);
+			},
+		);
+
+		it(
+			'never exposes payment, refunds or ticket status changes, and ' +
+				'nothing printed holds a key or a token',
+			() => {
+				const operations = example.nodes
+					.filter((n) => n.type.endsWith('publicEventsTool'))
+					.map((n) => `${n.parameters.resource}.${n.parameters.operation}`);
+				expect(operations.sort()).toEqual([
+					'event.getMany',
+					'hallPlan.getPlaces',
+					'order.create',
+					'order.get',
+				]);
+				expectNoSecrets(
+					[n8n.printedText(), server.log()].join('\n'),
+					secretsOf(sandbox, { 'MCP bearer token': TOKEN, 'rotated MCP bearer token': ROTATED }),
+					'real n8n MCP tools',
+				);
+			},
+		);
+	},
+);

@@ -1,19 +1,19 @@
 /**
- * Queue mode (test/e2e/queueCluster.ts): one token for all workers, and pushes through two
+ * Queue mode (harness/n8n/queueCluster.ts): one token for all workers, and pushes through two
  * webhook processors started once each. Webhook-started executions are spread over both
  * processors, as a load balancer would, and run on the workers. docs/queue-mode.md has the figures.
  */
 import { randomUUID } from 'node:crypto';
 
 import { apiCredential, type N8nServer } from '../../scripts/n8n/instance';
-import { Balancer, send } from '../helpers/balancer';
-import { deliveriesOf, subscribe, until } from '../helpers/push';
-import { Receiver } from '../helpers/receiver';
-import { expectNoSecrets, secretsOf } from '../helpers/secrets';
-import { forwardingWorkflow, signedPushTrigger } from './forwardingWorkflow';
-import { QueueCluster, WORKERS } from './queueCluster';
+import { Balancer, send } from '../../harness/net/balancer';
+import { deliveriesOf, subscribe, until } from '../../harness/sandbox/push';
+import { Receiver } from '../../harness/net/receiver';
+import { expectNoSecrets, secretsOf } from '../../harness/secrets';
+import { forwardingWorkflow, signedPushTrigger } from '../../harness/n8n/forwardingWorkflow';
+import { QueueCluster, WORKERS } from '../../harness/n8n/queueCluster';
+import { HOUR } from '../../harness/time';
 
-const HOUR = 3_600_000;
 const CALLS = 50;
 const API_CREDENTIAL = { id: 'PeE2eCredQueue01', name: 'Public Events sandbox (e2e queue)' };
 const TOKEN_WORKFLOW = 'PeE2eWfQueueTok1';
@@ -158,7 +158,8 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 		console.log(`[queue] ${CALLS} executions at once after expiry: ${renewed} renewal(s)`);
 		expect(renewed).toBeGreaterThanOrEqual(1);
 		expect(renewed).toBeLessThanOrEqual(WORKERS);
-		// The sandbox signs pushes with its clock: back to n8n's time, or the Replay Window refuses them.
+		// The sandbox signs pushes with its clock: back to n8n's time, or the Replay Window refuses
+		// them.
 		await sandbox().advanceClock(-25 * HOUR);
 	});
 
@@ -186,7 +187,9 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 			types: ['order.sale', 'order.refund'],
 		});
 		const kept = balancer.deliveries.length;
-		/** Waits until `n` deliveries were answered 2xx and each has started an execution; their ids. */
+		/**
+		 * Waits until `n` deliveries were answered 2xx and each has started an execution; their ids.
+		 */
 		const settle = async (n: number) => {
 			const ids = await until(
 				async () => {
@@ -285,106 +288,117 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 		expect(retried).toBe(0);
 	});
 
-	it('the same delivery at both processors at the same moment: measured (n8n saves static data without a lock)', async () => {
-		balancer.route = 'both';
-		const subscription = await subscribe(sandbox(), {
-			url: balancer.url,
-			secret: WEBHOOK_SECRET,
-			types: ['order.sale'],
-		});
-		const copies = 5;
-		for (let i = 0; i < copies; i++) await sell();
-		const delivered = async (n: number) =>
+	it(
+		'the same delivery at both processors at the same moment: ' +
+			'measured (n8n saves static data without a lock)',
+		async () => {
+			balancer.route = 'both';
+			const subscription = await subscribe(sandbox(), {
+				url: balancer.url,
+				secret: WEBHOOK_SECRET,
+				types: ['order.sale'],
+			});
+			const copies = 5;
+			for (let i = 0; i < copies; i++) await sell();
+			const delivered = async (n: number) =>
+				await until(
+					async () => {
+						const all = await deliveriesOf(sandbox(), subscription.id);
+						return (
+							all.length === n &&
+							all.every((d) => d.state === 'delivered') &&
+							all.map((d) => String(d.notificationId))
+						);
+					},
+					'every delivery answered 2xx',
+					30_000,
+				);
+			const ids = await delivered(copies);
 			await until(
-				async () => {
-					const all = await deliveriesOf(sandbox(), subscription.id);
-					return (
-						all.length === n &&
-						all.every((d) => d.state === 'delivered') &&
-						all.map((d) => String(d.notificationId))
-					);
-				},
-				'every delivery answered 2xx',
-				30_000,
+				async () => executionsOf(ids).every((count) => count > 0),
+				'an execution for every delivery',
+				60_000,
 			);
-		const ids = await delivered(copies);
-		await until(
-			async () => executionsOf(ids).every((count) => count > 0),
-			'an execution for every delivery',
-			60_000,
-		);
-		// a sale through one processor: once its execution is in, the copies' are most likely in too
-		balancer.route = 'alternate';
-		await sell();
-		const last = (await delivered(copies + 1)).filter((id) => !ids.includes(id));
-		await until(async () => executionsOf(last)[0] > 0, "the last sale's execution", 60_000);
-		const counts = executionsOf(ids);
-		console.log(
-			`[queue] ${copies} deliveries each sent to both webhook processors at once: executions per delivery ${counts.join(' ')}`,
-		);
-		expect(counts.every((count) => count >= 1 && count <= 2)).toBe(true);
-		await sandbox().admin('DELETE', '/webhooks');
-	});
+			// a sale through one processor: once its execution is in, the copies' are most likely in too
+			balancer.route = 'alternate';
+			await sell();
+			const last = (await delivered(copies + 1)).filter((id) => !ids.includes(id));
+			await until(async () => executionsOf(last)[0] > 0, "the last sale's execution", 60_000);
+			const counts = executionsOf(ids);
+			console.log(
+				`[queue] ${copies} deliveries each sent to both webhook processors at once: executions per delivery ${counts.join(' ')}`,
+			);
+			expect(counts.every((count) => count >= 1 && count <= 2)).toBe(true);
+			await sandbox().admin('DELETE', '/webhooks');
+		},
+	);
 
-	it('the database lists no installed package: each process ran the nodes from its own nodes folder', async () => {
-		// Settings > Community nodes lists the database's records; the folders were laid out as
-		// n8n's installer does, without one.
-		await expect(cluster.main.rest(cluster.cookie, 'GET', '/community-packages')).resolves.toEqual(
-			[],
-		);
-	});
+	it(
+		'the database lists no installed package: each process ran ' +
+			'the nodes from its own nodes folder',
+		async () => {
+			// Settings > Community nodes lists the database's records; the folders were laid out as
+			// n8n's installer does, without one.
+			await expect(
+				cluster.main.rest(cluster.cookie, 'GET', '/community-packages'),
+			).resolves.toEqual([]);
+		},
+	);
 
 	// Each process loads nodes from its own n8n folder, whatever the database lists: a worker
 	// whose folder lacks the package takes the job all the same. docs/troubleshooting.md.
-	it('a worker without the package takes a job: the execution fails, naming the node type', async () => {
-		await cluster.stopWorkers();
-		const bare = await cluster.startWorker({ withPackage: false });
-		const filter = encodeURIComponent(JSON.stringify({ workflowId: TOKEN_WORKFLOW }));
-		const runs = async () =>
-			(
-				(await cluster.main.rest(
-					cluster.cookie,
-					'GET',
-					`/executions?filter=${filter}&limit=200`,
-				)) as { results: Array<{ id: string; status: string }> }
-			).results;
-		const before = new Set((await runs()).map((r) => r.id));
-		const seq = sandbox().app.log.lastSeq;
-		const res = await fetch(`${webhooks[0].url}/webhook/${TOKEN_PATH}`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: '{}',
-		});
-		expect(res.status).toBe(200);
-		const failed = await until(
-			async () => {
-				await new Promise((r) => setTimeout(r, 500));
-				const all = await runs();
-				return all.find(
-					(r) => !before.has(r.id) && !['new', 'running', 'waiting'].includes(r.status),
-				);
-			},
-			'the execution on the worker without the package to end',
-			60_000,
-		);
-		const execution = (await cluster.main.rest(
-			cluster.cookie,
-			'GET',
-			`/executions/${failed.id}`,
-		)) as { status: string; data: string };
-		// n8n stores the run flattened (flatted): every string is one element of the array
-		const strings = (JSON.parse(execution.data) as unknown[]).filter(
-			(v): v is string => typeof v === 'string',
-		);
-		console.log(
-			`[queue] a worker without the package took a job: execution ${execution.status}, "${strings.find((s) => s.startsWith('Unrecognized'))}"`,
-		);
-		// what the execution list shows (Error) and the execution's error message
-		expect(execution.status).toBe('error');
-		expect(strings).toContain(MISSING_PACKAGE);
-		expect(bare.log()).toContain(MISSING_PACKAGE);
-		expect(requestsSince(seq)).toEqual([]);
-	});
+	it(
+		'a worker without the package takes a job: the execution ' + 'fails, naming the node type',
+		async () => {
+			await cluster.stopWorkers();
+			const bare = await cluster.startWorker({ withPackage: false });
+			const filter = encodeURIComponent(JSON.stringify({ workflowId: TOKEN_WORKFLOW }));
+			const runs = async () =>
+				(
+					(await cluster.main.rest(
+						cluster.cookie,
+						'GET',
+						`/executions?filter=${filter}&limit=200`,
+					)) as { results: Array<{ id: string; status: string }> }
+				).results;
+			const before = new Set((await runs()).map((r) => r.id));
+			const seq = sandbox().app.log.lastSeq;
+			const res = await fetch(`${webhooks[0].url}/webhook/${TOKEN_PATH}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: '{}',
+			});
+			expect(res.status).toBe(200);
+			const failed = await until(
+				async () => {
+					await new Promise((r) => setTimeout(r, 500));
+					const all = await runs();
+					return all.find(
+						(r) => !before.has(r.id) && !['new', 'running', 'waiting'].includes(r.status),
+					);
+				},
+				'the execution on the worker without the package to end',
+				60_000,
+			);
+			const execution = (await cluster.main.rest(
+				cluster.cookie,
+				'GET',
+				`/executions/${failed.id}`,
+			)) as { status: string; data: string };
+			// n8n stores the run flattened (flatted): every string is one element of the array
+			const strings = (JSON.parse(execution.data) as unknown[]).filter(
+				(v): v is string => typeof v === 'string',
+			);
+			console.log(
+				`[queue] a worker without the package took a job: execution ${execution.status}, "${strings.find((s) => s.startsWith('Unrecognized'))}"`,
+			);
+			// what the execution list shows (Error) and the execution's error message
+			expect(execution.status).toBe('error');
+			expect(strings).toContain(MISSING_PACKAGE);
+			expect(bare.log()).toContain(MISSING_PACKAGE);
+			expect(requestsSince(seq)).toEqual([]);
+		},
+	);
 
 	it('nothing n8n printed holds the API key or a token', () => {
 		expectNoSecrets(

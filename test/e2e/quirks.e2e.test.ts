@@ -22,23 +22,17 @@ import {
 	type N8nServer,
 	type PackedPackage,
 } from '../../scripts/n8n/instance';
-import { until } from '../helpers/push';
-import { Receiver } from '../helpers/receiver';
-import { SandboxClient } from '../helpers/sandboxClient';
-import { expectNoSecrets, secretsOf } from '../helpers/secrets';
-import { forwardingWorkflow, POLL_EVERY_MS, pollTimes } from './forwardingWorkflow';
+import { until } from '../../harness/sandbox/push';
+import { Receiver } from '../../harness/net/receiver';
+import { SandboxClient } from '../../harness/sandbox/client';
+import { expectNoSecrets, secretsOf } from '../../harness/secrets';
+import { forwardingWorkflow, POLL_EVERY_MS, pollTimes } from '../../harness/n8n/forwardingWorkflow';
+import { MINUTE } from '../../harness/time';
+import { OWNER } from '../../harness/n8n/owner';
+import { API_CREDENTIAL as DEMO_API } from '../../scripts/demo/setup';
 
-const MINUTE = 60_000;
-const DEMO_API = { id: 'PeDemoApiCred001', name: 'Public Events (sandbox)' };
 const POLL_WORKFLOW = 'PeE2eWfQuirkPol1';
 const SELL_WORKFLOW = 'PeExSellTicket01';
-const OWNER = {
-	email: 'owner@e2e.invalid',
-	firstName: 'E2E',
-	lastName: 'Owner',
-	password: 'E2e-owner-passw0rd',
-};
-
 describe('real n8n against the sandbox in quirks mode', () => {
 	let sandbox: SandboxClient;
 	let packed: PackedPackage;
@@ -136,69 +130,80 @@ describe('real n8n against the sandbox in quirks mode', () => {
 		await Promise.all([sandbox?.stop(), polled?.close()]);
 	});
 
-	it('poll: skewed clock, newest-first lists, late-visible sales and a sale dated 2099: each sale and refund forwarded exactly once', async () => {
-		await sell(130);
-		await polls(1);
-		await sell(110);
-		await refund([...sold].slice(0, 20));
-		await polls(1);
-		// The settlement lag passes on the service's clock: the late sales become visible.
-		await sandbox.advanceClock(9 * MINUTE);
-		await sell(60);
-		await polls(2);
-		await sandbox.advanceClock(9 * MINUTE);
-		await polls(2);
-		// A sale dated 2099 (visible at once now), then more: it comes once and holds none of them back.
-		await sandbox.patchQuirks({ lateVisibleMs: null });
-		await sell(1, '2099-01-01T00:00:00Z');
-		await polls(1);
-		await sell(20);
-		await polls(2);
+	it(
+		'poll: skewed clock, newest-first lists, late-visible sales ' +
+			'and a sale dated 2099: each sale and refund forwarded ' +
+			'exactly once',
+		async () => {
+			await sell(130);
+			await polls(1);
+			await sell(110);
+			await refund([...sold].slice(0, 20));
+			await polls(1);
+			// The settlement lag passes on the service's clock: the late sales become visible.
+			await sandbox.advanceClock(9 * MINUTE);
+			await sell(60);
+			await polls(2);
+			await sandbox.advanceClock(9 * MINUTE);
+			await polls(2);
+			// A sale dated 2099 (visible at once now), then more: it comes once and holds none of them
+			// back.
+			await sandbox.patchQuirks({ lateVisibleMs: null });
+			await sell(1, '2099-01-01T00:00:00Z');
+			await polls(1);
+			await sell(20);
+			await polls(2);
 
-		const items = polled.bodies();
-		const count = (type: string) => {
-			const seen = new Map<string, number>();
-			for (const item of items.filter((i) => i.type === type))
-				seen.set(String(item.orderId), (seen.get(String(item.orderId)) ?? 0) + 1);
-			return seen;
-		};
-		const sales = count('sale');
-		const refunds = count('refund');
-		expect([...sales.keys()].sort()).toEqual([...sold].sort());
-		expect([...sales.values()].every((n) => n === 1)).toBe(true);
-		expect([...refunds.keys()].sort()).toEqual([...refunded].sort());
-		expect([...refunds.values()].every((n) => n === 1)).toBe(true);
-		console.log(
-			`quirks poll: ${sold.size} sales and ${refunded.size} refunds made, ${items.length} items forwarded`,
-		);
-	});
+			const items = polled.bodies();
+			const count = (type: string) => {
+				const seen = new Map<string, number>();
+				for (const item of items.filter((i) => i.type === type))
+					seen.set(String(item.orderId), (seen.get(String(item.orderId)) ?? 0) + 1);
+				return seen;
+			};
+			const sales = count('sale');
+			const refunds = count('refund');
+			expect([...sales.keys()].sort()).toEqual([...sold].sort());
+			expect([...sales.values()].every((n) => n === 1)).toBe(true);
+			expect([...refunds.keys()].sort()).toEqual([...refunded].sort());
+			expect([...refunds.values()].every((n) => n === 1)).toBe(true);
+			console.log(
+				`quirks poll: ${sold.size} sales and ${refunded.size} refunds made, ${items.length} items forwarded`,
+			);
+		},
+	);
 
-	it('sell a ticket: writes applied behind answers that are not HTTP, reads redirected: one order paid, nothing sent twice, nothing left held', async () => {
-		await sandbox.setQuirks('mangle-write-answers=garbage,redirect=same-origin,ignore-sort');
-		const from = sandbox.app.log.lastSeq;
-		const run = await n8n.execute(SELL_WORKFLOW);
+	it(
+		'sell a ticket: writes applied behind answers that are not ' +
+			'HTTP, reads redirected: one order paid, nothing sent twice, ' +
+			'nothing left held',
+		async () => {
+			await sandbox.setQuirks('mangle-write-answers=garbage,redirect=same-origin,ignore-sort');
+			const from = sandbox.app.log.lastSeq;
+			const run = await n8n.execute(SELL_WORKFLOW);
 
-		expect(run.status).toBe('success');
-		const tickets = nodeOutput(run, 'Report Payment');
-		expect(tickets.length).toBeGreaterThan(0);
-		expect(run.data.resultData.runData['Release Hold']).toBeUndefined();
-		await sandbox.setQuirks({});
-		const paid = (await sandbox.get(`/orders/${tickets[0].orderId}`)).body;
-		expect(paid.status).toBe('paid');
-		expect(tickets.map((t: any) => t.barcode).sort()).toEqual(
-			paid.tickets.map((t: any) => t.barcode).sort(),
-		);
-		const writes = sandbox.app.log
-			.since(from)
-			.filter((e) => e.method !== 'GET' && e.route !== '/token');
-		expect(writes.map((e) => `${e.method} ${e.route}`)).toEqual([
-			'POST /orders',
-			'PUT /orders/{id}/status',
-		]);
-		expect(
-			[...sandbox.app.store.orders.values()].filter((o) => o.status === 'reserved_to_time'),
-		).toEqual([]);
-	});
+			expect(run.status).toBe('success');
+			const tickets = nodeOutput(run, 'Report Payment');
+			expect(tickets.length).toBeGreaterThan(0);
+			expect(run.data.resultData.runData['Release Hold']).toBeUndefined();
+			await sandbox.setQuirks({});
+			const paid = (await sandbox.get(`/orders/${tickets[0].orderId}`)).body;
+			expect(paid.status).toBe('paid');
+			expect(tickets.map((t: any) => t.barcode).sort()).toEqual(
+				paid.tickets.map((t: any) => t.barcode).sort(),
+			);
+			const writes = sandbox.app.log
+				.since(from)
+				.filter((e) => e.method !== 'GET' && e.route !== '/token');
+			expect(writes.map((e) => `${e.method} ${e.route}`)).toEqual([
+				'POST /orders',
+				'PUT /orders/{id}/status',
+			]);
+			expect(
+				[...sandbox.app.store.orders.values()].filter((o) => o.status === 'reserved_to_time'),
+			).toEqual([]);
+		},
+	);
 
 	it('no secret in anything n8n printed', async () => {
 		await server.stop();

@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { expectNoSecrets, secretsOf } from '../helpers/secrets';
-import { SandboxClient } from '../helpers/sandboxClient';
+import { expectNoSecrets, secretsOf } from '../../harness/secrets';
+import { SandboxClient } from '../../harness/sandbox/client';
 import {
 	apiCredential,
 	ensureN8n,
@@ -16,8 +16,8 @@ import {
 	packPackage,
 	type PackedPackage,
 } from '../../scripts/n8n/instance';
+import { HOUR } from '../../harness/time';
 
-const HOUR = 3600_000;
 const CREDENTIAL = { id: 'PeE2eCredToken01', name: 'Public Events sandbox (e2e)' };
 const WORKFLOW_ID = 'PeE2eWfToken0001';
 const NODE = 'Public Events';
@@ -123,26 +123,29 @@ describe('real n8n: token stored across executions and renewed on expiry', () =>
 		expect(await storedToken()).not.toBe('');
 	});
 
-	it('after the token expired (clock +25 h), n8n fetches a new one and the run is complete', async () => {
-		const oldToken = await storedToken();
-		await sandbox.advanceClock(25 * HOUR);
-		const expected = await visibleEventIds();
+	it(
+		'after the token expired (clock +25 h), n8n fetches a new one ' + 'and the run is complete',
+		async () => {
+			const oldToken = await storedToken();
+			await sandbox.advanceClock(25 * HOUR);
+			const expected = await visibleEventIds();
 
-		const run = await runWorkflow();
+			const run = await runWorkflow();
 
-		expect(run.ids).toEqual(expected);
-		expect(n8nTokenRequests).toBe(2);
-		// n8n itself renews: the stale token is refused once, then the request is repeated.
-		expect(run.requests.slice(0, 3)).toEqual([
-			'GET /event-points 401',
-			'POST /token 200',
-			'GET /event-points 200',
-		]);
-		expect(run.requests.filter((r) => !r.endsWith(' 200'))).toHaveLength(1);
-		const newToken = await storedToken();
-		expect(newToken).not.toBe('');
-		expect(newToken).not.toBe(oldToken);
-	});
+			expect(run.ids).toEqual(expected);
+			expect(n8nTokenRequests).toBe(2);
+			// n8n itself renews: the stale token is refused once, then the request is repeated.
+			expect(run.requests.slice(0, 3)).toEqual([
+				'GET /event-points 401',
+				'POST /token 200',
+				'GET /event-points 200',
+			]);
+			expect(run.requests.filter((r) => !r.endsWith(' 200'))).toHaveLength(1);
+			const newToken = await storedToken();
+			expect(newToken).not.toBe('');
+			expect(newToken).not.toBe(oldToken);
+		},
+	);
 
 	it('nothing n8n printed holds the API key or a token', () => {
 		expectNoSecrets(n8n.printedText(), secretsOf(sandbox), 'real n8n token runs');

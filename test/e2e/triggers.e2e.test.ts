@@ -15,16 +15,17 @@ import {
 	type N8nServer,
 	type PackedPackage,
 } from '../../scripts/n8n/instance';
-import { deliveriesOf, subscribe, until } from '../helpers/push';
+import { deliveriesOf, subscribe, until } from '../../harness/sandbox/push';
 import {
 	forwardingWorkflow,
 	POLL_EVERY_MS,
 	pollTimes,
 	signedPushTrigger,
-} from './forwardingWorkflow';
-import { Receiver } from '../helpers/receiver';
-import { SandboxClient } from '../helpers/sandboxClient';
-import { expectNoSecrets, secretsOf } from '../helpers/secrets';
+} from '../../harness/n8n/forwardingWorkflow';
+import { Receiver } from '../../harness/net/receiver';
+import { SandboxClient } from '../../harness/sandbox/client';
+import { expectNoSecrets, secretsOf } from '../../harness/secrets';
+import { OWNER } from '../../harness/n8n/owner';
 
 const WEBHOOK_SECRET = 'whsec_e2e_triggers_5b7d2e91';
 const WRONG_SECRET = 'whsec_not_the_agreed_one_0c4f';
@@ -33,13 +34,6 @@ const HOOK_CREDENTIAL = { id: 'PeE2eCredTrigHook', name: 'Public Events webhook 
 const PUSH_WORKFLOW = 'PeE2eWfPushTrig1';
 const POLL_WORKFLOW = 'PeE2eWfPollTrig1';
 const WEBHOOK_ID = randomUUID();
-const OWNER = {
-	email: 'owner@e2e.invalid',
-	firstName: 'E2E',
-	lastName: 'Owner',
-	password: 'E2e-owner-passw0rd',
-};
-
 describe('real n8n: push and poll triggers, activated in a running n8n', () => {
 	let sandbox: SandboxClient;
 	let packed: PackedPackage;
@@ -152,62 +146,67 @@ describe('real n8n: push and poll triggers, activated in a running n8n', () => {
 		await Promise.all([sandbox?.stop(), pushed?.close(), polled?.close()]);
 	});
 
-	it('push: a signed sale and refund each start one execution with their payload; a wrong signature is answered 401 and starts none', async () => {
-		const good = await subscribe(sandbox, {
-			url: webhookUrl(),
-			secret: WEBHOOK_SECRET,
-			types: ['order.sale', 'order.refund'],
-		});
-		const bad = await subscribe(sandbox, {
-			url: webhookUrl(),
-			secret: WRONG_SECRET,
-			types: ['order.sale'],
-		});
-
-		const sale = await sell(2);
-		const refund = (await sandbox.admin('POST', `/widget-orders/${sale.id}/refund`)).body;
-		expect(refund.order).toBe(sale.id);
-
-		await pushed.waitFor(2, 30_000);
-		const delivered = await until(async () => {
-			const all = await deliveriesOf(sandbox, good.id);
-			return all.length === 2 && all.every((d) => d.state === 'delivered') && all;
-		}, 'both signed deliveries answered 2xx');
-		const refused = await until(async () => {
-			const [only] = await deliveriesOf(sandbox, bad.id);
-			return only?.state === 'failed' && only;
-		}, 'the badly signed delivery to give up');
-
-		const items = pushed.bodies();
-		const notificationOf = (type: string) => delivered.find((d) => d.type === type);
-		expect(items.map((i) => i.type).sort()).toEqual(['refund', 'sale']);
-		for (const type of ['sale', 'refund']) {
-			const sourceType = `order.${type}`;
-			expect(items.find((i) => i.type === type)).toMatchObject({
-				sourceType,
-				deliveryId: notificationOf(sourceType).notificationId,
-				orderId: String(sale.id),
-				eventPointId: String(sale.eventPoint),
-				payload: notificationOf(sourceType).payload,
+	it(
+		'push: a signed sale and refund each start one execution with ' +
+			'their payload; a wrong signature is answered 401 and starts ' +
+			'none',
+		async () => {
+			const good = await subscribe(sandbox, {
+				url: webhookUrl(),
+				secret: WEBHOOK_SECRET,
+				types: ['order.sale', 'order.refund'],
 			});
-		}
-		expect(delivered.map((d) => d.attempts.map((a: any) => a.status))).toEqual([[200], [200]]);
-		// The same sale, signed with the wrong secret: refused on every attempt.
-		expect(refused.notificationId).toBe(notificationOf('order.sale').notificationId);
-		expect(refused.attempts.map((a: any) => a.status)).toEqual([401, 401, 401]);
+			const bad = await subscribe(sandbox, {
+				url: webhookUrl(),
+				secret: WRONG_SECRET,
+				types: ['order.sale'],
+			});
 
-		const runs = await until(async () => {
-			const all = await executions(PUSH_WORKFLOW);
-			return (
-				all.length >= 2 && all.every((r) => r.status !== 'running' && r.status !== 'new') && all
-			);
-		}, 'both executions to finish');
-		expect(runs.map((r) => [r.mode, r.status])).toEqual([
-			['webhook', 'success'],
-			['webhook', 'success'],
-		]);
-		expect(pushed.requests).toHaveLength(2);
-	});
+			const sale = await sell(2);
+			const refund = (await sandbox.admin('POST', `/widget-orders/${sale.id}/refund`)).body;
+			expect(refund.order).toBe(sale.id);
+
+			await pushed.waitFor(2, 30_000);
+			const delivered = await until(async () => {
+				const all = await deliveriesOf(sandbox, good.id);
+				return all.length === 2 && all.every((d) => d.state === 'delivered') && all;
+			}, 'both signed deliveries answered 2xx');
+			const refused = await until(async () => {
+				const [only] = await deliveriesOf(sandbox, bad.id);
+				return only?.state === 'failed' && only;
+			}, 'the badly signed delivery to give up');
+
+			const items = pushed.bodies();
+			const notificationOf = (type: string) => delivered.find((d) => d.type === type);
+			expect(items.map((i) => i.type).sort()).toEqual(['refund', 'sale']);
+			for (const type of ['sale', 'refund']) {
+				const sourceType = `order.${type}`;
+				expect(items.find((i) => i.type === type)).toMatchObject({
+					sourceType,
+					deliveryId: notificationOf(sourceType).notificationId,
+					orderId: String(sale.id),
+					eventPointId: String(sale.eventPoint),
+					payload: notificationOf(sourceType).payload,
+				});
+			}
+			expect(delivered.map((d) => d.attempts.map((a: any) => a.status))).toEqual([[200], [200]]);
+			// The same sale, signed with the wrong secret: refused on every attempt.
+			expect(refused.notificationId).toBe(notificationOf('order.sale').notificationId);
+			expect(refused.attempts.map((a: any) => a.status)).toEqual([401, 401, 401]);
+
+			const runs = await until(async () => {
+				const all = await executions(PUSH_WORKFLOW);
+				return (
+					all.length >= 2 && all.every((r) => r.status !== 'running' && r.status !== 'new') && all
+				);
+			}, 'both executions to finish');
+			expect(runs.map((r) => [r.mode, r.status])).toEqual([
+				['webhook', 'success'],
+				['webhook', 'success'],
+			]);
+			expect(pushed.requests).toHaveLength(2);
+		},
+	);
 
 	it('poll: a widget sale is emitted within two poll intervals, and exactly once', async () => {
 		const sale = await sell();

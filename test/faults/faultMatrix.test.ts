@@ -7,17 +7,22 @@ import {
 	TIMEOUT_S,
 	type Expected,
 	type Fault,
-} from './matrix';
-import type { Observation, Row } from './observe';
-import { renderSection, writeReliabilityReport, type CellResult } from './report';
-import { nodeRows } from './rowsNode';
-import { triggerRows } from './rowsTriggers';
+} from '../../harness/faults/matrix';
+import type { Observation, Row } from '../../harness/faults/observe';
+import {
+	renderSection,
+	writeReliabilityReport,
+	type CellResult,
+} from '../../harness/faults/report';
+import { nodeRows } from '../../harness/faults/rowsNode';
+import { triggerRows } from '../../harness/faults/rowsTriggers';
 
 /**
  * The fault matrix (issue 8): every operation class against every fault, each in a sandbox of
  * its own, through n8n-core over real HTTP. The cells run at once first (most of their time is
  * spent in back-off waits), then each is judged against MATRIX in a test of its own. With
- * RELIABILITY_REPORT=1 the observed table goes into docs/reliability.md between its reliability markers.
+ * RELIABILITY_REPORT=1 the observed table goes into docs/reliability.md between its reliability
+ * markers.
  */
 
 const ROWS: Row[] = [...nodeRows, ...triggerRows];
@@ -181,7 +186,9 @@ function judge({ fault, expected }: Cell, obs: Observation) {
 	}
 }
 
-/** The cell as the report shows it: the observed outcome in a few words, and the sandbox's counts. */
+/**
+ * The cell as the report shows it: the observed outcome in a few words, and the sandbox's counts.
+ */
 function result(cell: Cell): CellResult {
 	const base = {
 		row: cell.row.id,

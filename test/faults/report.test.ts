@@ -10,7 +10,7 @@ import {
 	START,
 	writeReliabilityReport,
 	type CellResult,
-} from './report';
+} from '../../harness/faults/report';
 
 /** The report generator on its own: what it claims, and that it touches only the marked lines. */
 const rows = [
@@ -33,35 +33,43 @@ const cell = (row: string, fault: string, extra: Partial<CellResult> = {}): Cell
 const dir = mkdtempSync(join(tmpdir(), 'reliability-report-'));
 
 describe('reliability report', () => {
-	it('a table of faults down and operation classes across; n/a, failing and missing cells shown as such', () => {
-		const cells = [
-			cell('list', '429'),
-			cell('create', '429', { observed: 'sent 2×', passed: false }),
-			cell('list', 'dropAfter', { na: 'a read changes nothing', observed: 'n/a' }),
-		];
-		const section = renderSection(cells, rows, faults, ['settings note'], []);
-		expect(section.split('\n').slice(0, 4)).toEqual([
-			'| fault | list | create \\| order |',
-			'|---|---|---|',
-			'| 429 storm | recovered, 0 dup | **FAILS**: sent 2× |',
-			'| drop after | n/a | not run |',
-		]);
-		expect(section).toContain('- *list*: a list');
-		expect(section).toContain('n/a: a read changes nothing.');
-		expect(section).toContain('settings note');
-	});
+	it(
+		'a table of faults down and operation classes across; n/a, ' +
+			'failing and missing cells shown as such',
+		() => {
+			const cells = [
+				cell('list', '429'),
+				cell('create', '429', { observed: 'sent 2×', passed: false }),
+				cell('list', 'dropAfter', { na: 'a read changes nothing', observed: 'n/a' }),
+			];
+			const section = renderSection(cells, rows, faults, ['settings note'], []);
+			expect(section.split('\n').slice(0, 4)).toEqual([
+				'| fault | list | create \\| order |',
+				'|---|---|---|',
+				'| 429 storm | recovered, 0 dup | **FAILS**: sent 2× |',
+				'| drop after | n/a | not run |',
+			]);
+			expect(section).toContain('- *list*: a list');
+			expect(section).toContain('n/a: a read changes nothing.');
+			expect(section).toContain('settings note');
+		},
+	);
 
-	it('"nothing lost, nothing duplicated" only when every cell passed and the sandbox counted none', () => {
-		expect(renderTotals([cell('list', '429'), cell('list', 'dropAfter', { na: 'x' })])).toBe(
-			'**1 cell (and 1 n/a), nothing lost, nothing duplicated** (counted by the sandbox).',
-		);
-		expect(renderTotals([cell('list', '429', { duplicated: 1 })])).toBe(
-			'**1 cell: 0 failing, 0 record(s) lost, 1 duplicated** (counted by the sandbox).',
-		);
-		expect(renderTotals([cell('list', '429', { passed: false, lost: 2 })])).toMatch(
-			/1 failing, 2 record\(s\) lost/,
-		);
-	});
+	it(
+		'"nothing lost, nothing duplicated" only when every cell ' +
+			'passed and the sandbox counted none',
+		() => {
+			expect(renderTotals([cell('list', '429'), cell('list', 'dropAfter', { na: 'x' })])).toBe(
+				'**1 cell (and 1 n/a), nothing lost, nothing duplicated** (counted by the sandbox).',
+			);
+			expect(renderTotals([cell('list', '429', { duplicated: 1 })])).toBe(
+				'**1 cell: 0 failing, 0 record(s) lost, 1 duplicated** (counted by the sandbox).',
+			);
+			expect(renderTotals([cell('list', '429', { passed: false, lost: 2 })])).toMatch(
+				/1 failing, 2 record\(s\) lost/,
+			);
+		},
+	);
 
 	it('writes between the markers only; without them, to the fallback file', () => {
 		const readme = join(dir, 'README.md');

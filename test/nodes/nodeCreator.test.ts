@@ -30,10 +30,14 @@ describe('the nodes in the node creator', () => {
 		expect(new PublicEvents().description.description).toMatch(/^Sell tickets/);
 	});
 
-	it('the credential makes no HTTP request entry, yet the HTTP Request node can use it (it has authenticate)', () => {
-		const credential = new PublicEventsApi();
-		expect(credential.httpRequestNode.hidden).toBe(true);
-		expect(credential.authenticate).toBeDefined();
-		expect((credential as { genericAuth?: boolean }).genericAuth).toBeUndefined();
-	});
+	it(
+		'the credential makes no HTTP request entry, yet the HTTP ' +
+			'Request node can use it (it has authenticate)',
+		() => {
+			const credential = new PublicEventsApi();
+			expect(credential.httpRequestNode.hidden).toBe(true);
+			expect(credential.authenticate).toBeDefined();
+			expect((credential as { genericAuth?: boolean }).genericAuth).toBeUndefined();
+		},
+	);
 });

@@ -45,13 +45,17 @@ describe('words a partner understands (names and values unchanged)', () => {
 		expect(notices).toEqual(expect.arrayContaining(['statusNotice', 'holdNotice']));
 	});
 
-	it('the push trigger\'s catch-all event reads "Any Other Notification"; its value stays other', () => {
-		const events = new PublicEventsTrigger().description.properties.find(
-			(p) => p.name === 'events',
-		)!.options as INodePropertyOptions[];
-		expect(events.find((o) => o.value === 'other')?.name).toBe('Any Other Notification');
-		expect(events.map((o) => o.name).join()).not.toMatch(/Unrecognised/);
-	});
+	it(
+		'the push trigger\'s catch-all event reads "Any Other ' +
+			'Notification"; its value stays other',
+		() => {
+			const events = new PublicEventsTrigger().description.properties.find(
+				(p) => p.name === 'events',
+			)!.options as INodePropertyOptions[];
+			expect(events.find((o) => o.value === 'other')?.name).toBe('Any Other Notification');
+			expect(events.map((o) => o.name).join()).not.toMatch(/Unrecognised/);
+		},
+	);
 
 	it('Environment says what it does and does not do; Base URL says where to find it', () => {
 		const { properties } = new PublicEventsApi();

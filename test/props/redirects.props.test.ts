@@ -17,10 +17,10 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 
 import { PublicEventsApi } from '../../credentials/PublicEventsApi.credentials';
-import { CredentialStore } from '../helpers/engine';
-import { capturedText, expectNoSecrets } from '../helpers/secrets';
-import { CREDENTIAL, runPublicEvents } from '../helpers/publicEvents';
-import { checkProperty } from './property';
+import { CredentialStore } from '../../harness/engine';
+import { capturedText, expectNoSecrets } from '../../harness/secrets';
+import { CREDENTIAL, runPublicEvents } from '../../harness/nodes/publicEvents';
+import { checkProperty } from '../../harness/props/property';
 
 type Hop = { status: 301 | 302 | 303 | 307 | 308; to: 'same' | 'other' | 'relative' | 'unusable' };
 type Final = 'ok' | 'echoHeader' | 'echoKey' | 'echoText' | 'refuseOnce';
@@ -192,131 +192,145 @@ afterAll(async () => {
 
 const NO_RETRY = { maxRetries: 0, maxRetryWait: 0 };
 
-test('no credential reaches another origin or the output, whatever the redirects and error bodies', async () => {
-	await checkProperty(
-		'redirects and secrets',
-		script,
-		async (s) => {
-			current = s;
-			received = [];
-			issued = [];
-			refused = new Set();
-			hopsTaken.clear();
-			const store = new CredentialStore([new PublicEventsApi()]);
-			// Production over http is allowed on loopback only: the stub is one.
-			store.add(CREDENTIAL, { environment: 'production', baseUrl: aUrl, apiKey: KEY });
-			const read = await runPublicEvents(store, {
-				resource: 'event',
-				operation: 'get',
-				eventId: { __rl: true, mode: 'id', value: '1' },
-				options: NO_RETRY,
-			});
-			const write = await runPublicEvents(store, {
-				resource: 'order',
-				operation: 'changeStatus',
-				orderId: '5',
-				toStatus: 'paid',
-				options: NO_RETRY,
-			});
+test(
+	'no credential reaches another origin or the output, whatever ' +
+		'the redirects and error bodies',
+	async () => {
+		await checkProperty(
+			'redirects and secrets',
+			script,
+			async (s) => {
+				current = s;
+				received = [];
+				issued = [];
+				refused = new Set();
+				hopsTaken.clear();
+				const store = new CredentialStore([new PublicEventsApi()]);
+				// Production over http is allowed on loopback only: the stub is one.
+				store.add(CREDENTIAL, { environment: 'production', baseUrl: aUrl, apiKey: KEY });
+				const read = await runPublicEvents(store, {
+					resource: 'event',
+					operation: 'get',
+					eventId: { __rl: true, mode: 'id', value: '1' },
+					options: NO_RETRY,
+				});
+				const write = await runPublicEvents(store, {
+					resource: 'order',
+					operation: 'changeStatus',
+					orderId: '5',
+					toStatus: 'paid',
+					options: NO_RETRY,
+				});
 
-			const secrets: Record<string, string> = { 'the API key': KEY };
-			issued.forEach((token, i) => (secrets[`token ${i + 1}`] = token));
-			const atB = received.filter((r) => r.origin === 'B');
-			expectNoSecrets(
-				capturedText(atB.map((r) => ({ headers: r.headers, body: r.body, path: r.path }))),
-				secrets,
-				'what the other origin received',
-			);
-			expect(atB.every((r) => r.headers.authorization === undefined)).toBe(true);
-			// Writes and the token request follow no redirect at all.
-			expect(atB.filter((r) => r.method !== 'GET')).toEqual([]);
-			// Sent again only after a 401 (refused: the spec's "request a new token and repeat the call").
-			const puts = received.filter((r) => r.origin === 'A' && r.method === 'PUT').length;
-			expect(puts).toBeLessThanOrEqual(s.writeFinal === 'refuseOnce' ? 2 : 1);
-			for (const [name, run] of [
-				['read', read],
-				['write', write],
-			] as const) {
+				const secrets: Record<string, string> = { 'the API key': KEY };
+				issued.forEach((token, i) => (secrets[`token ${i + 1}`] = token));
+				const atB = received.filter((r) => r.origin === 'B');
 				expectNoSecrets(
-					capturedText(run.items, run.error, run.run.data.resultData),
+					capturedText(atB.map((r) => ({ headers: r.headers, body: r.body, path: r.path }))),
 					secrets,
-					`the ${name}'s output and error`,
+					'what the other origin received',
 				);
-			}
-			// A clean chain (same-origin hops only, a readable answer) still gets its answer.
-			const clean = (hops: Hop[]) => hops.every((h) => h.to === 'same' || h.to === 'relative');
-			if (
-				s.token.length === 0 &&
-				clean(s.read) &&
-				(s.readFinal === 'ok' || s.readFinal === 'refuseOnce')
-			) {
-				expect(read.error).toBeUndefined();
-				expect(read.items[0]?.json.eventName).toBe('Concert');
-			}
-		},
-		40,
-	);
-});
+				expect(atB.every((r) => r.headers.authorization === undefined)).toBe(true);
+				// Writes and the token request follow no redirect at all.
+				expect(atB.filter((r) => r.method !== 'GET')).toEqual([]);
+				// Sent again only after a 401 (refused: the spec's "request a new token and repeat the
+				// call").
+				const puts = received.filter((r) => r.origin === 'A' && r.method === 'PUT').length;
+				expect(puts).toBeLessThanOrEqual(s.writeFinal === 'refuseOnce' ? 2 : 1);
+				for (const [name, run] of [
+					['read', read],
+					['write', write],
+				] as const) {
+					expectNoSecrets(
+						capturedText(run.items, run.error, run.run.data.resultData),
+						secrets,
+						`the ${name}'s output and error`,
+					);
+				}
+				// A clean chain (same-origin hops only, a readable answer) still gets its answer.
+				const clean = (hops: Hop[]) => hops.every((h) => h.to === 'same' || h.to === 'relative');
+				if (
+					s.token.length === 0 &&
+					clean(s.read) &&
+					(s.readFinal === 'ok' || s.readFinal === 'refuseOnce')
+				) {
+					expect(read.error).toBeUndefined();
+					expect(read.items[0]?.json.eventName).toBe('Concert');
+				}
+			},
+			40,
+		);
+	},
+);
 
-test('a cross-origin redirect on a read is refused with a message naming where it pointed', async () => {
-	current = {
-		token: [],
-		read: [{ status: 302, to: 'other' }],
-		readFinal: 'ok',
-		write: [],
-		writeFinal: 'ok',
-	};
-	received = [];
-	hopsTaken.clear();
-	const store = new CredentialStore([new PublicEventsApi()]);
-	store.add(CREDENTIAL, { environment: 'staging', baseUrl: aUrl, apiKey: KEY });
-	const { error } = await runPublicEvents(store, {
-		resource: 'event',
-		operation: 'get',
-		eventId: { __rl: true, mode: 'id', value: '1' },
-	});
-	expect(error?.message).toContain(
-		`to ${bUrl}/api/v2/event-points/1, away from the Base URL's address ${aUrl}`,
-	);
-	expect(received.filter((r) => r.origin === 'B')).toEqual([]);
-});
+test(
+	'a cross-origin redirect on a read is refused with a message ' + 'naming where it pointed',
+	async () => {
+		current = {
+			token: [],
+			read: [{ status: 302, to: 'other' }],
+			readFinal: 'ok',
+			write: [],
+			writeFinal: 'ok',
+		};
+		received = [];
+		hopsTaken.clear();
+		const store = new CredentialStore([new PublicEventsApi()]);
+		store.add(CREDENTIAL, { environment: 'staging', baseUrl: aUrl, apiKey: KEY });
+		const { error } = await runPublicEvents(store, {
+			resource: 'event',
+			operation: 'get',
+			eventId: { __rl: true, mode: 'id', value: '1' },
+		});
+		expect(error?.message).toContain(
+			`to ${bUrl}/api/v2/event-points/1, away from the Base URL's address ${aUrl}`,
+		);
+		expect(received.filter((r) => r.origin === 'B')).toEqual([]);
+	},
+);
 
-test('a redirect on POST /token sends the key nowhere else and says why the token failed', async () => {
-	current = {
-		token: [{ status: 307, to: 'other' }],
-		read: [],
-		readFinal: 'ok',
-		write: [],
-		writeFinal: 'ok',
-	};
-	received = [];
-	hopsTaken.clear();
-	const store = new CredentialStore([new PublicEventsApi()]);
-	store.add(CREDENTIAL, { environment: 'staging', baseUrl: aUrl, apiKey: KEY });
-	const { error } = await runPublicEvents(store, {
-		resource: 'event',
-		operation: 'get',
-		eventId: { __rl: true, mode: 'id', value: '1' },
-	});
-	expect(error?.message).toMatch(/answered a redirect \(307\) instead of a token/);
-	expect(received.filter((r) => r.origin === 'B')).toEqual([]);
-});
+test(
+	'a redirect on POST /token sends the key nowhere else and ' + 'says why the token failed',
+	async () => {
+		current = {
+			token: [{ status: 307, to: 'other' }],
+			read: [],
+			readFinal: 'ok',
+			write: [],
+			writeFinal: 'ok',
+		};
+		received = [];
+		hopsTaken.clear();
+		const store = new CredentialStore([new PublicEventsApi()]);
+		store.add(CREDENTIAL, { environment: 'staging', baseUrl: aUrl, apiKey: KEY });
+		const { error } = await runPublicEvents(store, {
+			resource: 'event',
+			operation: 'get',
+			eventId: { __rl: true, mode: 'id', value: '1' },
+		});
+		expect(error?.message).toMatch(/answered a redirect \(307\) instead of a token/);
+		expect(received.filter((r) => r.origin === 'B')).toEqual([]);
+	},
+);
 
-test('production over plain http to a remote host fails before any request, naming Base URL', async () => {
-	received = [];
-	const store = new CredentialStore([new PublicEventsApi()]);
-	store.add(CREDENTIAL, {
-		environment: 'production',
-		baseUrl: 'http://tickets.example.com',
-		apiKey: KEY,
-	});
-	const { error } = await runPublicEvents(store, {
-		resource: 'event',
-		operation: 'get',
-		eventId: { __rl: true, mode: 'id', value: '1' },
-	});
-	expect(error?.message).toMatch(
-		/^The credential's Base URL: Production needs an https:\/\/ address/,
-	);
-	expect(received).toEqual([]);
-});
+test(
+	'production over plain http to a remote host fails before any ' + 'request, naming Base URL',
+	async () => {
+		received = [];
+		const store = new CredentialStore([new PublicEventsApi()]);
+		store.add(CREDENTIAL, {
+			environment: 'production',
+			baseUrl: 'http://tickets.example.com',
+			apiKey: KEY,
+		});
+		const { error } = await runPublicEvents(store, {
+			resource: 'event',
+			operation: 'get',
+			eventId: { __rl: true, mode: 'id', value: '1' },
+		});
+		expect(error?.message).toMatch(
+			/^The credential's Base URL: Production needs an https:\/\/ address/,
+		);
+		expect(received).toEqual([]);
+	},
+);

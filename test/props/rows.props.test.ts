@@ -6,18 +6,18 @@
  * amount, refunded amount and event name are the sandbox's; and the action node's rows of the
  * same orders (Get Many Orders, Get Many Refunds, Get Many for Event) upsert to the same table.
  *
- * The expected values come from the sandbox's own lists after the case, not from what the test made.
+ * The expected values come from the sandbox's own lists after the case, not from what the test
+ * made.
  */
 import fc from 'fast-check';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
-import { PollSession } from '../helpers/engine';
-import { credentialFor, runPublicEvents } from '../helpers/publicEvents';
-import { SandboxClient } from '../helpers/sandboxClient';
-import { checkProperty } from './property';
-
-const MINUTE = 60_000;
+import { PollSession } from '../../harness/engine';
+import { credentialFor, runPublicEvents } from '../../harness/nodes/publicEvents';
+import { SandboxClient } from '../../harness/sandbox/client';
+import { checkProperty } from '../../harness/props/property';
+import { MINUTE } from '../../harness/time';
 
 type Step =
 	| { kind: 'sale'; tickets: number; ended: boolean }
@@ -200,11 +200,16 @@ async function runCase(steps: Step[]): Promise<void> {
 	expect(Object.fromEntries(fromLists)).toEqual(Object.fromEntries(table));
 }
 
-it('upserting the poll rows by orderId leaves one row per order that agrees with the sandbox and with the action node', async () => {
-	await checkProperty(
-		'rows upsert by orderId',
-		fc.array(stepArb, { minLength: 1, maxLength: 8 }),
-		runCase,
-		12,
-	);
-}, 300_000);
+it(
+	'upserting the poll rows by orderId leaves one row per order ' +
+		'that agrees with the sandbox and with the action node',
+	async () => {
+		await checkProperty(
+			'rows upsert by orderId',
+			fc.array(stepArb, { minLength: 1, maxLength: 8 }),
+			runCase,
+			12,
+		);
+	},
+	300_000,
+);

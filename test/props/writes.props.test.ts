@@ -4,20 +4,22 @@
  * service has (answers applied but unreadable, writes redirected, reads redirected):
  * 1. the write reaches the service at most once (the sandbox's request log: an answer the service
  *    gave without acting, 429 or 401, is not a send), and nothing reaches another origin;
- * 2. the node names one outcome, in words: applied (an item; `writeCheck` when read back), "Refused:
+ * 2. the node names one outcome, in words: applied (an item; `writeCheck` when read back),
+ * "Refused:
  *    … was NOT applied", "Not sent: … was NOT applied", "… was NOT applied … safe to run it again",
- *    "Uncertain: … not applied when the node checked" or "Uncertain: … may or may not have been applied";
+ * "Uncertain: … not applied when the node checked" or "Uncertain: … may or may not have been
+ * applied";
  * 3. the outcome agrees with the sandbox's state once every request has run its course: applied is
- *    applied; every "NOT applied" is not applied; "not applied when the node checked" is not applied
+ * applied; every "NOT applied" is not applied; "not applied when the node checked" is not applied
  *    unless the write was still running at the service when the node read it back;
  * A read-back follows a redirect within the service's origin, as any read does (it takes only an
  * answer that is the order it asked for); one to another origin is covered by 1.
- * Cases run through n8n-core against the sandbox over real HTTP (test/props/writes.cases.ts).
+ * Cases run through n8n-core against the sandbox over real HTTP (harness/props/writes.cases.ts).
  */
 import fc from 'fast-check';
 
-import { mark, since, type LogEntry } from '../helpers/publicEvents';
-import { checkProperty } from './property';
+import { mark, since, type LogEntry } from '../../harness/nodes/publicEvents';
+import { checkProperty } from '../../harness/props/property';
 import {
 	TIMEOUT_S,
 	writesSuite,
@@ -25,7 +27,7 @@ import {
 	type Op,
 	type ReadFault,
 	type WriteFault,
-} from './writes.cases';
+} from '../../harness/props/writes.cases';
 
 const { sb, prepare, order } = writesSuite();
 
@@ -248,17 +250,21 @@ const REGRESSIONS: Case[] = [
 	},
 ];
 
-describe('order writes under random faults: sent at most once, the outcome named as the sandbox holds it', () => {
-	it.each(REGRESSIONS.map((c) => [JSON.stringify(c), c] as const))(
-		'regression %s',
-		async (_, c) => {
-			await run(c);
-		},
-	);
+describe(
+	'order writes under random faults: sent at most once, the ' +
+		'outcome named as the sandbox holds it',
+	() => {
+		it.each(REGRESSIONS.map((c) => [JSON.stringify(c), c] as const))(
+			'regression %s',
+			async (_, c) => {
+				await run(c);
+			},
+		);
 
-	it('property', async () => {
-		const started = Date.now();
-		await checkProperty('writes: at most once, outcome as the state', cases, run, 60);
-		process.stdout.write(`writes property: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-	}, 600_000);
-});
+		it('property', async () => {
+			const started = Date.now();
+			await checkProperty('writes: at most once, outcome as the state', cases, run, 60);
+			process.stdout.write(`writes property: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+		}, 600_000);
+	},
+);

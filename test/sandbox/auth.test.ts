@@ -1,7 +1,5 @@
-import { SandboxClient } from '../helpers/sandboxClient';
-
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
+import { SandboxClient } from '../../harness/sandbox/client';
+import { HOUR, DAY } from '../../harness/time';
 
 /** A token for a key, asked over HTTP without the client's cache. */
 async function freshToken(sb: SandboxClient, company = 'partner'): Promise<string> {
@@ -14,7 +12,7 @@ function decodePart(part: string): Record<string, unknown> {
 	return JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>;
 }
 
-describe('sandbox auth: POST /token (spec section 5)', () => {
+describe('sandbox auth: POST /token', () => {
 	let sb: SandboxClient;
 	let prod: SandboxClient;
 	beforeAll(async () => {
@@ -179,7 +177,7 @@ describe('sandbox auth: token lifetime of 24 hours on the sandbox clock', () => 
 	});
 });
 
-describe('sandbox auth: rate limit per key (DESIGN section 4)', () => {
+describe('sandbox auth: rate limit per key', () => {
 	const WINDOW = 60_000;
 	let sb: SandboxClient;
 	beforeAll(

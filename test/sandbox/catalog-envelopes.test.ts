@@ -1,8 +1,8 @@
-import { SandboxClient } from '../helpers/sandboxClient';
+import { SandboxClient } from '../../harness/sandbox/client';
 
 const ids = (items: any[]) => items.map((e) => e.id as number);
 
-describe('sandbox list envelopes (DESIGN section 4)', () => {
+describe('sandbox list envelopes', () => {
 	let sb: SandboxClient;
 	let expected: number[];
 	beforeAll(async () => {

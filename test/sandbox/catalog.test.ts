@@ -1,4 +1,4 @@
-import { SandboxClient } from '../helpers/sandboxClient';
+import { SandboxClient } from '../../harness/sandbox/client';
 
 const ids = (events: any[]) => events.map((e) => e.id as number);
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
@@ -14,7 +14,7 @@ describe('sandbox catalog: event points', () => {
 	});
 	afterAll(() => sb.stop());
 
-	describe('visibility (spec section 1)', () => {
+	describe('visibility of event points to a company', () => {
 		it('shows the partner exactly the default 24 on-sale event points, each once, across pages', async () => {
 			expect(all).toHaveLength(24);
 			expect(new Set(ids(all)).size).toBe(24);
@@ -263,7 +263,7 @@ describe('sandbox catalog: event points', () => {
 		});
 	});
 
-	describe('fields (spec section 2)', () => {
+	describe('identifiers and fields', () => {
 		const money = { amount: expect.any(Number), currency: 'EUR' };
 		const iso = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/);
 		const named = { id: expect.any(Number), name: expect.any(String) };

@@ -1,4 +1,4 @@
-import { SandboxClient } from '../helpers/sandboxClient';
+import { SandboxClient } from '../../harness/sandbox/client';
 
 describe('sandbox: the stand-in CRM the demo points the CRM example at', () => {
 	let sb: SandboxClient;

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 
-import { SandboxClient } from '../helpers/sandboxClient';
+import { SandboxClient } from '../../harness/sandbox/client';
 
 /** Installs one rule or several; fails the test when the sandbox refuses them. */
 async function addFaults(

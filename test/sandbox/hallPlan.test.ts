@@ -1,4 +1,4 @@
-import { SandboxClient } from '../helpers/sandboxClient';
+import { SandboxClient } from '../../harness/sandbox/client';
 
 interface Money {
 	amount: number;

@@ -1,4 +1,5 @@
-import { SandboxClient } from '../helpers/sandboxClient';
+import { SandboxClient } from '../../harness/sandbox/client';
+import { MINUTE } from '../../harness/time';
 
 interface Order {
 	id: number;
@@ -24,7 +25,6 @@ interface ErrorBody {
 	violations?: Violation[];
 }
 
-const MINUTE = 60_000;
 /** On sale and linked to both seeded companies. */
 const EVENT = 1002;
 const OTHER_EVENT = 1005;

@@ -1,12 +1,12 @@
-import { SandboxClient } from '../helpers/sandboxClient';
+import { SandboxClient } from '../../harness/sandbox/client';
 import {
 	EVENT,
-	MINUTE,
 	OTHER_EVENT,
 	orderHelpers,
 	type Order,
 	type Violation,
-} from '../helpers/orderFixtures';
+} from '../../harness/nodes/orderFixtures';
+import { MINUTE } from '../../harness/time';
 
 describe('sandbox orders: changing holds, tickets, payment data, lists and promo codes', () => {
 	let sb: SandboxClient;

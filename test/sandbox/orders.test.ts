@@ -1,5 +1,6 @@
-import { SandboxClient } from '../helpers/sandboxClient';
-import { EVENT, MINUTE, orderHelpers, type Order, type Violation } from '../helpers/orderFixtures';
+import { SandboxClient } from '../../harness/sandbox/client';
+import { MINUTE } from '../../harness/time';
+import { EVENT, orderHelpers, type Order, type Violation } from '../../harness/nodes/orderFixtures';
 
 describe('sandbox orders: the order state machine', () => {
 	let sb: SandboxClient;

@@ -6,9 +6,9 @@ import {
 	subscribe,
 	deliveriesOf,
 	payOrder,
-} from '../helpers/push';
-import { Receiver } from '../helpers/receiver';
-import { SandboxClient } from '../helpers/sandboxClient';
+} from '../../harness/sandbox/push';
+import { Receiver } from '../../harness/net/receiver';
+import { SandboxClient } from '../../harness/sandbox/client';
 
 describe('sandbox push notifications: what is sent', () => {
 	let sb: SandboxClient;

@@ -1,9 +1,18 @@
-import { SECRET, signAt, signedTime, quiet, until, subscribe, deliveriesOf } from '../helpers/push';
-import { Receiver } from '../helpers/receiver';
-import { SandboxClient } from '../helpers/sandboxClient';
+import {
+	SECRET,
+	signAt,
+	signedTime,
+	quiet,
+	until,
+	subscribe,
+	deliveriesOf,
+	FIRST_RETRY,
+} from '../../harness/sandbox/push';
+import { Receiver } from '../../harness/net/receiver';
+import { SandboxClient } from '../../harness/sandbox/client';
 
 describe('sandbox push notifications: retries on the sandbox clock', () => {
-	const BASE = 60_000;
+	const BASE = FIRST_RETRY;
 	let sb: SandboxClient;
 	const receivers: Receiver[] = [];
 

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 
-import { SandboxClient } from '../helpers/sandboxClient';
+import { SandboxClient } from '../../harness/sandbox/client';
+import { MINUTE } from '../../harness/time';
 
-const MINUTE = 60_000;
 const EVENT = 1002;
 
 /** The Date header of an answer, as epoch ms (whole seconds). */

@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { fetch, request } from 'undici';
 
-import { SandboxClient } from '../helpers/sandboxClient';
+import { SandboxClient } from '../../harness/sandbox/client';
 
 const EVENT = 1002;
 

@@ -1,6 +1,6 @@
-import { SandboxClient } from '../helpers/sandboxClient';
+import { SandboxClient } from '../../harness/sandbox/client';
 
-describe('sandbox: the integration order of spec section 1', () => {
+describe('sandbox: the integration order, step by step', () => {
 	let sb: SandboxClient;
 	beforeAll(async () => (sb = await SandboxClient.start()));
 	afterAll(() => sb.stop());

@@ -3,7 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
 
-import { startWan, type WanLink } from '../../bench/lib/wan';
+import { startWan, type WanLink } from '../../harness/net/wan';
 
 /**
  * The WAN stand-in the benchmarks run behind: time to the first byte of an answer on a new
@@ -28,7 +28,10 @@ afterAll(async () => {
 
 const REQUEST = 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n';
 
-/** Opens a new connection, sends a request as soon as it may, and resolves with the ms to the answer's first byte and the answer. */
+/**
+ * Opens a new connection, sends a request as soon as it may, and resolves with the ms to the
+ * answer's first byte and the answer.
+ */
 function firstByte(
 	connect: (ready: () => void) => net.Socket,
 ): Promise<{ ms: number; text: string }> {
@@ -52,22 +55,26 @@ it('plain: 2 round trips to the first byte of the answer', async () => {
 	const { ms, text } = await firstByte((ready) => net.connect(link.port, '127.0.0.1', ready));
 	expect(text).toMatch(/^HTTP\/1\.1 200[\s\S]*ok$/);
 	expect(ms).toBeGreaterThanOrEqual(2 * RTT - 5);
-	expect(ms).toBeLessThan(3 * RTT); // a round trip short of the next count: load may add time, never a round trip
+	// a round trip short of the next count: load may add time, never a round trip
+	expect(ms).toBeLessThan(3 * RTT);
 	expect(link.opened).toHaveLength(1);
 });
 
-it('TLS with the throwaway certificate: 3 round trips to the first byte of the answer', async () => {
-	const link = await startWan({ upstreamPort: port, rttMs: RTT, tls: true });
-	links.push(link);
-	const ca = readFileSync(link.caFile!);
-	const { ms, text } = await firstByte((ready) =>
-		tls.connect({ port: link.port, host: '127.0.0.1', ca }, ready),
-	);
-	expect(text).toMatch(/^HTTP\/1\.1 200[\s\S]*ok$/);
-	expect(ms).toBeGreaterThanOrEqual(3 * RTT - 5);
-	expect(ms).toBeLessThan(4 * RTT);
-	expect(link.answers.map((a) => a.status)).toEqual([200]);
-});
+it(
+	'TLS with the throwaway certificate: 3 round trips to the ' + 'first byte of the answer',
+	async () => {
+		const link = await startWan({ upstreamPort: port, rttMs: RTT, tls: true });
+		links.push(link);
+		const ca = readFileSync(link.caFile!);
+		const { ms, text } = await firstByte((ready) =>
+			tls.connect({ port: link.port, host: '127.0.0.1', ca }, ready),
+		);
+		expect(text).toMatch(/^HTTP\/1\.1 200[\s\S]*ok$/);
+		expect(ms).toBeGreaterThanOrEqual(3 * RTT - 5);
+		expect(ms).toBeLessThan(4 * RTT);
+		expect(link.answers.map((a) => a.status)).toEqual([200]);
+	},
+);
 
 it('a second request on an open connection costs one round trip', async () => {
 	const link = await startWan({ upstreamPort: port, rttMs: RTT });

@@ -1,0 +1,120 @@
+import { PollContext, TriggersAndPollers } from 'n8n-core';
+import type { IDataObject, INodeExecutionData, WorkflowActivateMode } from 'n8n-workflow';
+
+import { expectNoLeak } from '../secrets';
+import { buildAdditionalData, buildWorkflow, NODE_NAME, type NodeUnderTest } from './runtime';
+
+export interface PollCall extends NodeUnderTest {
+	/** The workflow's static data the poll starts from (JSON text); undefined: never activated. */
+	staticData?: string;
+	/**
+	 * 'trigger' for an active workflow's poll (default), 'manual' for "Fetch Test Event" in the
+	 * editor.
+	 */
+	mode?: 'trigger' | 'manual';
+	/** Default: 'manual' in manual mode (as WorkflowExecute.executePollNode), else 'activate'. */
+	activation?: WorkflowActivateMode;
+}
+
+export interface PollResult {
+	/** The items of output 0; empty when the poll returned null (nothing new). */
+	items: INodeExecutionData[];
+	/** Whether `poll()` returned null, which n8n takes as "nothing new": no execution starts. */
+	returnedNull: boolean;
+	/**
+	 * The workflow's static data after the poll, as the node left it in memory (JSON text), also
+	 * after an error.
+	 */
+	staticData: string;
+	/** Whether the node wrote its static data (n8n's ObservableObject flag). */
+	changed: boolean;
+	error?: Error;
+}
+
+/**
+ * One poll as n8n runs it: a workflow holding only the trigger, built from `staticData` (JSON),
+ * n8n-core's PollContext, and TriggersAndPollers.runPollFunction (what n8n's poll executor
+ * calls; the editor's Fetch Test Event calls poll() on a PollContext in 'manual' mode directly).
+ */
+export async function runPoll(options: PollCall): Promise<PollResult> {
+	const { workflow, node } = buildWorkflow(options, false);
+	if (options.staticData !== undefined)
+		workflow.overrideStaticData(JSON.parse(options.staticData) as IDataObject);
+	workflow.staticData.__dataChanged = false;
+	const mode = options.mode ?? 'trigger';
+	const additionalData = buildAdditionalData(options.credentials, { mode });
+	const refuse = () => {
+		throw new Error('poll harness: the node must return its items, not emit them');
+	};
+	const activation = options.activation ?? (mode === 'manual' ? 'manual' : 'activate');
+	const context = new PollContext(workflow, node, additionalData, mode, activation, refuse, refuse);
+	const result: PollResult = { items: [], returnedNull: false, staticData: '', changed: false };
+	try {
+		const output = await new TriggersAndPollers().runPollFunction(workflow, node, context);
+		result.returnedNull = output === null;
+		result.items = output?.[0] ?? [];
+	} catch (error) {
+		result.error = error as Error;
+	}
+	// Read through a fresh type: TypeScript narrowed the flag to `false` at the reset above.
+	result.changed = (workflow.staticData as IDataObject).__dataChanged === true;
+	result.staticData = JSON.stringify(workflow.staticData);
+	// Items, the error and the static data n8n would save: none may carry a key or token.
+	expectNoLeak('a poll', [result], options.credentials?.secrets());
+	return result;
+}
+
+/**
+ * A trigger's life across polls, with its static data where n8n 2.40 keeps it (the default poll
+ * scheduling; read in n8n-core poll-trigger-executor.ts and active-workflow-triggers.ts, and the
+ * cli's active-workflow-manager.ts and trigger-execution-context.factory.ts):
+ * - The active workflow stays in memory between polls, with whatever the node wrote (`staticData`).
+ * - The database copy (`saved`) is written after the activation poll (activation saves static
+ *   data once its triggers are added) and by each poll that returns items (`__emit` saves before
+ *   starting the execution). A poll that returns null writes nothing to the database (its cursor
+ *   commit concerns durable cursors only, off by default); nor does one that throws. A failed
+ *   activation poll fails the activation: its workflow is dropped.
+ * - `restart()` is n8n starting again: memory is the database copy, the next poll an activation.
+ * - Manual runs (Fetch Test Event) run on a workflow of their own and save nothing.
+ */
+export class PollSession {
+	/** The static data in the running n8n's memory (JSON text); undefined before activation. */
+	staticData?: string;
+	/** The static data in n8n's database (JSON text). */
+	saved?: string;
+	/** Polls run so far (manual ones included). */
+	polls = 0;
+	private activating = true;
+	private restarted = false;
+
+	constructor(private readonly base: PollCall) {}
+
+	async poll(extra: Partial<PollCall> = {}): Promise<PollResult> {
+		this.polls++;
+		const call = { ...this.base, ...extra, staticData: this.staticData };
+		if (this.restarted) call.activation ??= 'init';
+		const result = await runPoll(call);
+		if ((call.mode ?? 'trigger') === 'manual') return result;
+		if (this.activating && result.error) {
+			this.staticData = this.saved;
+			return result;
+		}
+		this.staticData = result.staticData;
+		if (this.activating || (!result.error && !result.returnedNull)) this.saved = result.staticData;
+		this.activating = false;
+		return result;
+	}
+
+	/** n8n restarts: what it had only in memory is gone. */
+	restart() {
+		this.staticData = this.saved;
+		this.activating = true;
+		this.restarted = true;
+	}
+
+	/** The node's own static data (getWorkflowStaticData('node')) in memory, parsed. */
+	nodeData(name = this.base.name ?? NODE_NAME): IDataObject | undefined {
+		if (this.staticData === undefined) return undefined;
+		return (JSON.parse(this.staticData) as IDataObject)[`node:${name}`] as IDataObject | undefined;
+	}
+}

@@ -1,0 +1,426 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { commonPollingParameters } from 'n8n-core/dist/nodes-loader/constants';
+import {
+	NodeHelpers,
+	type INode,
+	type INodeProperties,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
+
+import { PublicEvents } from '../../nodes/PublicEvents/PublicEvents.node';
+import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
+import { PublicEventsTrigger } from '../../nodes/PublicEventsTrigger/PublicEventsTrigger.node';
+import { expectNoSecrets, secretsOf } from '../../harness/secrets';
+import { SandboxClient } from '../../harness/sandbox/client';
+import {
+	API_CREDENTIAL,
+	MCP_CREDENTIAL,
+	ORGANISER_CREDENTIAL as ORGANISER,
+	WEBHOOK_CREDENTIAL,
+} from '../../scripts/demo/setup';
+
+/**
+ * The shipped example workflows (examples/*.json) against the nodes as n8n loads them: every
+ * parameter one the editor shows for the chosen resource and operation, no issue the editor
+ * would flag, connections that hold together, the demo's credentials and no secret. Real n8n
+ * runs them in test/e2e/examples.e2e.test.ts.
+ */
+const DIR = join(__dirname, '..', '..', 'examples');
+const PACKAGE = 'n8n-nodes-public-events.';
+// Relative to the folder n8n starts in (Docker's /home/node, or the home folder): the same path
+// works in both.
+const FILES_DIR = '.n8n-files/public-events/';
+const DEMO_CREDENTIALS: Record<string, { id: string; name: string }> = {
+	publicEventsApi: API_CREDENTIAL,
+	publicEventsWebhookApi: WEBHOOK_CREDENTIAL,
+	httpBearerAuth: MCP_CREDENTIAL,
+};
+/**
+ * The barcode export needs an organiser's key: its example names the demo's organiser credential.
+ */
+const credentialFor = (file: string, type: string) =>
+	file === 'nightly-barcode-export.json' && type === 'publicEventsApi'
+		? ORGANISER
+		: DEMO_CREDENTIALS[type];
+const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
+
+interface Example {
+	id: string;
+	name: string;
+	active: boolean;
+	settings?: { executionOrder?: string };
+	nodes: INode[];
+	connections: Record<
+		string,
+		Record<string, Array<Array<{ node: string; type: string; index: number }>>>
+	>;
+}
+
+// n8n-core adds Poll Times to polling nodes when it loads them; so does this test.
+const pollTrigger = new PublicEventsPollTrigger().description;
+const publicEvents = new PublicEvents().description;
+const descriptions: Record<string, INodeTypeDescription> = {
+	publicEvents,
+	// The tool n8n makes of it (usableAsTool): the same properties; its name turns `@tool` on.
+	publicEventsTool: { ...publicEvents, name: 'publicEventsTool' },
+	publicEventsTrigger: new PublicEventsTrigger().description,
+	publicEventsPollTrigger: {
+		...pollTrigger,
+		properties: [...commonPollingParameters, ...pollTrigger.properties],
+	},
+};
+
+const files = readdirSync(DIR)
+	.filter((f) => f.endsWith('.json'))
+	.sort();
+const examples = files.map(
+	(file) => [file, JSON.parse(readFileSync(join(DIR, file), 'utf8')) as Example] as const,
+);
+const isExpression = (value: unknown) => typeof value === 'string' && value.startsWith('=');
+const ours = (example: Example) => example.nodes.filter((n) => n.type.startsWith(PACKAGE));
+const descriptionOf = (node: INode) => descriptions[node.type.slice(PACKAGE.length)];
+
+/**
+ * Values the editor would not offer: an option, a resource locator mode, a collection entry it does
+ * not have.
+ */
+function valueIssues(
+	properties: INodeProperties[],
+	values: Record<string, unknown>,
+	path = '',
+): string[] {
+	const issues: string[] = [];
+	for (const [key, value] of Object.entries(values)) {
+		const property = properties.find((p) => p.name === key);
+		const at = `${path}${key}`;
+		if (!property) {
+			issues.push(`${at}: no such parameter`);
+			continue;
+		}
+		if (isExpression(value)) continue;
+		const choices = (property.options ?? []) as Array<{ value?: unknown; name: string }>;
+		const dynamic = property.typeOptions?.loadOptionsMethod !== undefined;
+		if (property.type === 'options' && !dynamic && !choices.some((o) => o.value === value))
+			issues.push(`${at}: "${String(value)}" is not an option`);
+		if (property.type === 'multiOptions' && !dynamic) {
+			for (const v of value as unknown[])
+				if (!choices.some((o) => o.value === v))
+					issues.push(`${at}: "${String(v)}" is not an option`);
+		}
+		if (
+			property.type === 'resourceLocator' &&
+			!property.modes?.some((m) => m.name === (value as { mode: string }).mode)
+		)
+			issues.push(`${at}: no such mode`);
+		if (property.type === 'collection')
+			issues.push(
+				...valueIssues(
+					property.options as INodeProperties[],
+					value as Record<string, unknown>,
+					`${at}.`,
+				),
+			);
+	}
+	return issues;
+}
+
+describe('example workflows', () => {
+	let sandbox: SandboxClient;
+
+	beforeAll(async () => {
+		sandbox = await SandboxClient.start({});
+	});
+
+	afterAll(async () => {
+		await sandbox?.stop();
+	});
+
+	it(
+		'the five examples are there, each with its own fixed ID, ' + 'inactive, in execution order v1',
+		() => {
+			expect(files).toEqual(
+				expect.arrayContaining([
+					'catalog-sync.json',
+					'nightly-barcode-export.json',
+					'push-sale-to-crm.json',
+					'sales-and-refunds-to-spreadsheet.json',
+					'sell-a-ticket.json',
+				]),
+			);
+			for (const [file, example] of examples) {
+				expect([file, example.id, example.active, example.settings?.executionOrder]).toEqual([
+					file,
+					expect.stringMatching(/^[A-Za-z0-9]{16}$/),
+					false,
+					'v1',
+				]);
+				expect([file, example.name]).toEqual([file, expect.stringMatching(/^Public Events: /)]);
+				expect([
+					file,
+					new Set(example.nodes.map((n) => n.name)).size,
+					new Set(example.nodes.map((n) => n.id)).size,
+				]).toEqual([file, example.nodes.length, example.nodes.length]);
+			}
+			expect(new Set(examples.map(([, e]) => e.id)).size).toBe(examples.length);
+		},
+	);
+
+	it(
+		'the package nodes carry the community type names and ' +
+			'parameters the editor shows, with no issue',
+		() => {
+			for (const [file, example] of examples) {
+				for (const node of ours(example)) {
+					const where = `${file} > ${node.name}`;
+					const description = descriptionOf(node);
+					expect([
+						where,
+						[description?.version].flat().includes(node.typeVersion),
+						description?.name,
+					]).toEqual([where, true, node.type.slice(PACKAGE.length)]);
+					// With defaults filled in: a parameter missing from the result is hidden for this resource
+					// and operation.
+					const shown =
+						NodeHelpers.getNodeParameters(
+							description.properties,
+							node.parameters,
+							true,
+							false,
+							node,
+							description,
+						) ?? {};
+					const hidden = Object.keys(node.parameters).filter((key) => !(key in shown));
+					const issues = NodeHelpers.getNodeParametersIssues(
+						description.properties,
+						{ ...node, parameters: shown },
+						description,
+					);
+					const displayed = description.properties.filter((p) =>
+						NodeHelpers.displayParameter(shown, p, node, description),
+					);
+					expect([where, hidden, issues, valueIssues(displayed, node.parameters)]).toEqual([
+						where,
+						[],
+						null,
+						[],
+					]);
+				}
+			}
+		},
+	);
+
+	it(
+		"n8n's own nodes come from n8n-nodes-base (their versions are " +
+			'checked against n8n 2.40.7 by the e2e suite)',
+		() => {
+			for (const [file, example] of examples) {
+				for (const node of example.nodes.filter((n) => !n.type.startsWith(PACKAGE))) {
+					expect([file, node.name, node.type, typeof node.typeVersion]).toEqual([
+						file,
+						node.name,
+						expect.stringMatching(/^(n8n-nodes-base\.\w+|@n8n\/n8n-nodes-langchain\.mcpTrigger)$/),
+						'number',
+					]);
+				}
+			}
+		},
+	);
+
+	it(
+		'connections join existing nodes; an error output only where ' +
+			'On Error sends one; every node is reached from a trigger',
+		() => {
+			for (const [file, example] of examples) {
+				const byName = new Map(example.nodes.map((n) => [n.name, n]));
+				const reached = new Set<string>();
+				const isTrigger = (n: INode) => /trigger/i.test(n.type);
+				const next = (name: string) =>
+					(example.connections[name]?.main ?? []).flat().map((c) => c.node);
+				const visit = (name: string) => {
+					if (reached.has(name)) return;
+					reached.add(name);
+					next(name).forEach(visit);
+				};
+				example.nodes.filter(isTrigger).forEach((n) => visit(n.name));
+				// A tool serves the trigger it is connected to (ai_tool): reached through it.
+				for (const [from, { ai_tool: tools }] of Object.entries(example.connections)) {
+					if (!tools) continue;
+					for (const link of tools.flat()) {
+						expect([file, from, link.type, byName.get(link.node)?.type]).toEqual([
+							file,
+							from,
+							'ai_tool',
+							'@n8n/n8n-nodes-langchain.mcpTrigger',
+						]);
+						if (reached.has(link.node)) reached.add(from);
+					}
+				}
+				for (const [from, { main = [] }] of Object.entries(example.connections)) {
+					const source = byName.get(from);
+					expect([file, from, source !== undefined]).toEqual([file, from, true]);
+					// Loop Over Items (done, loop) and If (true, false) have two outputs; On Error: Continue
+					// (using error output) adds one.
+					const outputs =
+						(['n8n-nodes-base.splitInBatches', 'n8n-nodes-base.if'].includes(source?.type ?? '')
+							? 2
+							: 1) + (source?.onError === 'continueErrorOutput' ? 1 : 0);
+					expect([file, from, main.length <= outputs]).toEqual([file, from, true]);
+					for (const link of main.flat()) {
+						const target = byName.get(link.node);
+						const inputs =
+							target?.type === 'n8n-nodes-base.merge'
+								? Number(target.parameters.numberInputs ?? 2)
+								: 1;
+						expect([
+							file,
+							`${from} -> ${link.node}`,
+							target !== undefined && !isTrigger(target),
+							link.type,
+							link.index < inputs,
+						]).toEqual([file, `${from} -> ${link.node}`, true, 'main', true]);
+					}
+				}
+				const unreached = example.nodes
+					.filter((n) => n.type !== 'n8n-nodes-base.stickyNote' && !reached.has(n.name))
+					.map((n) => n.name);
+				expect([file, unreached]).toEqual([file, []]);
+			}
+		},
+	);
+
+	it(
+		'every workflow started by a schedule also has a Run Now ' +
+			'manual trigger feeding the same nodes, first of the triggers',
+		() => {
+			for (const [file, example] of examples) {
+				const targets = (type: string) =>
+					example.nodes
+						.filter((n) => n.type === type)
+						.map((n) => (example.connections[n.name]?.main[0] ?? []).map((c) => c.node).sort());
+				for (const scheduled of targets('n8n-nodes-base.scheduleTrigger')) {
+					expect([file, targets('n8n-nodes-base.manualTrigger')]).toEqual([file, [scheduled]]);
+				}
+				// `n8n execute` (2.40.7) wants a Manual Trigger, but starts from the first trigger in the
+				// node list.
+				const first = example.nodes.find((n) => /trigger/i.test(n.type))!;
+				if (example.nodes.some((n) => n.type === 'n8n-nodes-base.manualTrigger'))
+					expect([file, first.type]).toEqual([file, 'n8n-nodes-base.manualTrigger']);
+			}
+		},
+	);
+
+	it('credentials are the demo ones, on every node that needs them, and no other', () => {
+		for (const [file, example] of examples) {
+			for (const node of example.nodes) {
+				const where = `${file} > ${node.name}`;
+				for (const [type, reference] of Object.entries(node.credentials ?? {})) {
+					expect([where, type, reference]).toEqual([where, type, credentialFor(file, type)]);
+				}
+				if (!node.type.startsWith(PACKAGE)) continue;
+				const description = descriptionOf(node);
+				const needed = (description.credentials ?? [])
+					.filter((c) => NodeHelpers.displayParameter(node.parameters, c, node, description))
+					.map((c) => c.name);
+				expect([where, Object.keys(node.credentials ?? {}).sort()]).toEqual([where, needed.sort()]);
+			}
+		}
+	});
+
+	it(
+		'each example explains itself in a sticky note saying what to ' +
+			"set; files live under n8n 2.x's default .n8n-files folder",
+		() => {
+			for (const [file, example] of examples) {
+				const notes = example.nodes
+					.filter((n) => n.type === 'n8n-nodes-base.stickyNote')
+					.map((n) => String(n.parameters.content));
+				expect([file, notes.length, notes.join('\n')]).toEqual([
+					file,
+					1,
+					expect.stringMatching(/^## [\s\S]*\*\*Set:\*\*/),
+				]);
+				for (const node of example.nodes.filter((n) => n.type === 'n8n-nodes-base.readWriteFile')) {
+					expect([
+						file,
+						String(node.parameters.fileName).replace(/^=/, '').startsWith(FILES_DIR),
+					]).toEqual([file, true]);
+					expect([file, notes[0]]).toEqual([file, expect.stringContaining('.n8n-files')]);
+				}
+			}
+		},
+	);
+
+	it(
+		'sell a ticket: when reporting the payment fails, the error ' +
+			'output releases the hold of the order created',
+		() => {
+			const sale = examples.find(([file]) => file === 'sell-a-ticket.json')![1];
+			const pay = sale.nodes.find((n) => n.name === 'Report Payment')!;
+			expect([
+				pay.onError,
+				pay.parameters.operation,
+				pay.parameters.toStatus,
+				pay.parameters.options,
+			]).toEqual(['continueErrorOutput', 'changeStatus', 'paid', { splitTickets: true }]);
+			const [success, failure] = sale.connections['Report Payment'].main;
+			expect(success).toEqual([]);
+			const release = sale.nodes.find((n) => n.name === failure[0].node)!;
+			expect(release.parameters).toMatchObject({
+				resource: 'order',
+				operation: 'changeStatus',
+				toStatus: 'expired',
+				orderId: "={{ $('Create Order').item.json.id }}",
+			});
+			expect(sale.connections[release.name]).toBeUndefined();
+		},
+	);
+
+	it(
+		'every MCP Server Trigger is closed: Bearer Auth with a ' +
+			'credential, on a random path, and the note says how to make ' +
+			'the token',
+		() => {
+			const triggers = examples.flatMap(([file, example]) =>
+				example.nodes
+					.filter((n) => n.type === MCP_TRIGGER)
+					.map((node) => [file, example, node] as const),
+			);
+			expect(triggers.map(([file]) => file)).toContain('ai-ticket-desk.json');
+			for (const [file, example, node] of triggers) {
+				// Anyone who reaches an open MCP URL can hold places, filling the account's reserved-ticket
+				// limit.
+				expect([file, node.parameters.authentication, Object.keys(node.credentials ?? {})]).toEqual(
+					[file, 'bearerAuth', ['httpBearerAuth']],
+				);
+				// A word can be guessed; a UUID (what n8n itself puts there) cannot.
+				expect([file, node.parameters.path]).toEqual([
+					file,
+					expect.stringMatching(
+						/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+					),
+				]);
+				const note = example.nodes.find((n) => n.type === 'n8n-nodes-base.stickyNote')!.parameters
+					.content as string;
+				expect([file, note]).toEqual([
+					file,
+					expect.stringMatching(/Bearer Auth[\s\S]*long random token[\s\S]*https/),
+				]);
+			}
+			const paths = triggers.map(([, , node]) => node.parameters.path);
+			expect(new Set(paths).size).toBe(paths.length);
+		},
+	);
+
+	it('no file holds a key, a token, a secret or credential data', () => {
+		for (const [file] of examples) {
+			const text = readFileSync(join(DIR, file), 'utf8');
+			expectNoSecrets(text, secretsOf(sandbox), file);
+			expect([
+				file,
+				text.match(/pe_(test|live)_\w+|eyJ[\w-]{8,}\.|"(apiKey|secret|token|password|data)"\s*:/g),
+			]).toEqual([file, null]);
+		}
+	});
+});

@@ -1,0 +1,274 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Order } from '../../../../../harness/nodes/orderFixtures';
+import { MINUTE } from '../../../../../harness/time';
+import { byId, EVENT, orderNodeSuite } from '../../../../../harness/nodes/orderNode';
+import { mark, since, type LogEntry } from '../../../../../harness/nodes/publicEvents';
+import { LATE } from '../../../../../nodes/PublicEvents/resources/order/writeCheck';
+
+const { sb, order, create, getOrder, setStatus, place, ms } = orderNodeSuite();
+
+const fault = (rule: IDataObject) => sb().admin('POST', '/faults', rule);
+
+afterEach(() => sb().admin('DELETE', '/faults'));
+
+// One event of its own with room for every case (paid places stay sold).
+let eventId: number;
+
+beforeAll(async () => {
+	eventId = (await sb().admin('POST', '/events', { name: 'Uncertain writes', places: 400 })).body
+		.id;
+});
+
+/** Runs the node with the fault in place; returns its outcome and the API requests it made. */
+async function runWith(rule: IDataObject | undefined, operation: string, parameters: IDataObject) {
+	if (rule) await fault(rule);
+	const before = await mark(sb());
+	const result = await order(operation, parameters);
+	const log = (await since(sb(), before)).filter((e) => e.route !== '/token');
+	return { ...result, log };
+}
+
+const sent = (log: LogEntry[], method: string, route: string) =>
+	log.filter((e) => e.method === method && e.route === route).length;
+
+const readBacks = (log: LogEntry[]) => sent(log, 'GET', '/orders/{id}');
+
+const held = async (count: number) => (await create(count, {}, eventId)).order;
+
+/** Ends a hold the case left, so holds never pile up against the account's limit. */
+async function release(id: number) {
+	if ((await getOrder(id)).body.status === 'reserved_to_time') await setStatus(id, 'expired');
+}
+
+describe('Order: create and read', () => {
+	it(
+		'Create holds the places for the given minutes; places by ID ' + 'list, one as an IRI',
+		async () => {
+			const free = await sb().freePlaces(EVENT, 2);
+			const before = await mark(sb());
+			const { items, error } = await order('create', {
+				eventId: byId(`/api/v2/event-points/${EVENT}`),
+				places: byId(`${free.ids[0]}, /api/v2/places/${free.ids[1]}`),
+				priceCategory: free.priceCategory,
+				reservedMinutes: 20,
+			});
+			expect(error).toBeUndefined();
+			const created = items[0].json as unknown as Order;
+			expect(created.status).toBe('reserved_to_time');
+			expect(
+				(await since(sb(), before))
+					.filter((e) => e.method !== 'POST' || e.route !== '/token')
+					.map((e) => `${e.method} ${e.route} ${e.status}`),
+			).toEqual(['POST /orders 201']);
+			const stored = (await getOrder(created.id)).body;
+			expect(stored.tickets!.map((t) => String(t.placeId)).sort()).toEqual([...free.ids].sort());
+			expect(ms(stored.reservedToDate) - ms(stored.createdAt)).toBe(20 * MINUTE);
+			for (const id of free.ids) expect((await place(id)).availableCount).toBe(0);
+			await setStatus(created.id, 'expired');
+		},
+	);
+
+	it(
+		'Create takes an array of places and the price category by ' + 'expression, and a promo code',
+		async () => {
+			const free = await sb().freePlaces(EVENT, 2);
+			const { items, error } = await order(
+				'create',
+				{
+					eventId: byId(String(EVENT)),
+					places: byId('={{ $json.placeIds }}'),
+					priceCategory: '={{ $json.category }}',
+					additionalFields: { promoCode: 'PARTNER10' },
+				},
+				{ inputItems: [{ placeIds: free.ids.map(Number), category: Number(free.priceCategory) }] },
+			);
+			expect(error).toBeUndefined();
+			const stored = (await getOrder(Number(items[0].json.id))).body as Order & {
+				promocode: string;
+			};
+			expect(stored.tickets).toHaveLength(2);
+			expect(stored.promocode).toBe('PARTNER10');
+			const full = stored.tickets!.reduce((sum, t) => sum + t.price.amount, 0);
+			expect(stored.totalDiscount.amount).toBeCloseTo(full * 0.1, 2);
+			await setStatus(stored.id, 'expired');
+		},
+	);
+});
+
+describe('Order: changing a hold', () => {
+	it(
+		'a hold ends by itself: moving the sandbox clock past it ' +
+			'expires the order and frees the places',
+		async () => {
+			const { order: created, free } = await create(1, { reservedMinutes: 5 });
+			await sb().advanceClock(4 * MINUTE);
+			expect((await order('get', { orderId: String(created.id) })).items[0].json.status).toBe(
+				'reserved_to_time',
+			);
+			await sb().advanceClock(2 * MINUTE);
+			expect((await order('get', { orderId: String(created.id) })).items[0].json.status).toBe(
+				'expired',
+			);
+			expect((await place(free.ids[0])).availableCount).toBe(1);
+		},
+	);
+});
+
+describe('Create, answer lost: one order at most, found by the places it holds', () => {
+	const orderCount = () => sb().app.store.orders.size;
+	const liveOrders = async () =>
+		(
+			await sb().getAll<Order>(`/event-points/${eventId}/orders`, {
+				query: { status: 'reserved_to_time' },
+			})
+		).map((o) => o.id);
+
+	async function createWith(rule: IDataObject, options: IDataObject = {}) {
+		// Another live order of the account on the event: the search must not take it for the new one.
+		const other = await held(1);
+		const free = await sb().freePlaces(eventId, 2);
+		const count = orderCount();
+		const result = await runWith(rule, 'create', {
+			eventId: byId(String(eventId)),
+			places: byId(free.ids.join(',')),
+			priceCategory: free.priceCategory,
+			options,
+		});
+		return { ...result, other, free, created: orderCount() - count };
+	}
+
+	it(
+		'created, then the connection dropped: exactly one order, ' + 'returned as Create returns it',
+		async () => {
+			const { items, error, log, other, free, created } = await createWith(
+				{ kind: 'drop', phase: 'after', method: 'POST', path: '/orders' },
+				{ splitTickets: true },
+			);
+			expect(error).toBeUndefined();
+			expect(created).toBe(1);
+			expect(sent(log, 'POST', '/orders')).toBe(1);
+			expect(items).toHaveLength(1);
+			const { writeCheck, ...output } = items[0].json;
+			expect(writeCheck).toEqual({
+				outcome: 'applied',
+				cause: 'the connection dropped before the answer arrived',
+			});
+			const id = Number(output.id);
+			expect(id).not.toBe(other.id);
+			const { tickets, ...stored } = (await getOrder(id)).body;
+			expect(tickets!.map((t) => String(t.placeId)).sort()).toEqual([...free.ids].sort());
+			expect(output).toEqual(stored);
+			expect(await liveOrders()).toEqual(expect.arrayContaining([id, other.id]));
+			await release(id);
+			await release(other.id);
+		},
+	);
+
+	const searched = () =>
+		`the node searched the live orders of event ${eventId}: none holds these places`;
+
+	it(
+		'a 5xx from the API before it was applied: no order, a clear ' +
+			'error saying running again is safe; sent once',
+		async () => {
+			const { items, error, log, other, created } = await createWith({
+				kind: 'status',
+				status: 503,
+				method: 'POST',
+				path: '/orders',
+			});
+			expect(items).toEqual([]);
+			expect(created).toBe(0);
+			expect(sent(log, 'POST', '/orders')).toBe(1);
+			expect(error?.message).toBe(
+				`Creating an order on event ${eventId} was NOT applied: the service answered 503 (a server error) instead of the result, so ${searched()}. It is safe to run it again.`,
+			);
+			// The other live order was looked at and left alone.
+			expect(readBacks(log)).toBeGreaterThanOrEqual(1);
+			expect((await getOrder(other.id)).body.status).toBe('reserved_to_time');
+			await release(other.id);
+		},
+	);
+
+	it.each([
+		[
+			'dropped before it was applied',
+			{ kind: 'drop', phase: 'before' },
+			'the connection dropped before the answer arrived',
+			{},
+			0,
+		],
+		[
+			"a gateway's 502",
+			{ kind: 'status', status: 502 },
+			'the service answered 502 (a server error) instead of the result',
+			{},
+			0,
+		],
+		[
+			'no answer within the Timeout, created late',
+			{ kind: 'latency', delayMs: 2000 },
+			'no answer came within the Timeout (1 s)',
+			{ timeout: 1 },
+			1,
+		],
+	])(
+		'%s: no order when checked, the orders to check named; sent once, one order at most',
+		async (_, rule, cause, options, late) => {
+			const { items, error, log, other, created, free } = await createWith(
+				{ ...rule, method: 'POST', path: '/orders' },
+				options,
+			);
+			expect(items).toEqual([]);
+			expect(created).toBe(0);
+			expect(error?.message).toBe(
+				`Uncertain: creating an order on event ${eventId} was not applied when the node checked: ${cause}, and ${searched()}. ${LATE} Check the orders of event ${eventId} (Order > Get Many for Event, status Held) before running this again: a hold left behind counts against your reserved-tickets limit until it ends.`,
+			);
+			await sb().app.idle();
+			expect(sent(log, 'POST', '/orders')).toBe(1);
+			const held = (await liveOrders()).filter((id) => id !== other.id);
+			expect(held).toHaveLength(late);
+			// Created late: its places are held, so running Create again is refused, not sold twice.
+			if (late)
+				expect(
+					(
+						await sb().send('POST', '/orders', {
+							eventPoint: String(eventId),
+							places: free.ids,
+							priceCategory: free.priceCategory,
+						})
+					).status,
+				).toBe(409);
+			for (const id of [...held, other.id]) await release(id);
+		},
+	);
+
+	it(
+		"the search fails too: outcome unknown, the event's orders " +
+			'named to check; one order, not two',
+		async () => {
+			await fault({
+				kind: 'status',
+				status: 503,
+				method: 'GET',
+				path: '/event-points/{id}/orders',
+				count: 0,
+			});
+			const { error, log, created } = await createWith(
+				{ kind: 'drop', phase: 'after', method: 'POST', path: '/orders' },
+				{ maxRetries: 0 },
+			);
+			expect(created).toBe(1);
+			expect(sent(log, 'POST', '/orders')).toBe(1);
+			expect(error?.message).toMatch(
+				/^Uncertain: creating an order on event \d+ may or may not have been applied: the connection dropped before the answer arrived, and reading it back failed too/,
+			);
+			expect(error?.message).toContain(
+				`Check the orders of event ${eventId} (Order > Get Many for Event, status Held) before running this again`,
+			);
+			await sb().admin('DELETE', '/faults');
+			for (const id of await liveOrders()) await release(id);
+		},
+	);
+});

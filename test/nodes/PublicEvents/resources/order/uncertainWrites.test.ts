@@ -1,0 +1,342 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { byId, orderNodeSuite } from '../../../../../harness/nodes/orderNode';
+import { mark, since, type LogEntry } from '../../../../../harness/nodes/publicEvents';
+import { LATE } from '../../../../../nodes/PublicEvents/resources/order/writeCheck';
+
+/**
+ * Uncertain writes: a write whose answer is lost (the sandbox applies it and drops the
+ * connection, drops it first, answers 5xx first, or answers after the node's Timeout) is never
+ * sent again; the node reads the state back and reports what really happened.
+ */
+const { sb, order, create, getOrder, setStatus } = orderNodeSuite();
+
+const fault = (rule: IDataObject) => sb().admin('POST', '/faults', rule);
+
+afterEach(() => sb().admin('DELETE', '/faults'));
+
+// One event of its own with room for every case (paid places stay sold).
+let eventId: number;
+
+beforeAll(async () => {
+	eventId = (await sb().admin('POST', '/events', { name: 'Uncertain writes', places: 400 })).body
+		.id;
+});
+
+/** Runs the node with the fault in place; returns its outcome and the API requests it made. */
+async function runWith(rule: IDataObject | undefined, operation: string, parameters: IDataObject) {
+	if (rule) await fault(rule);
+	const before = await mark(sb());
+	const result = await order(operation, parameters);
+	const log = (await since(sb(), before)).filter((e) => e.route !== '/token');
+	return { ...result, log };
+}
+
+const sent = (log: LogEntry[], method: string, route: string) =>
+	log.filter((e) => e.method === method && e.route === route).length;
+
+const readBacks = (log: LogEntry[]) => sent(log, 'GET', '/orders/{id}');
+
+interface WriteCase {
+	operation: string;
+	route: string;
+	/**
+	 * Makes an order for the case; returns the node's parameters and whether the sandbox shows the
+	 * change.
+	 */
+	prepare: () => Promise<{ id: number; parameters: IDataObject; applied: () => Promise<boolean> }>;
+}
+
+const held = async (count: number) => (await create(count, {}, eventId)).order;
+
+const ticketsOf = async (id: number) => (await getOrder(id)).body.tickets!;
+
+const writes: WriteCase[] = [
+	{
+		operation: 'changeStatus',
+		route: '/orders/{id}/status',
+		prepare: async () => {
+			const { id } = await held(2);
+			return {
+				id,
+				parameters: { orderId: String(id), toStatus: 'paid' },
+				applied: async () => (await getOrder(id)).body.status === 'paid',
+			};
+		},
+	},
+	{
+		operation: 'changeTicketStatus',
+		route: '/orders/{id}/tickets/{ticketId}/status',
+		prepare: async () => {
+			const { id } = await held(2);
+			const [ticket] = (await setStatus(id, 'paid')).body.tickets!;
+			return {
+				id,
+				parameters: { orderId: String(id), ticketId: String(ticket.ticketId), toStatus: 'refund' },
+				applied: async () =>
+					(await ticketsOf(id)).find((t) => t.ticketId === ticket.ticketId)!.status === 'refund',
+			};
+		},
+	},
+	{
+		operation: 'extendHold',
+		route: '/orders/{id}/reserve',
+		prepare: async () => {
+			const { id, reservedToDate } = await held(1);
+			return {
+				id,
+				parameters: { orderId: String(id), reservedMinutes: 45 },
+				applied: async () => (await getOrder(id)).body.reservedToDate !== reservedToDate,
+			};
+		},
+	},
+	{
+		operation: 'addPlace',
+		route: '/orders/{id}/add-place',
+		prepare: async () => {
+			const { id } = await held(1);
+			const [ticket] = await ticketsOf(id);
+			const free = await sb().freePlaces(eventId, 1);
+			return {
+				id,
+				parameters: {
+					orderId: String(id),
+					places: byId(free.ids[0]),
+					priceCategory: free.priceCategory,
+				},
+				applied: async () =>
+					(await ticketsOf(id)).some(
+						(t) => String(t.placeId) === free.ids[0] && t.ticketId !== ticket.ticketId,
+					),
+			};
+		},
+	},
+	{
+		operation: 'removeTicket',
+		route: '/orders/{id}/tickets/{ticketId}/remove',
+		prepare: async () => {
+			const { id } = await held(2);
+			const [gone] = await ticketsOf(id);
+			return {
+				id,
+				parameters: { orderId: String(id), ticketId: String(gone.ticketId) },
+				applied: async () => !(await ticketsOf(id)).some((t) => t.ticketId === gone.ticketId),
+			};
+		},
+	},
+];
+
+/** Ends a hold the case left, so holds never pile up against the account's limit. */
+async function release(id: number) {
+	if ((await getOrder(id)).body.status === 'reserved_to_time') await setStatus(id, 'expired');
+}
+
+describe.each(writes)('$operation, answer lost', ({ operation, route, prepare }) => {
+	it(
+		'applied, then the connection dropped: read back, the result ' + 'says applied; sent once',
+		async () => {
+			const { id, parameters, applied } = await prepare();
+			const { items, error, log } = await runWith(
+				{ kind: 'drop', phase: 'after', method: 'PUT', path: route },
+				operation,
+				parameters,
+			);
+			expect(error).toBeUndefined();
+			expect(await applied()).toBe(true);
+			expect(sent(log, 'PUT', route)).toBe(1);
+			expect(readBacks(log)).toBeGreaterThanOrEqual(1);
+			const { writeCheck, ...output } = items[0].json;
+			expect(writeCheck).toEqual({
+				outcome: 'applied',
+				cause: 'the connection dropped before the answer arrived',
+			});
+			// The output is the order as the sandbox now holds it.
+			expect(output).toEqual((await getOrder(id)).body);
+			await release(id);
+		},
+	);
+
+	it(
+		'dropped before it was applied: not applied when checked, may ' +
+			'still be (no answer), the order to check named; sent once',
+		async () => {
+			const { id, parameters, applied } = await prepare();
+			const stored = (await getOrder(id)).body;
+			const { items, error, log } = await runWith(
+				{ kind: 'drop', phase: 'before', method: 'PUT', path: route },
+				operation,
+				parameters,
+			);
+			expect(items).toEqual([]);
+			expect(error?.message).toMatch(
+				/^Uncertain: .* was not applied when the node checked: the connection dropped before the answer arrived, /,
+			);
+			expect(error?.message).toContain(
+				`read order ${id} back: it is unchanged. ${LATE} Check order ${id} (Order > Get) before running this again.`,
+			);
+			expect(error?.message).not.toMatch(/safe to run/);
+			await sb().app.idle();
+			expect(await applied()).toBe(false);
+			expect((await getOrder(id)).body).toEqual(stored);
+			expect(sent(log, 'PUT', route)).toBe(1);
+			await release(id);
+		},
+	);
+
+	it('a 5xx before it was applied: NOT applied, with the status named; sent once', async () => {
+		const { id, parameters, applied } = await prepare();
+		const { error, log } = await runWith(
+			{ kind: 'status', status: 503, method: 'PUT', path: route },
+			operation,
+			parameters,
+		);
+		expect(error?.message).toMatch(
+			/ was NOT applied: the service answered 503 \(a server error\) instead of the result, so the node read order \d+ back: it is unchanged\. It is safe to run it again\.$/,
+		);
+		expect((error as { httpCode?: string } | undefined)?.httpCode).toBe('503');
+		expect(await applied()).toBe(false);
+		expect(sent(log, 'PUT', route)).toBe(1);
+		await release(id);
+	});
+
+	it(
+		"no answer within the node's Timeout, applied late: the node " +
+			'said it may still apply, and did not send it again',
+		async () => {
+			const { id, parameters, applied } = await prepare();
+			const started = Date.now();
+			const { error, log } = await runWith(
+				{ kind: 'latency', delayMs: 2000, method: 'PUT', path: route },
+				operation,
+				{ ...parameters, options: { timeout: 1 } },
+			);
+			expect(Date.now() - started).toBeLessThan(2000);
+			expect(error?.message).toMatch(
+				/^Uncertain: .* was not applied when the node checked: no answer came within the Timeout \(1 s\), and the node read order \d+ back: it is unchanged/,
+			);
+			expect(error?.message).toContain(
+				`${LATE} Check order ${id} (Order > Get) before running this again.`,
+			);
+			expect(readBacks(log)).toBeGreaterThanOrEqual(1);
+			// The slow request runs to its end after the node gave up: applied once, sent once.
+			await sb().app.idle();
+			expect(await applied()).toBe(true);
+			expect(sent(log, 'PUT', route)).toBe(1);
+			await release(id);
+		},
+	);
+
+	it(
+		'the read-back fails too: the outcome is unknown, the order ' + 'to check is named; sent once',
+		async () => {
+			const { id, parameters, applied } = await prepare();
+			// Extend Hold reads the order once before writing: let that read through.
+			await fault({
+				kind: 'status',
+				status: 503,
+				method: 'GET',
+				path: '/orders/{id}',
+				count: 0,
+				skip: operation === 'extendHold' ? 1 : 0,
+			});
+			const { error, log } = await runWith(
+				{ kind: 'drop', phase: 'after', method: 'PUT', path: route },
+				operation,
+				{
+					...parameters,
+					options: { maxRetries: 1, maxRetryWait: 5 },
+				},
+			);
+			expect(error?.message).toMatch(
+				/^Uncertain: .* may or may not have been applied: the connection dropped before the answer arrived, and reading it back failed too \(The service failed with status 503/,
+			);
+			expect(error?.message).toContain('It was not sent again.');
+			expect(error?.message).toContain(
+				`Check order ${id} (Order > Get) before running this again.`,
+			);
+			expect(sent(log, 'PUT', route)).toBe(1);
+			await sb().admin('DELETE', '/faults');
+			expect(await applied()).toBe(true); // it was applied: the node did not claim otherwise
+			await release(id);
+		},
+	);
+});
+
+describe('an answer the node cannot read is an unknown outcome too', () => {
+	it.each([
+		[
+			'malformed JSON',
+			{ kind: 'malformed' },
+			'the service answered 200, but the answer could not be read',
+		],
+		['an empty body', { kind: 'empty' }, 'the service answered without the order'],
+	])(
+		'%s: read back, NOT applied (the sandbox answered in place of the API); sent once',
+		async (_, rule, cause) => {
+			const { id } = await held(1);
+			const { error, log } = await runWith(
+				{ ...rule, method: 'PUT', path: '/orders/{id}/status' },
+				'changeStatus',
+				{ orderId: String(id), toStatus: 'paid' },
+			);
+			expect(error?.message).toMatch(
+				new RegExp(
+					`^Changing the status of order ${id} to paid was NOT applied: ${cause}, so the node read order ${id} back: it is unchanged\\. It is safe to run it again\\.$`,
+				),
+			);
+			expect(sent(log, 'PUT', '/orders/{id}/status')).toBe(1);
+			expect(readBacks(log)).toBe(1);
+			expect((await getOrder(id)).body.status).toBe('reserved_to_time');
+			await release(id);
+		},
+	);
+});
+
+describe(
+	"refused: an answered refusal says so, with the service's " + 'words, without a read-back',
+	() => {
+		it(
+			'409 (already paid) and 422 (limit): "Refused: … was NOT ' +
+				'applied", then the service\'s words; nothing is read back',
+			async () => {
+				const { id } = await held(1);
+				await setStatus(id, 'paid');
+				const conflict = await runWith(undefined, 'changeStatus', {
+					orderId: String(id),
+					toStatus: 'paid',
+				});
+				expect(conflict.error?.message).toBe(
+					`Refused: changing the status of order ${id} to paid was NOT applied. Conflict: Order ${id} cannot go from paid to paid. Read order ${id} (Order > Get) to see its status before trying again.`,
+				);
+				expect(conflict.log.map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([
+					'PUT /orders/{id}/status 409',
+				]);
+
+				const free = await sb().freePlaces(eventId, 1);
+				const limit = await runWith(
+					{
+						kind: 'status',
+						status: 422,
+						method: 'POST',
+						path: '/orders',
+						body: { message: 'limit', limit: 1 },
+					},
+					'create',
+					{
+						eventId: byId(String(eventId)),
+						places: byId(free.ids[0]),
+						priceCategory: free.priceCategory,
+					},
+				);
+				expect(limit.error?.message).toMatch(
+					new RegExp(
+						`^Refused: creating an order on event ${eventId} was NOT applied\\. A limit of the service was exceeded \\(limit 1\\)`,
+					),
+				);
+				expect(limit.log.map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([
+					'POST /orders 422',
+				]);
+			},
+		);
+	},
+);

@@ -1,0 +1,56 @@
+import type { INodeProperties, TriggerPanelDefinition } from 'n8n-workflow';
+
+import { PublicEventsPollTrigger } from '../../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
+
+/**
+ * n8n shows triggerPanel's header and activation hint in the trigger's panel, its executionsHelp
+ * under "When will this node trigger my flow?".
+ */
+function panelOf(description: { triggerPanel?: TriggerPanelDefinition | boolean }) {
+	const panel = description.triggerPanel as TriggerPanelDefinition;
+	const help = panel.executionsHelp as { active: string; inactive: string };
+	const hint = panel.activationHint as { active: string; inactive: string };
+	return { panel, help, hint };
+}
+
+const visible = (properties: INodeProperties[], source: string) =>
+	properties
+		.filter(
+			(p) =>
+				p.type === 'notice' &&
+				(!p.displayOptions?.show?.source || p.displayOptions.show.source.includes(source)),
+		)
+		.map((p) => p.displayName);
+
+describe('the poll trigger says from when and how often', () => {
+	const { description } = new PublicEventsPollTrigger();
+	const { help, hint } = panelOf(description);
+
+	it(
+		"sales and refunds: from activation (the service's time) or " + 'Start From, at the Poll Times',
+		() => {
+			const [start] = visible(description.properties, 'salesAndRefunds');
+			expect(start).toMatch(/starts when the workflow is published \(activated\)/);
+			expect(start).toMatch(/the service's current time/);
+			expect(start).toMatch(/Start From/);
+			expect(start).toMatch(/Poll Times above \(every minute unless changed\)/);
+		},
+	);
+
+	it('catalog changes: the first poll notes the catalog, then the Poll Times', () => {
+		const [start] = visible(description.properties, 'catalog');
+		expect(start).toMatch(/first poll notes every event as it is and emits nothing/);
+		expect(start).toMatch(/Poll Times/);
+	});
+
+	it(
+		'the panel: Fetch Test Event gives a sample; once published ' + 'it polls at the Poll Times',
+		() => {
+			for (const text of [help.inactive, help.active]) {
+				expect(text).toMatch(/Fetch Test Event/);
+				expect(text).toMatch(/Poll Times/);
+			}
+			expect(hint.inactive).toMatch(/from that moment on, or from Options > Start From/);
+		},
+	);
+});

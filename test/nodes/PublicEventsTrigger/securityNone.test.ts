@@ -1,0 +1,445 @@
+import { NodeHelpers, type IDataObject, type INodeParameters } from 'n8n-workflow';
+
+import { PublicEventsTrigger } from '../../../nodes/PublicEventsTrigger/PublicEventsTrigger.node';
+import { buildNode, logPosition, logSince } from '../../../harness/engine/runtime';
+import { mark, since } from '../../../harness/nodes/publicEvents';
+import {
+	deliveriesOf,
+	payOrder,
+	reserveOrder,
+	subscribe,
+	until,
+	FIRST_RETRY,
+} from '../../../harness/sandbox/push';
+import { SandboxClient } from '../../../harness/sandbox/client';
+import { NONE, post, TRIGGER_TYPE, Triggers } from '../../../harness/nodes/webhookTrigger';
+
+/**
+ * Security None: anyone who finds the URL can post to it, so every delivery is a claim the
+ * Public Events API confirms (one GET) before anything starts. The sender hears the same empty
+ * 200 whether its claim started a run, was a repeat or was false; the key that dedupes is what
+ * the API confirmed, not the sender's delivery id. Genuine deliveries are the sandbox's own
+ * pushes over real HTTP; forged ones are posted directly.
+ */
+let sb: SandboxClient;
+const triggers = new Triggers(() => sb);
+
+beforeAll(
+	async () =>
+		(sb = await SandboxClient.start({
+			events: 6,
+			placesPerEvent: 40,
+			push: { retryBaseMs: FIRST_RETRY, maxAttempts: 5 },
+		})),
+);
+afterEach(async () => {
+	await sb.admin('DELETE', '/webhooks');
+	await sb.admin('DELETE', '/faults');
+	await triggers.closeAll();
+});
+afterAll(() => sb.stop());
+
+/**
+ * API requests since `before`, token requests left out (each trigger's credential fetches one
+ * first).
+ */
+const requestsSince = async (before: number) =>
+	(await since(sb, before))
+		.filter((e) => e.route !== '/token')
+		.map((e) => `${e.method} ${e.route} ${e.status}`);
+const sale = (orderId: number | string, id = `forged-${orderId}`, data: IDataObject = {}) =>
+	JSON.stringify({ id, type: 'order.sale', data: { orderId, ...data } });
+const refund = (
+	orderId: number | string,
+	id = `forged-refund-${orderId}`,
+	data: IDataObject = {},
+) => JSON.stringify({ id, type: 'order.refund', data: { orderId, ...data } });
+
+describe('Security None: forged deliveries', () => {
+	it(
+		'a forged sale of an order not paid starts nothing, answered ' +
+			'as a started run is; the order read is the only request',
+		async () => {
+			const trigger = await triggers.start(NONE);
+			const { orderId } = await reserveOrder(sb);
+			const logged = logPosition();
+			const before = await mark(sb);
+			const answer = await post(trigger.url, sale(orderId));
+			expect(answer).toEqual({ status: 200, text: '' });
+			expect(trigger.executions).toEqual([]);
+			expect(await requestsSince(before)).toEqual(['GET /orders/{id} 200']);
+			expect(logSince(logged).join('\n')).toContain(
+				`a sale delivery (Security None) started nothing: order ${orderId} is reserved_to_time, not paid`,
+			);
+
+			// An order that does not exist, a refund of a paid order, the same claim under ten new ids:
+			// nothing, one GET each.
+			const { orderId: paid } = await payOrder(sb);
+			const more = await mark(sb);
+			const claims = [
+				sale(999_999),
+				refund(paid),
+				...Array.from({ length: 10 }, (_, n) => sale(orderId, `forged-${n}`)),
+			];
+			for (const body of claims)
+				expect(await post(trigger.url, body)).toEqual({ status: 200, text: '' });
+			expect(trigger.executions).toEqual([]);
+			expect(await requestsSince(more)).toEqual([
+				'GET /orders/{id} 404',
+				'GET /orders/{id} 200',
+				...claims.slice(2).map(() => 'GET /orders/{id} 200'),
+			]);
+			expect(trigger.staticData).toEqual({});
+		},
+	);
+
+	it(
+		'claims with nothing to check start nothing and cost no ' +
+			'request: no order ID, an unrecognised type, a made-up widget ' +
+			'sale',
+		async () => {
+			const trigger = await triggers.start({
+				...NONE,
+				events: ['sale', 'refund', 'newEvent', 'eventUpdated', 'other'],
+			});
+			const before = await mark(sb);
+			for (const body of [
+				JSON.stringify({ type: 'order.sale', data: {} }),
+				JSON.stringify({ type: 'order.sale', data: { orderId: 'abc' } }),
+				JSON.stringify({ type: 'ticket.scanned', id: 't-1' }),
+				JSON.stringify({ type: 'event.created', data: {} }),
+			]) {
+				expect(await post(trigger.url, body)).toEqual({ status: 200, text: '' });
+			}
+			expect(await requestsSince(before)).toEqual([]);
+			// A widget sale is checked in the widget list (one GET); a made-up one is not there.
+			expect(await post(trigger.url, sale(812_345, 'w-forged', { source: 'widget' }))).toEqual({
+				status: 200,
+				text: '',
+			});
+			expect(await requestsSince(before)).toEqual(['GET /widget-orders 200']);
+			expect(trigger.executions).toEqual([]);
+		},
+	);
+
+	it("an event that is not the key's (organiser only) is not confirmed", async () => {
+		const trigger = await triggers.start(NONE);
+		const hidden = await sb.admin('POST', '/events', {
+			name: 'Closed Rehearsal',
+			places: 5,
+			companies: [],
+		});
+		expect(hidden.status).toBe(201);
+		const before = await mark(sb);
+		expect(
+			(
+				await post(
+					trigger.url,
+					JSON.stringify({ type: 'event.created', data: { eventPointId: hidden.body.id } }),
+				)
+			).status,
+		).toBe(200);
+		expect(await requestsSince(before)).toEqual(['GET /event-points/{id} 404']);
+		expect(trigger.executions).toEqual([]);
+	});
+});
+
+describe('Security None: genuine deliveries pushed by the sandbox (no secret)', () => {
+	it(
+		'a sale starts one run, with the order it was checked ' +
+			'against; a repeat under a new delivery id and a replay start ' +
+			'nothing',
+		async () => {
+			const trigger = await triggers.start(NONE);
+			await subscribe(sb, { url: trigger.url });
+			const before = await mark(sb);
+			const { orderId } = await payOrder(sb);
+			const [call] = await trigger.waitForCalls(1);
+			expect([call.status, call.response]).toEqual([200, '']);
+			expect((await requestsSince(before)).filter((r) => r.startsWith('GET /orders'))).toEqual([
+				'GET /orders/{id} 200',
+			]);
+			const order = (await sb.get(`/orders/${orderId}`)).body;
+			expect(trigger.executions.map(([item]) => item.json)).toEqual([
+				expect.objectContaining({
+					type: 'sale',
+					orderId: String(orderId),
+					order,
+					orderUnavailable: null,
+				}),
+			]);
+
+			const renamed = JSON.stringify({ ...JSON.parse(call.raw), id: 'ntf_made_up' });
+			for (const body of [call.raw, renamed])
+				expect(await post(trigger.url, body, { 'x-delivery-id': 'another' })).toEqual({
+					status: 200,
+					text: '',
+				});
+			// Five copies at the same moment, each checked with the API: the first to be confirmed is
+			// remembered before the others are.
+			const copies = await Promise.all(
+				Array.from({ length: 5 }, (_, n) =>
+					post(trigger.url, JSON.stringify({ ...JSON.parse(call.raw), id: `copy-${n}` })),
+				),
+			);
+			expect(copies).toEqual(copies.map(() => ({ status: 200, text: '' })));
+			expect(trigger.executions).toHaveLength(1);
+			// Remembered by what the API confirmed, not by the sender's ids.
+			expect(trigger.staticData).toEqual({
+				'node:Node under test': { seenDeliveries: [`api:sale:${orderId}`] },
+			});
+
+			expect(
+				(await sb.send('PUT', `/orders/${orderId}/status`, { toStatus: 'refund' })).status,
+			).toBe(200);
+			await trigger.waitForCalls(9);
+			expect(trigger.executions[1][0].json).toMatchObject({
+				type: 'refund',
+				orderId: String(orderId),
+				order: { id: orderId, status: 'refund' },
+			});
+		},
+	);
+
+	it(
+		'partial refunds: each refunded ticket starts one run (the ' +
+			'order stays paid); a repeat of the first starts nothing',
+		async () => {
+			const trigger = await triggers.start({ ...NONE, events: ['refund'] });
+			const { orderId, eventId } = await reserveOrder(sb);
+			const place = await sb.freePlace(eventId);
+			expect(
+				(
+					await sb.send('PUT', `/orders/${orderId}/add-place`, {
+						places: [place.id],
+						priceCategory: place.priceCategory,
+					})
+				).status,
+			).toBe(200);
+			const paid = await sb.send('PUT', `/orders/${orderId}/status`, { toStatus: 'paid' });
+			const [first, second] = (paid.body.tickets as IDataObject[]).map((t) => t.ticketId);
+			await subscribe(sb, { url: trigger.url, types: ['order.refund'] });
+
+			expect(
+				(await sb.send('PUT', `/orders/${orderId}/tickets/${first}/status`, { toStatus: 'refund' }))
+					.status,
+			).toBe(200);
+			const [one] = await trigger.waitForCalls(1);
+			expect(JSON.parse(one.raw).data).toMatchObject({ status: 'paid', ticketIds: [first] });
+			expect(await post(trigger.url, one.raw)).toEqual({ status: 200, text: '' });
+			expect(trigger.executions).toHaveLength(1);
+
+			expect(
+				(
+					await sb.send('PUT', `/orders/${orderId}/tickets/${second}/status`, {
+						toStatus: 'refund',
+					})
+				).status,
+			).toBe(200);
+			await trigger.waitForCalls(3);
+			expect(trigger.executions.map(([item]) => (item.json.order as IDataObject).status)).toEqual([
+				'paid',
+				'refund',
+			]);
+			// The first refund again, now that both tickets are refunded: the API shows what the second run
+			// saw.
+			expect(await post(trigger.url, one.raw)).toEqual({ status: 200, text: '' });
+			expect(trigger.executions).toHaveLength(2);
+		},
+	);
+
+	it(
+		'a widget sale and its refund are confirmed in the widget ' +
+			'lists (one GET each) and start one run each',
+		async () => {
+			const trigger = await triggers.start(NONE);
+			await subscribe(sb, { url: trigger.url });
+			const before = await mark(sb);
+			const made = await sb.admin('POST', '/widget-orders', { tickets: 1 });
+			expect(made.status).toBe(201);
+			await trigger.waitForCalls(1);
+			expect((await sb.admin('POST', `/widget-orders/${made.body.id}/refund`)).status).toBe(201);
+			const calls = await trigger.waitForCalls(2);
+			expect(await requestsSince(before)).toEqual([
+				'GET /widget-orders 200',
+				'GET /widget-orders-refunds 200',
+			]);
+			expect(
+				trigger.executions.map(([item]) => [
+					item.json.type,
+					item.json.orderId,
+					item.json.order,
+					item.json.orderUnavailable,
+				]),
+			).toEqual([
+				['sale', String(made.body.id), null, expect.stringMatching(/widget sale/i)],
+				['refund', String(made.body.id), null, expect.stringMatching(/widget sale/i)],
+			]);
+			for (const call of calls.slice(0, 2))
+				expect(await post(trigger.url, call.raw)).toEqual({ status: 200, text: '' });
+			expect(trigger.executions).toHaveLength(2);
+		},
+	);
+
+	it(
+		'a new event and an update start one run each; an update ' +
+			'claimed again with nothing changed starts nothing',
+		async () => {
+			const trigger = await triggers.start({ ...NONE, events: ['newEvent', 'eventUpdated'] });
+			await subscribe(sb, { url: trigger.url });
+			const created = await sb.admin('POST', '/events', { name: 'Open Air', places: 5 });
+			await trigger.waitForCalls(1);
+			await sb.admin('PATCH', `/events/${created.body.id}`, { name: 'Open Air (moved)' });
+			const [, update] = await trigger.waitForCalls(2);
+			expect(trigger.executions.map(([item]) => [item.json.type, item.json.eventPointId])).toEqual([
+				['newEvent', String(created.body.id)],
+				['eventUpdated', String(created.body.id)],
+			]);
+			expect(
+				await post(trigger.url, JSON.stringify({ ...JSON.parse(update.raw), id: 'again' })),
+			).toEqual({ status: 200, text: '' });
+			expect(trigger.executions).toHaveLength(2);
+			await sb.admin('PATCH', `/events/${created.body.id}`, { name: 'Open Air (moved again)' });
+			await trigger.waitForCalls(4);
+			expect(trigger.executions).toHaveLength(3);
+		},
+	);
+
+	it(
+		'when the API cannot answer, the delivery is refused 503 and ' +
+			"starts nothing; the sandbox's retry is confirmed and starts " +
+			'one run',
+		async () => {
+			const trigger = await triggers.start(NONE);
+			const subscription = await subscribe(sb, { url: trigger.url, types: ['order.sale'] });
+			const { orderId } = await reserveOrder(sb);
+			// An HTML page instead of the order (a proxy's error page): not an answer to judge the claim
+			// by.
+			expect(
+				(
+					await sb.admin('POST', '/faults', {
+						kind: 'html',
+						method: 'GET',
+						path: '/orders/{id}',
+						count: 0,
+					})
+				).status,
+			).toBe(201);
+			expect((await sb.send('PUT', `/orders/${orderId}/status`, { toStatus: 'paid' })).status).toBe(
+				200,
+			);
+			const [first] = await trigger.waitForCalls(1);
+			expect([first.status, JSON.parse(first.response)]).toEqual([
+				503,
+				{
+					message:
+						'The delivery could not be checked with the Public Events API; send it again later',
+				},
+			]);
+			expect(trigger.executions).toEqual([]);
+			expect(trigger.staticData).toEqual({});
+
+			await sb.admin('DELETE', '/faults');
+			await sb.advanceClock(FIRST_RETRY);
+			const [, second] = await trigger.waitForCalls(2);
+			expect(second.status).toBe(200);
+			expect(trigger.executions.map(([item]) => item.json.orderId)).toEqual([String(orderId)]);
+			const [delivery] = await until(async () => {
+				const list = await deliveriesOf(sb, subscription.id);
+				return list[0]?.state === 'delivered' ? list : undefined;
+			}, 'the sale delivered');
+			expect(delivery.attempts.map((a: IDataObject) => a.status)).toEqual([503, 200]);
+			await sb.advanceClock(-FIRST_RETRY);
+		},
+	);
+
+	it(
+		'without the Public Events API credential every sale is ' +
+			'refused 503 (the sender keeps it) and the log says why',
+		async () => {
+			const trigger = await triggers.start(NONE, {
+				nodeCredentials: { publicEventsWebhookApi: { id: '1', name: 'secret' } },
+			});
+			const { orderId } = await payOrder(sb);
+			const logged = logPosition();
+			expect((await post(trigger.url, sale(orderId))).status).toBe(503);
+			expect(trigger.executions).toEqual([]);
+			expect(logSince(logged).join('\n')).toMatch(
+				/could not be checked with the API and was answered 503.*credentials/i,
+			);
+		},
+	);
+});
+
+describe('versions', () => {
+	it(
+		'1 keeps None as its default (deliveries are confirmed); 1.1 ' +
+			'defaults to Signature (an unsigned delivery is 401, no ' +
+			'request)',
+		async () => {
+			const { description } = new PublicEventsTrigger();
+			expect([description.version, description.defaultVersion]).toEqual([[1, 1.1], 1.1]);
+			const { orderId } = await reserveOrder(sb);
+
+			const v1 = await triggers.start({}, { typeVersion: 1 });
+			let before = await mark(sb);
+			expect(await post(v1.url, sale(orderId))).toEqual({ status: 200, text: '' });
+			expect(await requestsSince(before)).toEqual(['GET /orders/{id} 200']);
+
+			const v11 = await triggers.start({});
+			before = await mark(sb);
+			expect(await post(v11.url, sale(orderId))).toEqual({
+				status: 401,
+				text: JSON.stringify({ message: 'Missing X-Signature header' }),
+			});
+			expect(await requestsSince(before)).toEqual([]);
+			expect([...v1.executions, ...v11.executions]).toEqual([]);
+		},
+	);
+
+	it(
+		'under None the API credential is shown and required (Fetch ' +
+			"Full Order's hidden twin is on), under a secret only with " +
+			'Fetch Full Order',
+		() => {
+			const { description } = new PublicEventsTrigger();
+			const api = description.credentials!.find((c) => c.name === 'publicEventsApi')!;
+			expect(api).toMatchObject({
+				required: true,
+				displayOptions: { show: { fetchFullOrder: [true] } },
+			});
+			const fetch = description.properties.filter((p) => p.name === 'fetchFullOrder');
+			expect(fetch.map((p) => [p.type, p.default, p.displayOptions])).toEqual([
+				['boolean', false, { hide: { authentication: ['none'] } }],
+				['hidden', true, { show: { authentication: ['none'] } }],
+			]);
+			const notice = description.properties.find((p) => p.name === 'noSecurityNotice')!;
+			expect(notice.displayName).toMatch(/^Anyone who finds this URL can post to it/);
+			// What the editor and the engine do with saved parameters: defaults filled in, then the
+			// credential shown or not.
+			const shown = (typeVersion: number, saved: IDataObject) => {
+				const node = {
+					...buildNode({ nodeType: new PublicEventsTrigger(), type: TRIGGER_TYPE, typeVersion }),
+					parameters: {},
+				};
+				const parameters = NodeHelpers.getNodeParameters(
+					description.properties,
+					saved as INodeParameters,
+					true,
+					false,
+					node,
+					description,
+				)!;
+				return [
+					parameters.authentication,
+					NodeHelpers.displayParameter(parameters, api, node, description),
+				];
+			};
+			expect(shown(1, {})).toEqual(['none', true]);
+			expect(shown(1.1, {})).toEqual(['signature', false]);
+			expect(shown(1.1, { fetchFullOrder: true })).toEqual(['signature', true]);
+			expect(shown(1.1, { authentication: 'none' })).toEqual(['none', true]);
+			expect(shown(1.1, { authentication: 'headerToken' })).toEqual(['headerToken', false]);
+		},
+	);
+});
