@@ -47,7 +47,8 @@ async function main() {
 			...(run.has('growth') ? await growthWorkflows(b) : []),
 		]);
 		console.log(
-			`real n8n ${b.n8n.install.n8nVersion} on Node ${b.n8n.install.nodeVersion}; sandbox ${b.sandbox.baseUrl}; rounds ${ROUNDS}`,
+			`real n8n ${b.n8n.install.n8nVersion} on Node ${b.n8n.install.nodeVersion}` +
+				`; sandbox ${b.sandbox.baseUrl}; rounds ${ROUNDS}`,
 		);
 		const summary: SummaryRow[] = [];
 		if (run.has('hall')) summary.push(...(await hallPlanBench(b)));

@@ -71,7 +71,8 @@ async function main() {
 			[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 		for (const level of levels) {
 			console.log(
-				`${level} page(s) in flight: time ratio to sequential ${(median(times[level]) / median(times[1])).toFixed(2)}`,
+				`${level} page(s) in flight: time ratio to sequential ` +
+					`${(median(times[level]) / median(times[1])).toFixed(2)}`,
 			);
 		}
 	} finally {

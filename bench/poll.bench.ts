@@ -99,7 +99,8 @@ async function main() {
 			);
 			const quiet = polls[1].requests;
 			console.log(
-				`  quiet poll: ${quiet} request(s) for ${sources} source(s) (target one per source: ${quiet === sources ? 'met' : 'MISSED'})`,
+				`  quiet poll: ${quiet} request(s) for ${sources} source(s) ` +
+					`(target one per source: ${quiet === sources ? 'met' : 'MISSED'})`,
 			);
 			summary.push(
 				[

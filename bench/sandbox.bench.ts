@@ -115,16 +115,21 @@ async function main() {
 		const ratio = median(sandboxRuns) / median(bareRuns);
 		const pageKb = pages[0].length / 1024;
 		console.log(
-			`sandbox benchmark: GET /event-points/1001/places, pages of 100 places (~${pageKb.toFixed(1)} KiB), ${CONNECTIONS} connections, ${REQUESTS_PER_ROUND} requests x ${ROUNDS} rounds`,
+			`sandbox benchmark: GET /event-points/1001/places, pages of ` +
+				`100 places (~${pageKb.toFixed(1)} KiB), ${CONNECTIONS} ` +
+				`connections, ${REQUESTS_PER_ROUND} requests x ${ROUNDS} rounds`,
 		);
 		console.log(
-			`  bare node:http  ${median(bareRuns).toFixed(0)} pages/s  (rounds: ${bareRuns.map((r) => r.toFixed(0)).join(', ')})`,
+			`  bare node:http  ${median(bareRuns).toFixed(0)} pages/s  ` +
+				`(rounds: ${bareRuns.map((r) => r.toFixed(0)).join(', ')})`,
 		);
 		console.log(
-			`  sandbox         ${median(sandboxRuns).toFixed(0)} pages/s  (rounds: ${sandboxRuns.map((r) => r.toFixed(0)).join(', ')})`,
+			`  sandbox         ${median(sandboxRuns).toFixed(0)} pages/s  ` +
+				`(rounds: ${sandboxRuns.map((r) => r.toFixed(0)).join(', ')})`,
 		);
 		console.log(
-			`  ratio sandbox/bare = ${ratio.toFixed(2)} (target >= ${TARGET}): ${ratio >= TARGET ? 'met' : 'MISSED'}`,
+			`  ratio sandbox/bare = ${ratio.toFixed(2)} (target ` +
+				`>= ${TARGET}): ${ratio >= TARGET ? 'met' : 'MISSED'}`,
 		);
 		process.exitCode = ratio >= TARGET ? 0 : 1;
 	} finally {

@@ -10,7 +10,8 @@ if (rows.length === 0) {
 	console.log('No benchmark figures recorded (run bench:n8n and bench:poll first).');
 } else {
 	console.log(
-		`\n== Summary of npm run bench (${Object.keys(recorded).join(', ')}); sandbox throughput and pages in flight are printed above`,
+		`\n== Summary of npm run bench (${Object.keys(recorded).join(', ')}` +
+			`); sandbox throughput and pages in flight are printed above`,
 	);
 	table(['figure', 'measured', 'target'], rows);
 	const missed = rows.filter(([, , target]) => target.includes('MISSED'));

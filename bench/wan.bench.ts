@@ -176,7 +176,8 @@ async function placesBench(b: Ctx, expected: string[]): Promise<SummaryRow[]> {
 			pkg.forEach((run) => check(run, `package ${envelope} ${rtt} ms`));
 			http.forEach((run) => check(run, `HTTP Request ${envelope} ${rtt} ms`));
 			console.log(
-				`${envelope}, ${rtt} ms, each round: package ${pkg.map((r) => ms(r.jobMs)).join(', ')}; HTTP Request ${http.map((r) => ms(r.jobMs)).join(', ')}`,
+				`${envelope}, ${rtt} ms, each round: package ${pkg.map((r) => ms(r.jobMs)).join(', ')}` +
+					`; HTTP Request ${http.map((r) => ms(r.jobMs)).join(', ')}`,
 			);
 			const p = median(pkg.map((r) => r.jobMs));
 			const h = median(http.map((r) => r.jobMs));
@@ -208,7 +209,9 @@ async function placesBench(b: Ctx, expected: string[]): Promise<SummaryRow[]> {
 			}
 		}
 		console.log(
-			`\n${PLACES.toLocaleString('en-US')} places, round trip ${rtt} ms${rtt ? ' + TLS' : ' (loopback, TLS)'}, ${rounds} round(s)${rounds > 1 ? ', medians' : ''}; every run returned every place once, in order`,
+			`\n${PLACES.toLocaleString('en-US')} places, round trip ${rtt} ms` +
+				`${rtt ? ' + TLS' : ' (loopback, TLS)'}, ${rounds} round(s)` +
+				`${rounds > 1 ? ', medians' : ''}; every run returned every place once, in order`,
 		);
 		table(
 			[
@@ -254,7 +257,8 @@ async function itemsBench(b: Ctx, ids: string[]): Promise<SummaryRow[]> {
 			]);
 	}
 	console.log(
-		`\n${ITEMS} input items, one Event Get each (package: up to ${READS_IN_FLIGHT} items at once, in order; HTTP Request node: all at once), 1 round; package output in input order`,
+		`\n${ITEMS} input items, one Event Get each (package: up to ${READS_IN_FLIGHT} items at ` +
+			`once, in order; HTTP Request node: all at once), 1 round; package output in input order`,
 	);
 	table(
 		[
@@ -299,13 +303,17 @@ async function limitedBench(b: Ctx, expected: string[]): Promise<SummaryRow[]> {
 	});
 	const early = after.filter((lag) => lag > READ_LAG_MS);
 	console.log(
-		`  connections opened after a 429 reached n8n's socket, before its Retry-After ended (ms after): ${after.join(', ') || 'none'}`,
+		`  connections opened after a 429 reached n8n's socket, before ` +
+			`its Retry-After ended (ms after): ${after.join(', ') || 'none'}`,
 	);
 	const extra = log.length - PAGES - log.filter((e) => e.route === '/token').length;
 	console.log(
-		`\nRate limit ${RATE_LIMIT.limit} requests per ${RATE_LIMIT.windowMs} ms, ${LIMITED_RTT} ms + TLS, package Return All (hydra): ${ms(run.jobMs)}; ` +
-			`every place once, in order: ${onceInOrder ? 'yes' : 'NO'}; 429s: ${refused.length}; requests beyond the ${PAGES} pages and the token: ${extra}; ` +
-			`connections opened while a Retry-After ran (more than ${READ_LAG_MS} ms after the 429 reached the socket): ${early.length}`,
+		`\nRate limit ${RATE_LIMIT.limit} requests per ${RATE_LIMIT.windowMs} ms, ` +
+			`${LIMITED_RTT} ms + TLS, package Return All (hydra): ${ms(run.jobMs)}; ` +
+			`every place once, in order: ${onceInOrder ? 'yes' : 'NO'}; 429s: ` +
+			`${refused.length}; requests beyond the ${PAGES} pages and the token: ${extra}; ` +
+			`connections opened while a Retry-After ran (more than ${READ_LAG_MS}` +
+			` ms after the 429 reached the socket): ${early.length}`,
 	);
 	return [
 		['WAN rate-limited run: every place once, in order', onceInOrder ? 'yes' : 'NO', 'yes'],
@@ -369,7 +377,9 @@ async function main() {
 		await n8n.importCredentials([apiCredential(CREDENTIAL, link.url, sandbox.keys.partner)]);
 		await n8n.importWorkflows(workflows(apiUrl, sandbox.keys.partner, ids));
 		console.log(
-			`real n8n ${install.n8nVersion} on Node ${install.nodeVersion}; sandbox behind the WAN stand-in (TLS 1.3, self-signed, trusted via NODE_EXTRA_CA_CERTS); Max Pages in Flight ${MAX_PAGES_IN_FLIGHT}`,
+			`real n8n ${install.n8nVersion} on Node ${install.nodeVersion}; ` +
+				`sandbox behind the WAN stand-in (TLS 1.3, self-signed, trusted via ` +
+				`NODE_EXTRA_CA_CERTS); Max Pages in Flight ${MAX_PAGES_IN_FLIGHT}`,
 		);
 		const ctx: Ctx = { sandbox, n8n, link };
 		const summary: SummaryRow[] = [];

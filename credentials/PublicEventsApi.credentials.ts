@@ -48,7 +48,10 @@ export class PublicEventsApi implements ICredentialType {
 			],
 			default: 'production',
 			description:
-				'Which environment the key was issued for. It does not change where requests go (the Base URL does): Production requires an https:// Base URL, Staging also accepts http://, and errors about a refused key name the environment. Each environment has its own key and address: a staging key is refused in production.',
+				'Which environment the key was issued for. It does not change where requests go ' +
+				'(the Base URL does): Production requires an https:// Base URL, Staging also ' +
+				'accepts http://, and errors about a refused key name the environment. Each ' +
+				'environment has its own key and address: a staging key is refused in production.',
 			hint: 'Sets no address: the Base URL below decides which service is called',
 		},
 		{
@@ -58,9 +61,12 @@ export class PublicEventsApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'https://tickets.example.com',
-			hint: 'The address the Public Events service gave your company with the API key (staging and production have different ones)',
+			hint:
+				'The address the Public Events service gave your company with ' +
+				'the API key (staging and production have different ones)',
 			description:
-				'Address of the service for this environment. "/api/v2" is added unless the address already ends with it.',
+				'Address of the service for this environment. "/api/v2" ' +
+				'is added unless the address already ends with it.',
 		},
 		{
 			displayName: 'API Key',
@@ -78,7 +84,8 @@ export class PublicEventsApi implements ICredentialType {
 			default: '',
 			placeholder: 'en',
 			description:
-				'Language code sent as X-API-Language for names and descriptions. Leave empty for the service default. A node option can override it.',
+				'Language code sent as X-API-Language for names and descriptions. ' +
+				'Leave empty for the service default. A node option can override it.',
 		},
 		{
 			displayName: 'Token',

@@ -29,7 +29,8 @@ export class PublicEventsWebhookApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				'The token (Security: Header Token) or signing key (Security: Signature) agreed with the service for deliveries to this trigger',
+				'The token (Security: Header Token) or signing key (Security: ' +
+				'Signature) agreed with the service for deliveries to this trigger',
 		},
 	];
 }

@@ -105,12 +105,14 @@ async function main() {
 	// A fixed sandbox port keeps its URL stable between runs: fail rather than move it.
 	if (sandboxPort !== 0 && !(await portIsFree(sandboxPort))) {
 		fail(
-			`port ${sandboxPort} is in use (a sandbox already running? \`npm run sandbox\` uses it too). Stop that, or run \`npm run demo -- --sandbox-port 4020\`.`,
+			`port ${sandboxPort} is in use (a sandbox already running? \`npm run sandbox\` ` +
+				`uses it too). Stop that, or run \`npm run demo -- --sandbox-port 4020\`.`,
 		);
 	}
 	if (n8nPort !== 0 && !(await portIsFree(n8nPort))) {
 		say(
-			`port ${n8nPort} is in use (another n8n?): this n8n takes a free port instead (\`--n8n-port N\` chooses one)`,
+			`port ${n8nPort} is in use (another n8n?): this n8n ` +
+				`takes a free port instead (\`--n8n-port N\` chooses one)`,
 		);
 		n8nPort = 0;
 	}
@@ -118,7 +120,9 @@ async function main() {
 	say(
 		findInstall(undefined, version)
 			? `building the package, starting the sandbox (n8n ${version})`
-			: `building the package, starting the sandbox, installing n8n ${version} and Node ${nodeSpec} into ${cacheDir(version)} (once: about 4 to 8 minutes, 2.4 GB; N8N_E2E_CACHE moves it)`,
+			: `building the package, starting the sandbox, installing n8n ` +
+					`${version} and Node ${nodeSpec} into ${cacheDir(version)} ` +
+					`(once: about 4 to 8 minutes, 2.4 GB; N8N_E2E_CACHE moves it)`,
 	);
 	const [sandbox, install] = await Promise.all([
 		startSandbox({ port: sandboxPort }).then((s) => (undo.push(() => s.stop()), s)),
@@ -128,7 +132,8 @@ async function main() {
 	const packed = await packPackage(undefined, { build: false });
 	undo.push(() => packed.cleanup());
 	say(
-		`sandbox on ${sandbox.baseUrl}/api/v2 (seeded: ${sandbox.app.store.events.length} event points); package built`,
+		`sandbox on ${sandbox.baseUrl}/api/v2 (seeded: ` +
+			`${sandbox.app.store.events.length} event points); package built`,
 	);
 
 	const n8n = await N8nInstance.create({ install, packed });
@@ -197,27 +202,37 @@ function printReady({
 	);
 	const steps = [
 		sell
-			? `Open "${sell.name}" and click "Execute workflow": it sells one ticket in the sandbox; the last node shows it with its barcode.`
-			: 'Add a Public Events node to a new workflow, pick the credential "Public Events (sandbox)" and click "Execute step".',
-		'Overview > Credentials > "Public Events (sandbox)": the Test button lists an event through the sandbox.',
+			? `Open "${sell.name}" and click "Execute workflow": it sells one ` +
+				`ticket in the sandbox; the last node shows it with its barcode.`
+			: 'Add a Public Events node to a new workflow, pick the ' +
+				'credential "Public Events (sandbox)" and click "Execute step".',
+		'Overview > Credentials > "Public Events (sandbox)": ' +
+			'the Test button lists an event through the sandbox.',
 		...(fileExamples.length
 			? [
-					`Open ${fileExamples.map((e) => `"${e.name}"`).join(', ')} and click "Execute workflow" (from "Run Now"): the files land in the files folder above.`,
+					`Open ${fileExamples.map((e) => `"${e.name}"`).join(', ')} and click "Execute ` +
+						`workflow" (from "Run Now"): the files land in the files folder above.`,
 				]
 			: []),
 		...(pushedTo
 			? [
-					`Open "${pushedTo}", click "Execute workflow" (it waits for a push), then sell a ticket again (or run the curl line below): the sandbox pushes the sale there, signed${crm ? ', and Send to CRM posts it to the stand-in CRM' : ''}.`,
+					`Open "${pushedTo}", click "Execute workflow" (it waits for a push), then sell ` +
+						`a ticket again (or run the curl line below): the sandbox pushes the sale ` +
+						`there, signed${crm ? ', and Send to CRM posts it to the stand-in CRM' : ''}.`,
 				]
 			: []),
 		...(tableSync
 			? [
-					`"${tableSync}" is published: it polls the sandbox every minute. Make a sale (the curl line below), wait a minute, then Overview > Data tables > "Public Events sales" shows its row.`,
+					`"${tableSync}" is published: it polls the sandbox every ` +
+						`minute. Make a sale (the curl line below), wait a minute, then ` +
+						`Overview > Data tables > "Public Events sales" shows its row.`,
 				]
 			: []),
 		...(mcp
 			? [
-					`Point an MCP client (Streamable HTTP) at ${mcp.url}${mcp.token ? ' with the header "Authorization: Bearer <the MCP token>"' : ''}: "${mcp.name}" is published; docs/ai-agents.md shows how.`,
+					`Point an MCP client (Streamable HTTP) at ${mcp.url}` +
+						`${mcp.token ? ' with the header "Authorization: Bearer <the MCP token>"' : ''}` +
+						`: "${mcp.name}" is published; docs/ai-agents.md shows how.`,
 				]
 			: []),
 	];
@@ -250,7 +265,10 @@ const workflowLine = (example: Example) =>
  */
 function mcpLines({ url, token }: { url: string; token?: string }): string {
 	if (!token)
-		return `  MCP server   ${url}   (published with NO authentication: the example's trigger was changed)\n`;
+		return (
+			`  MCP server   ${url}   (published with NO ` +
+			`authentication: the example's trigger was changed)\n`
+		);
 	return `  MCP server   ${url}   (published; the path is random per run)
   MCP token    ${token}   (Bearer; credential "${MCP_CREDENTIAL.name}", made for this run)
 `;

@@ -35,7 +35,8 @@ export async function growthWorkflows(bench: N8nBench) {
 
 export async function growthBench(bench: N8nBench): Promise<SummaryRow[]> {
 	console.log(
-		`\n== 4. Growth: Get Places, Return All, in real n8n, hydra pages (2 in flight), ${ROUNDS} rounds, medians`,
+		`\n== 4. Growth: Get Places, Return All, in real n8n, ` +
+			`hydra pages (2 in flight), ${ROUNDS} rounds, medians`,
 	);
 	await bench.sandbox.admin('PUT', '/config', { envelope: 'hydra' });
 	const rows: Array<{
@@ -98,7 +99,8 @@ export async function growthBench(bench: N8nBench): Promise<SummaryRow[]> {
 	const flat = perPlace(large) / perPlace(small);
 	console.log(`  node time per place, 50k / 1k: ${verdict(flat, TARGET_FLAT)}`);
 	console.log(
-		`  requests: ${rows.map((r) => `${r.requests} for ${int(r.places)}`).join(', ')} (ceil(N/100), no token)`,
+		`  requests: ${rows.map((r) => `${r.requests} for ${int(r.places)}`).join(', ')}` +
+			` (ceil(N/100), no token)`,
 	);
 	return [
 		[
@@ -114,7 +116,8 @@ export async function growthBench(bench: N8nBench): Promise<SummaryRow[]> {
 		[
 			'growth: requests 1k / 10k / 50k',
 			rows.map((r) => r.requests).join(' / '),
-			`ceil(N/100): ${rows.every((r) => r.requests === Math.ceil(r.places / 100)) ? 'met' : 'MISSED'}`,
+			`ceil(N/100): ` +
+				`${rows.every((r) => r.requests === Math.ceil(r.places / 100)) ? 'met' : 'MISSED'}`,
 		],
 	];
 }

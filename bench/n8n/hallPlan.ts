@@ -168,7 +168,9 @@ async function measureEnvelope(
 
 	const pkgInFlight = inFlight > 1 ? `up to ${inFlight} in flight` : '1 at a time';
 	console.log(
-		`\n${envelope === 'hydra' ? 'Hydra pages (with a total)' : 'Plain-array pages (no total)'}: ${int(HALL_PLACES)} places, ${ROUNDS} rounds, medians; every run returned ${int(HALL_PLACES)} items`,
+		`\n${envelope === 'hydra' ? 'Hydra pages (with a total)' : 'Plain-array pages (no total)'}` +
+			`: ${int(HALL_PLACES)} places, ${ROUNDS} rounds, medians; every run returned ` +
+			`${int(HALL_PLACES)} items`,
 	);
 	table(
 		['way', 'job time', 'n8n execute process', 'peak memory', 'requests', 'of them /token'],
@@ -220,21 +222,26 @@ async function measureEnvelope(
 	const fewer = m.package.requests < m.http.requests;
 	console.log(`  package / HTTP Request, node time:   ${verdict(vsHttp, TARGET_VS_HTTP)}`);
 	console.log(
-		`  package / HTTP Request, process:     ${(m.package.processMs / m.http.processMs).toFixed(2)} (start-up and printing the run included)`,
+		`  package / HTTP Request, process:     ` +
+			`${(m.package.processMs / m.http.processMs).toFixed(2)}` +
+			` (start-up and printing the run included)`,
 	);
 	console.log(
-		`  package / HTTP Request, requests:    ${m.package.requests} vs ${m.http.requests} (target fewer: ${fewer ? 'met' : 'MISSED'})`,
+		`  package / HTTP Request, requests:    ${m.package.requests} vs ` +
+			`${m.http.requests} (target fewer: ${fewer ? 'met' : 'MISSED'})`,
 	);
 	console.log(`  package / undici 1 at a time:        ${verdict(vsWire, TARGET_VS_WIRE)}`);
 	console.log(
 		`  package / undici 2 in flight:        ${(m.package.jobMs / m.wire2.jobMs).toFixed(2)}`,
 	);
 	console.log(
-		`  package / n8n's HTTP helper alone:   ${(m.package.jobMs / m.helper.jobMs).toFixed(2)} (what any node calling this.helpers.httpRequest pays)`,
+		`  package / n8n's HTTP helper alone:   ${(m.package.jobMs / m.helper.jobMs).toFixed(2)}` +
+			` (what any node calling this.helpers.httpRequest pays)`,
 	);
 	const each = (name: string) => runs[name].map((r) => Math.round(r.jobMs)).join(', ');
 	console.log(
-		`  (job ms per round: package ${each('package')}; HTTP ${each('http')}; undici ${each('wire1')}; n8n helper ${each('helper')})`,
+		`  (job ms per round: package ${each('package')}; HTTP ${each('http')}` +
+			`; undici ${each('wire1')}; n8n helper ${each('helper')})`,
 	);
 	return [
 		[
@@ -254,7 +261,8 @@ async function measureEnvelope(
 		],
 		[
 			`hall plan 20k (${envelope}): package / n8n's HTTP helper alone`,
-			`${ms(m.package.jobMs)} / ${ms(m.helper.jobMs)} = ${(m.package.jobMs / m.helper.jobMs).toFixed(2)}`,
+			`${ms(m.package.jobMs)} / ${ms(m.helper.jobMs)} = ` +
+				`${(m.package.jobMs / m.helper.jobMs).toFixed(2)}`,
 			'-',
 		],
 		[
@@ -267,7 +275,8 @@ async function measureEnvelope(
 
 export async function hallPlanBench(bench: N8nBench): Promise<SummaryRow[]> {
 	console.log(
-		`\n== 1. Hall plan of one event, ${int(HALL_PLACES)} places, in real n8n (n8n execute) against the sandbox (own process, rate limit off)`,
+		`\n== 1. Hall plan of one event, ${int(HALL_PLACES)} places, in real ` +
+			`n8n (n8n execute) against the sandbox (own process, rate limit off)`,
 	);
 	console.log(
 		"job time = the node's own executionTime from the run JSON " +

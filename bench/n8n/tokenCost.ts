@@ -98,7 +98,8 @@ async function firstCall(url: string): Promise<void> {
 
 export async function tokenCostBench(bench: N8nBench): Promise<SummaryRow[]> {
 	console.log(
-		`\n== 2. Token cost: ${CALLS} executions of each workflow in one running n8n (n8n start, Webhook trigger, one call at a time)`,
+		`\n== 2. Token cost: ${CALLS} executions of each workflow in one ` +
+			`running n8n (n8n start, Webhook trigger, one call at a time)`,
 	);
 	await bench.sandbox.admin('PUT', '/config', { envelope: 'array' });
 	const server = await bench.n8n.start();
@@ -130,7 +131,9 @@ export async function tokenCostBench(bench: N8nBench): Promise<SummaryRow[]> {
 		);
 		const [pkg, http] = results;
 		console.log(
-			`  package: ${pkg.tokens} token request(s) in ${CALLS} executions (target 1: ${pkg.tokens === 1 ? 'met' : 'MISSED'}); HTTP Request build: ${http.tokens} (one per execution)`,
+			`  package: ${pkg.tokens} token request(s) in ${CALLS} ` +
+				`executions (target 1: ${pkg.tokens === 1 ? 'met' : 'MISSED'}` +
+				`); HTTP Request build: ${http.tokens} (one per execution)`,
 		);
 		return [
 			[

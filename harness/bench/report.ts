@@ -22,7 +22,10 @@ export function verdict(
 	better: 'lower' | 'higher' = 'lower',
 ): string {
 	const met = better === 'lower' ? ratio <= target : ratio >= target;
-	return `${ratio.toFixed(2)} (target ${better === 'lower' ? '<=' : '>='} ${target}: ${met ? 'met' : 'MISSED'})`;
+	return (
+		`${ratio.toFixed(2)} (target ${better === 'lower' ? '<=' : '>='}` +
+		` ${target}: ${met ? 'met' : 'MISSED'})`
+	);
 }
 
 /** Prints rows as an aligned text table. */

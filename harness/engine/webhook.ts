@@ -198,7 +198,8 @@ export class WebhookTrigger {
 		while (this.calls.length < count) {
 			if (Date.now() > deadline)
 				throw new Error(
-					`webhook trigger: expected ${count} request(s), got ${this.calls.length} within ${timeoutMs} ms`,
+					`webhook trigger: expected ${count} request(s), ` +
+						`got ${this.calls.length} within ${timeoutMs} ms`,
 				);
 			await new Promise((resolve) => setTimeout(resolve, 5));
 		}

@@ -69,11 +69,15 @@ export function renderTotals(cells: CellResult[]): string {
 	const lost = run.reduce((sum, cell) => sum + cell.lost, 0);
 	const duplicated = run.reduce((sum, cell) => sum + cell.duplicated, 0);
 	const na = cells.length - run.length;
-	const cellsText = `${run.length} cell${run.length === 1 ? '' : 's'}${na ? ` (and ${na} n/a)` : ''}`;
+	const cellsText =
+		`${run.length} cell${run.length === 1 ? '' : 's'}` + `${na ? ` (and ${na} n/a)` : ''}`;
 	if (failed.length === 0 && lost === 0 && duplicated === 0) {
 		return `**${cellsText}, nothing lost, nothing duplicated** (counted by the sandbox).`;
 	}
-	return `**${cellsText}: ${failed.length} failing, ${lost} record(s) lost, ${duplicated} duplicated** (counted by the sandbox).`;
+	return (
+		`**${cellsText}: ${failed.length} failing, ${lost} record(s) ` +
+		`lost, ${duplicated} duplicated** (counted by the sandbox).`
+	);
 }
 
 /**

@@ -193,7 +193,9 @@ export const triggerRows: Row[] = [
 	{
 		id: 'poll',
 		label: 'poll',
-		title: `Public Events Poll Trigger: ${SALES} new widget sales since the last poll, 3 pages; the fault meets page 2; then a poll with the fault gone`,
+		title:
+			`Public Events Poll Trigger: ${SALES} new widget sales since the last ` +
+			`poll, 3 pages; the fault meets page 2; then a poll with the fault gone`,
 		// The trigger's "poll under way" guard is keyed by workflow and node id: the same in every cell
 		// here.
 		exclusive: true,

@@ -98,7 +98,8 @@ export class Receiver {
 		while (this.requests.length < count) {
 			if (Date.now() > deadline)
 				throw new Error(
-					`receiver: expected ${count} request(s), got ${this.requests.length} within ${timeoutMs} ms`,
+					`receiver: expected ${count} request(s), got ` +
+						`${this.requests.length} within ${timeoutMs} ms`,
 				);
 			await new Promise((resolve) => setTimeout(resolve, 5));
 		}

@@ -91,7 +91,8 @@ export function kindOf(property: INodeProperties): Kind | undefined {
 			return 'collection';
 		default:
 			throw new Error(
-				`bad-input matrix: parameter "${property.name}" has type "${property.type}", which no kind covers yet`,
+				`bad-input matrix: parameter "${property.name}" has ` +
+					`type "${property.type}", which no kind covers yet`,
 			);
 	}
 }
@@ -394,8 +395,8 @@ export function label(value: unknown): string {
 
 /**
  * Values whose error item does not name the field and its item: each input item k must give one
- * output item, paired with k, `{ error: "<field>: …", description: 'Fix the "<field>" parameter of
- * item k.' }`.
+ * output item, paired with k,
+ * `{ error: "<field>: …", description: 'Fix the "<field>" parameter of item k.' }`.
  */
 export function misjudged(items: INodeExecutionData[], values: unknown[], field: string): string[] {
 	return values.flatMap((value, k) => {
@@ -410,7 +411,8 @@ export function misjudged(items: INodeExecutionData[], values: unknown[], field:
 		return ok
 			? []
 			: [
-					`${label(value)} -> ${out.length === 1 ? label(json.error ?? json) : `${out.length} items`}`,
+					`${label(value)} -> ` +
+						`${out.length === 1 ? label(json.error ?? json) : `${out.length} items`}`,
 				];
 	});
 }
@@ -448,8 +450,10 @@ export function report(suite: string, tally: Tally): void {
 		sentEncoded: tally.sentEncoded,
 	};
 	process.stdout.write(
-		`bad input (${suite}): ${counts.operations.length} operations, ${counts.parameters.length} parameters, ${counts.badValues} bad values, ` +
-			`${counts.rejectedWithZeroRequests} rejected with zero requests, ${counts.sentEncoded} sent encoded\n`,
+		`bad input (${suite}): ${counts.operations.length} operations, ` +
+			`${counts.parameters.length} parameters, ${counts.badValues} bad values, ` +
+			`${counts.rejectedWithZeroRequests} rejected with ` +
+			`zero requests, ${counts.sentEncoded} sent encoded\n`,
 	);
 	if (process.env.RELIABILITY_REPORT !== '1') return;
 	const parts = join(RESULTS, 'bad-input-parts');
@@ -481,9 +485,13 @@ export function report(suite: string, tally: Tally): void {
 			JSON.stringify({
 				title: 'Bad input',
 				lines: [
-					`${summary.badValues} wrong values over ${summary.parameters} parameters of ${summary.operations} operations (types, ranges, formats, empty, huge, injection-looking ids and filters): ` +
-						`${summary.rejectedWithZeroRequests} refused with an error naming the field and item and **zero requests sent**; ` +
-						`${summary.sentEncoded} legitimate texts sent as encoded query values, never spliced into a path.`,
+					`${summary.badValues} wrong values over ${summary.parameters} ` +
+						`parameters of ${summary.operations} operations (types, ranges, ` +
+						`formats, empty, huge, injection-looking ids and filters): ` +
+						`${summary.rejectedWithZeroRequests} refused with an error ` +
+						`naming the field and item and **zero requests sent**; ` +
+						`${summary.sentEncoded} legitimate texts sent as ` +
+						`encoded query values, never spliced into a path.`,
 				],
 			}),
 		);

@@ -20,13 +20,22 @@ export class PublicEvents implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Sell tickets through the Public Events API: events, hall plans, orders, tickets and barcodes',
+			'Sell tickets through the Public Events API: ' +
+			'events, hall plans, orders, tickets and barcodes',
 		defaults: { name: 'Public Events' },
 		usableAsTool: true,
 		// Read by n8n's AI workflow builder (n8n 2.x); older n8n ignores it.
 		builderHint: {
 			searchHint:
-				'Public Events ticketing API: read events, hall plans and places, sell tickets, list sales and refunds. To sell: Order > Create holds the places for some minutes, then Order > Change Status to Paid reports that the buyer paid (a hold not paid in time expires). Barcode > Export for Event gives an organiser the barcodes of an event for entry control. Widget > Get Many Orders, Widget > Get Many Refunds and Order > Get Many for Event with Options > Output set to Rows for a Table give one flat row per sale or refund: upsert them into a Data Table or Google Sheets by orderId. To react to new sales and refunds, start the workflow with Public Events Trigger (push) or Public Events Poll Trigger.',
+				'Public Events ticketing API: read events, hall plans and places, sell tickets, ' +
+				'list sales and refunds. To sell: Order > Create holds the places for some ' +
+				'minutes, then Order > Change Status to Paid reports that the buyer paid (a ' +
+				'hold not paid in time expires). Barcode > Export for Event gives an organiser ' +
+				'the barcodes of an event for entry control. Widget > Get Many Orders, Widget > ' +
+				'Get Many Refunds and Order > Get Many for Event with Options > Output set to ' +
+				'Rows for a Table give one flat row per sale or refund: upsert them into a Data ' +
+				'Table or Google Sheets by orderId. To react to new sales and refunds, start ' +
+				'the workflow with Public Events Trigger (push) or Public Events Poll Trigger.',
 			relatedNodes: [
 				{
 					nodeType: 'n8n-nodes-public-events.publicEventsTrigger',

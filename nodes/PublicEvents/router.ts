@@ -20,7 +20,8 @@ export const READS_IN_FLIGHT = 8;
  */
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	// Item 0 alone, as page 1 of a list: a wrong credential or setting stops the run before more go out.
+	// Item 0 alone, as page 1 of a list: a wrong credential or setting stops the run before more go
+	// out.
 	const output: INodeExecutionData[] = items.length > 0 ? await runItem.call(this, 0) : [];
 	// Item 0 ran: the resource and operation are known (an unknown one threw, or is an error item).
 	const resource = this.getNodeParameter('resource', 0, '') as string;

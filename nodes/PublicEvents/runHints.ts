@@ -5,13 +5,18 @@ import type { OperationModule } from './resources/operation';
 const EXECUTE_ONCE =
 	"turn on Execute Once in the node's Settings (it then runs for the first item only)";
 
-/** Whether a parameter value holds an expression anywhere (a static one is the same for every item). */
+/**
+ * Whether a parameter value holds an expression anywhere (a static one is the same for every item).
+ */
 const hasExpression = (value: unknown): boolean =>
 	typeof value === 'string'
 		? value.startsWith('=')
 		: typeof value === 'object' && value !== null && Object.values(value).some(hasExpression);
 
-/** The parameters with expressions, as item `i` resolves them; undefined when one cannot be read (no hint then). */
+/**
+ * The parameters with expressions, as item `i` resolves them; undefined when one cannot be read (no
+ * hint then).
+ */
 function resolvedFor(context: IExecuteFunctions, names: string[], i: number): string | undefined {
 	try {
 		return JSON.stringify(names.map((name) => context.getNodeParameter(name, i, null)));
@@ -36,7 +41,9 @@ export function addRunHints(
 	if (operation.kind === 'write') {
 		const what = operation.eachRun ?? 'each item made its own change';
 		context.addExecutionHints({
-			message: `This node ran ${count} times, once for each input item: ${what}. If you meant one run, ${EXECUTE_ONCE}, or combine the items first (Aggregate; Places takes a list).`,
+			message:
+				`This node ran ${count} times, once for each input item: ${what}. If you meant one ` +
+				`run, ${EXECUTE_ONCE}, or combine the items first (Aggregate; Places takes a list).`,
 			location: 'outputPane',
 			type: 'warning',
 		});
@@ -60,7 +67,11 @@ export function addRunHints(
 			? `All ${count} input items asked for the same thing`
 			: `The ${count} input items asked for only ${keys.size} different things`;
 	context.addExecutionHints({
-		message: `${same}, so the output repeats the same results ${count - keys.size} more time${count - keys.size === 1 ? '' : 's'}. To read it once, ${EXECUTE_ONCE}, or remove the duplicates before this node (Remove Duplicates). To read one thing per item, map the field to the item's data, e.g. {{ $json.id }}.`,
+		message:
+			`${same}, so the output repeats the same results ${count - keys.size} more ` +
+			`time${count - keys.size === 1 ? '' : 's'}. To read it once, ${EXECUTE_ONCE}` +
+			`, or remove the duplicates before this node (Remove Duplicates). To read ` +
+			`one thing per item, map the field to the item's data, e.g. {{ $json.id }}.`,
 		location: 'outputPane',
 	});
 }

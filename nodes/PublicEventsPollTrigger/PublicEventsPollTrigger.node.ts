@@ -34,13 +34,20 @@ export class PublicEventsPollTrigger implements INodeType {
 		defaultVersion: 1.1,
 		subtitle: '={{$parameter["source"] === "catalog" ? "Catalog Changes" : "Sales and Refunds"}}',
 		description:
-			'Polls Public Events for sales, refunds and catalog changes when push notifications are not enabled',
+			'Polls Public Events for sales, refunds and catalog ' +
+			'changes when push notifications are not enabled',
 		defaults: { name: 'Public Events Poll Trigger' },
 		polling: true,
 		// Read by n8n's AI workflow builder (n8n 2.x); older n8n ignores it.
 		builderHint: {
 			searchHint:
-				'Starts a workflow on new Public Events sales and refunds (widget sales, widget refunds, paid orders of events) or catalog changes, by polling on a schedule; each sale or refund comes once. Prefer Public Events Trigger when the service pushes notifications to n8n; use this one when push is not enabled. Options > Output set to Rows for a Table gives one flat row per sale or refund (orderId, type, status, eventName, amounts): upsert them into a Data Table or Google Sheets by orderId. Follow with the Public Events node to read the order or its event.',
+				'Starts a workflow on new Public Events sales and refunds (widget sales, widget ' +
+				'refunds, paid orders of events) or catalog changes, by polling on a schedule; ' +
+				'each sale or refund comes once. Prefer Public Events Trigger when the service ' +
+				'pushes notifications to n8n; use this one when push is not enabled. Options > ' +
+				'Output set to Rows for a Table gives one flat row per sale or refund (orderId, ' +
+				'type, status, eventName, amounts): upsert them into a Data Table or Google Sheets ' +
+				'by orderId. Follow with the Public Events node to read the order or its event.',
 			relatedNodes: [
 				{
 					nodeType: 'n8n-nodes-public-events.publicEventsTrigger',
@@ -96,7 +103,8 @@ export class PublicEventsPollTrigger implements INodeType {
 				settings.source === 'catalog'
 					? await pollCatalog.call(this, settings, saved, now)
 					: await pollSales.call(this, settings, saved, now);
-			// Rows before the state is saved: a failed event name lookup fails the poll, and the next one emits them.
+			// Rows before the state is saved: a failed event name lookup fails the poll, and the next one
+			// emits them.
 			const items =
 				settings.rows && changes.length
 					? await toRowItems.call(this, changes, settings.request)

@@ -28,12 +28,20 @@ export class PublicEventsTrigger implements INodeType {
 		// text (a trigger named like an action node plus "Trigger" lends it its description): so it
 		// speaks for both.
 		description:
-			'Sell tickets through the Public Events API (events, hall plans, orders, barcodes) and start a workflow on each sale, refund or event change the service pushes',
+			'Sell tickets through the Public Events API (events, hall plans, orders, barcodes) ' +
+			'and start a workflow on each sale, refund or event change the service pushes',
 		defaults: { name: 'Public Events Trigger' },
 		// Read by n8n's AI workflow builder (n8n 2.x); older n8n ignores it.
 		builderHint: {
 			searchHint:
-				"Starts a workflow when the Public Events service pushes a notification to this node's URL: a sale, a refund (API orders' refunds too), a new event or an event update. The service's staff enable push for the URL; use Public Events Poll Trigger when push is not enabled. Fetch Full Order adds an API order with its tickets (a widget order's are in Widget > Get Many Orders). Follow with the Public Events node to read or change the order; for a spreadsheet of sales, the Poll Trigger's Rows for a Table output or the Public Events node's Widget > Get Many Orders rows go into a Data Table or Google Sheets.",
+				'Starts a workflow when the Public Events service pushes a notification to this ' +
+				"node's URL: a sale, a refund (API orders' refunds too), a new event or an " +
+				"event update. The service's staff enable push for the URL; use Public Events " +
+				'Poll Trigger when push is not enabled. Fetch Full Order adds an API order with ' +
+				"its tickets (a widget order's are in Widget > Get Many Orders). Follow with " +
+				'the Public Events node to read or change the order; for a spreadsheet of ' +
+				"sales, the Poll Trigger's Rows for a Table output or the Public Events node's " +
+				'Widget > Get Many Orders rows go into a Data Table or Google Sheets.',
 			relatedNodes: [
 				{
 					nodeType: 'n8n-nodes-public-events.publicEventsPollTrigger',
@@ -68,7 +76,8 @@ export class PublicEventsTrigger implements INodeType {
 				displayOptions: { show: { fetchFullOrder: [true] } },
 			},
 		],
-		// noData: n8n answers a started execution with an empty 200; without it, with the text "firstEntryJson".
+		// noData: n8n answers a started execution with an empty 200; without it, with the text
+		// "firstEntryJson".
 		webhooks: [
 			{
 				name: 'default',

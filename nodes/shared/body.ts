@@ -14,14 +14,19 @@ const SET_BY: Record<string, string> = {
 	promocode: 'Promo Code Name or ID',
 };
 
-/** Options entry of every write operation: the service may want fields the API description does not show. */
+/**
+ * Options entry of every write operation: the service may want fields the API description does not
+ * show.
+ */
 export const additionalBodyOption: INodeProperties = {
 	displayName: FIELD,
 	name: 'additionalBodyFields',
 	type: 'json',
 	default: '{}',
 	description:
-		'A JSON object whose fields are added to the request body, for fields the node does not offer. A field the node sets itself (such as the event, places or status) cannot be replaced here: change its parameter.',
+		'A JSON object whose fields are added to the request body, for fields ' +
+		'the node does not offer. A field the node sets itself (such as the ' +
+		'event, places or status) cannot be replaced here: change its parameter.',
 };
 
 /**
@@ -47,7 +52,8 @@ export function withAdditionalBody(
 	if (!extra || typeof extra !== 'object' || Array.isArray(extra)) {
 		inputs.fail(
 			FIELD,
-			`expected a JSON object such as {"field": "value"}, got ${Array.isArray(extra) ? 'an array' : typeof extra === 'object' ? 'null' : typeof extra}`,
+			`expected a JSON object such as {"field": "value"}, got ` +
+				`${Array.isArray(extra) ? 'an array' : typeof extra === 'object' ? 'null' : typeof extra}`,
 		);
 	}
 	const added = Object.keys(extra);
@@ -59,7 +65,8 @@ export function withAdditionalBody(
 		if (taken !== undefined)
 			inputs.fail(
 				FIELD,
-				`${show(name)} is set by the node (${SET_BY[taken] ?? 'a parameter of this operation'}); change it there`,
+				`${show(name)} is set by the node (` +
+					`${SET_BY[taken] ?? 'a parameter of this operation'}); change it there`,
 			);
 	}
 	return { ...body, ...(extra as IDataObject) };

@@ -3,8 +3,9 @@ import type { INodePropertyOptions } from 'n8n-workflow';
 import { numericId } from './inputs';
 
 /**
- * The four kinds of change the API names (docs/architecture.md, "Changes the triggers report"). Both triggers emit items whose `type` is
- * one of these values, so a workflow can switch from polling to push without changing.
+ * The four kinds of change the API names (docs/architecture.md, "Changes the triggers report").
+ * Both triggers emit items whose `type` is one of these values, so a workflow can switch from
+ * polling to push without changing.
  */
 export const CHANGE_TYPES = ['newEvent', 'eventUpdated', 'sale', 'refund'] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];

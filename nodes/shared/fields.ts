@@ -60,7 +60,9 @@ export const placeLocator = locator(
 	'places',
 	'searchPlaces',
 	'e.g. 100234, 100235',
-	'The places to reserve. Pick one from the list (sector · row · place, with availability), or give one or more IDs separated by commas, or an array of IDs by expression. All must share the chosen price category.',
+	'The places to reserve. Pick one from the list (sector · row · place, ' +
+		'with availability), or give one or more IDs separated by commas, or an ' +
+		'array of IDs by expression. All must share the chosen price category.',
 );
 
 const limitProperty: INodeProperties = {
@@ -82,7 +84,8 @@ export const returnAllAndLimit: INodeProperties[] = [
 		description: 'Whether to return all results or only up to a given limit',
 	},
 	limitProperty,
-	// The same Limit on the tool (`publicEventsTool`), smaller: every result goes into an agent's context.
+	// The same Limit on the tool (`publicEventsTool`), smaller: every result goes into an agent's
+	// context.
 	{
 		...limitProperty,
 		default: TOOL_LIMIT,
@@ -131,7 +134,8 @@ export const requestOptions: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. en',
 		description:
-			"Language code for names and descriptions, sent as X-API-Language. Overrides the credential's default language.",
+			'Language code for names and descriptions, sent as ' +
+			"X-API-Language. Overrides the credential's default language.",
 	},
 	{
 		displayName: 'Max Retries',
@@ -140,7 +144,8 @@ export const requestOptions: INodeProperties[] = [
 		typeOptions: { minValue: 0, maxValue: 20 },
 		default: 5,
 		description:
-			'How often to try again after 429 Too Many Requests, and after server errors or dropped connections on reads. Writes are never repeated after a server error.',
+			'How often to try again after 429 Too Many Requests, and after server errors or ' +
+			'dropped connections on reads. Writes are never repeated after a server error.',
 	},
 	{
 		displayName: 'Max Retry Wait (Seconds)',
@@ -162,7 +167,10 @@ export const pagesInFlightOption: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: 32 },
 	default: MAX_PAGES_IN_FLIGHT,
 	description:
-		'At most how many pages of a long list are requested at the same time. The node starts with 2, adds more while pages answer, and halves when the service says it gets too many requests (429); over a slow network more at once finish sooner. 1 reads one page after the other.',
+		'At most how many pages of a long list are requested at the same time. ' +
+		'The node starts with 2, adds more while pages answer, and halves when ' +
+		'the service says it gets too many requests (429); over a slow network ' +
+		'more at once finish sooner. 1 reads one page after the other.',
 };
 
 export function optionsCollection(extra: INodeProperties[] = []): INodeProperties {
@@ -185,7 +193,9 @@ export const onlyAvailableOption: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		'Whether to keep only places that can still be booked (availableCount above 0). Sold-out and held places stay in the hall plan with availableCount 0. Limit counts the places kept.',
+		'Whether to keep only places that can still be booked ' +
+		'(availableCount above 0). Sold-out and held places stay in the ' +
+		'hall plan with availableCount 0. Limit counts the places kept.',
 };
 
 /** Options entry of every operation that answers with an order. */
@@ -195,7 +205,11 @@ export const splitTicketsOption: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		"Whether to output one item per ticket (order ID, order status and totals plus the ticket's fields: one spreadsheet row per ticket) instead of one item per order. An answer without tickets, such as Create's, stays one item.",
+		'Whether to output one item per ticket (order ID, order status and totals ' +
+		"plus the ticket's fields: one spreadsheet row per ticket) instead of one " +
+		"item per order. An answer without tickets, such as Create's, stays one item.",
 	// The output schema n8n previews before a run is the default's (one item per order).
-	hint: 'On: each item is one ticket (its fields plus orderId, orderStatus, totalPrice, totalDiscount, reservedToDate), not the order the preview before a run shows',
+	hint:
+		'On: each item is one ticket (its fields plus orderId, orderStatus, totalPrice, ' +
+		'totalDiscount, reservedToDate), not the order the preview before a run shows',
 };

@@ -1,7 +1,8 @@
 import { NodeOperationError, type INode } from 'n8n-workflow';
 
 // A plain id, or the IRI a user copied from a response (`/api/v2/places/123`): the API wants `123`.
-// The segment before the number names the collection; no segment starts with a dot, so `../` never passes as a path.
+// The segment before the number names the collection; no segment starts with a dot, so `../` never
+// passes as a path.
 const IRI =
 	/^(?:https?:\/\/[^/?#\s]+)?\/?(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*([A-Za-z][A-Za-z0-9_-]*)\/(\d+)\/?$/;
 const TIME =
@@ -12,7 +13,9 @@ const INT64_MAX = '9223372036854775807';
 const MAX_ID_TEXT = 2000;
 const MAX_IDS = 1000;
 const MAX_TEXT = 1000;
-/** Whole-number fields are 32-bit integers at most: a hold of 1e12 minutes is a slip, not a wish. */
+/**
+ * Whole-number fields are 32-bit integers at most: a hold of 1e12 minutes is a slip, not a wish.
+ */
 export const MAX_WHOLE = 2_147_483_647;
 
 /**
@@ -35,7 +38,10 @@ export const IRI_COLLECTIONS: Record<string, readonly string[]> = {
 	venueHallId: ['venue-halls', 'venue_halls'],
 };
 
-/** An ID field as its definition gives it: the name keys its IRI collections, the label names it in errors. */
+/**
+ * An ID field as its definition gives it: the name keys its IRI collections, the label names it in
+ * errors.
+ */
 export type IdField = Readonly<{ name: string; displayName: string }>;
 
 /**
@@ -59,7 +65,10 @@ export function numericId(value: unknown, collections?: readonly string[]): stri
 	return digits === '' || tooBig ? undefined : digits;
 }
 
-/** Checks input before any request; every failure names the field (and the item, for the action node). */
+/**
+ * Checks input before any request; every failure names the field (and the item, for the action
+ * node).
+ */
 export class Inputs {
 	constructor(
 		private readonly node: INode,
@@ -74,7 +83,9 @@ export class Inputs {
 		});
 	}
 
-	/** A numeric-string id from a whole number, a numeric string or an IRI of the field's resource. */
+	/**
+	 * A numeric-string id from a whole number, a numeric string or an IRI of the field's resource.
+	 */
 	id(value: unknown, { name, displayName: field }: IdField): string {
 		const collections = IRI_COLLECTIONS[name] ?? [];
 		const id = numericId(value, collections);
@@ -115,7 +126,10 @@ export class Inputs {
 		return moment.day;
 	}
 
-	/** An ISO 8601 day or date-time, sent as given (with its offset, if any); Dates and Luxon DateTimes too. */
+	/**
+	 * An ISO 8601 day or date-time, sent as given (with its offset, if any); Dates and Luxon
+	 * DateTimes too.
+	 */
 	time(value: unknown, field: string): string {
 		const moment = isoMoment(isoText(value, 'toISO'));
 		if (!moment)
@@ -191,7 +205,10 @@ export function isoMoment(candidate: unknown): { day: string; text: string } | u
 	return { day: match[1], text: match[0].replace(' ', 'T') };
 }
 
-/** A Date, or a Luxon DateTime (what n8n expressions give) through `method`, as ISO text; anything else as given. */
+/**
+ * A Date, or a Luxon DateTime (what n8n expressions give) through `method`, as ISO text; anything
+ * else as given.
+ */
 function isoText(value: unknown, method: 'toISODate' | 'toISO'): unknown {
 	if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : value.toISOString();
 	const convert = (value as Record<string, unknown> | null | undefined)?.[method];

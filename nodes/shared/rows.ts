@@ -43,7 +43,10 @@ export interface RefundRow extends IDataObject {
 
 export type Row = SaleRow | RefundRow;
 
-/** Options entry of the sources that list sales or refunds (and the poll trigger's Sales and Refunds). */
+/**
+ * Options entry of the sources that list sales or refunds (and the poll trigger's Sales and
+ * Refunds).
+ */
 export const outputOption: INodeProperties = {
 	displayName: 'Output',
 	name: 'output',
@@ -60,7 +63,10 @@ export const outputOption: INodeProperties = {
 	default: 'records',
 	description: 'Rows for a Table looks up event names with one more list read per run',
 	// The output schema n8n previews before a run is the default's (full records).
-	hint: 'Rows: each item has orderId, type, status, eventPointId, eventName and the sale columns (paidAt, tickets, amount, currency, email) or the refund columns (refundId, refundedAt, refundedTickets, refundedAmount, currency), plus source',
+	hint:
+		'Rows: each item has orderId, type, status, eventPointId, eventName and the ' +
+		'sale columns (paidAt, tickets, amount, currency, email) or the refund columns ' +
+		'(refundId, refundedAt, refundedTickets, refundedAmount, currency), plus source',
 };
 
 /** Whether the Options collection asks for rows; any value but the two offered names the field. */

@@ -13,7 +13,9 @@ import { retryPolicyFrom } from './transport/retry';
 
 // Reads and checks the shared fields of fields.ts for one item.
 
-/** A locator or ID field of item `i` as a numeric ID, checked against the field's IRI collections. */
+/**
+ * A locator or ID field of item `i` as a numeric ID, checked against the field's IRI collections.
+ */
 export function idParameter(
 	this: IExecuteFunctions,
 	i: number,
@@ -24,7 +26,9 @@ export function idParameter(
 	return inputs.id(this.getNodeParameter(field.name, i, '', { extractValue }), field);
 }
 
-/** The query entry of a sortOption (`{ [key]: 'asc' | 'desc' }`), or none for the service's default. */
+/**
+ * The query entry of a sortOption (`{ [key]: 'asc' | 'desc' }`), or none for the service's default.
+ */
 export function sortQuery(
 	options: IDataObject,
 	key: string,

@@ -2,7 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 /**
  * The order as the API gave it, or one item per ticket. The order's own fields get an `order`
- * prefix where a ticket has a field of the same kind (`status`); money stays `{ amount, currency }`.
+ * prefix where a ticket has a field of the same kind (`status`); money stays
+ * `{ amount, currency }`.
  */
 export function orderOutput(order: IDataObject, split: boolean): IDataObject | IDataObject[] {
 	const tickets = order.tickets;

@@ -9,7 +9,9 @@ import { Inputs } from './inputs';
 /** The Limit of a list when the node is a tool: a few results fit an agent's context. */
 export const TOOL_LIMIT = 10;
 
-/** Only on the tool, on by default: events and places reduced to the fields an agent decides with. */
+/**
+ * Only on the tool, on by default: events and places reduced to the fields an agent decides with.
+ */
 export const simplifyProperty: INodeProperties = {
 	displayName: 'Simplify',
 	name: 'simplify',
@@ -64,7 +66,9 @@ export function simplePlace(place: IDataObject): IDataObject {
 	});
 }
 
-/** The records as they are, or simplified when the tool's Simplify is on (the plain node has none). */
+/**
+ * The records as they are, or simplified when the tool's Simplify is on (the plain node has none).
+ */
 export function simplified(
 	this: IExecuteFunctions,
 	i: number,

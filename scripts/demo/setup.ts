@@ -44,7 +44,9 @@ export function demoSecrets(): DemoSecrets {
 	};
 }
 
-/** The partner key, the organiser key (it may export barcodes), the push secret and the MCP token. */
+/**
+ * The partner key, the organiser key (it may export barcodes), the push secret and the MCP token.
+ */
 function demoCredentials(sandbox: Sandbox, secrets: DemoSecrets) {
 	return [
 		apiCredential(API_CREDENTIAL, sandbox.baseUrl, sandbox.keys.partner, sandbox.environment),

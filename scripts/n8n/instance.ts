@@ -47,7 +47,9 @@ export function apiCredential(
 
 const installing = new Map<string, Promise<N8nInstall>>();
 
-/** The cached install of `version`, installing it first when missing (minutes, once per machine). */
+/**
+ * The cached install of `version`, installing it first when missing (minutes, once per machine).
+ */
 export function ensureN8n(version = N8N_VERSION): Promise<N8nInstall> {
 	let install = installing.get(version);
 	if (!install) installing.set(version, (install = installN8n(undefined, version)));
@@ -132,7 +134,10 @@ export class N8nInstance {
 		return n8n;
 	}
 
-	/** `n8n <args>` on the install's Node; throws with n8n's log when it exits non-zero (unless `check: false`). */
+	/**
+	 * `n8n <args>` on the install's Node; throws with n8n's log when it exits non-zero (unless
+	 * `check: false`).
+	 */
 	async cli(args: string[], { timeoutMs = 180_000, check = true } = {}): Promise<RunResult> {
 		let pid = 0;
 		const env = { ...this.env, N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
@@ -148,7 +153,8 @@ export class N8nInstance {
 			killGroup(pid); // its task runner outlives it
 			if (finishedWork(args, result.stdout)) {
 				console.warn(
-					`[n8n-e2e] n8n ${args[0]} died of ${result.signal} after it had done its work; result kept (see finishedWork)`,
+					`[n8n-e2e] n8n ${args[0]} died of ${result.signal} after ` +
+						`it had done its work; result kept (see finishedWork)`,
 				);
 				return result;
 			}
@@ -160,7 +166,8 @@ export class N8nInstance {
 				.map((l) => `${l.level}: ${l.message}`)
 				.join('\n');
 			throw new Error(
-				`n8n ${args.join(' ')} exited ${result.signal ?? result.code}\n--- log\n${log.slice(-6000)}\n--- stderr\n${result.stderr.slice(-3000)}`,
+				`n8n ${args.join(' ')} exited ${result.signal ?? result.code}\n--- ` +
+					`log\n${log.slice(-6000)}\n--- stderr\n${result.stderr.slice(-3000)}`,
 			);
 		}
 		return result;
@@ -188,13 +195,18 @@ export class N8nInstance {
 		await this.cli(['import:workflow', `--input=${this.writeJson('workflows', workflows)}`]);
 	}
 
-	/** Runs a workflow once (`n8n execute --rawOutput`): the run JSON n8n prints; throws unless it succeeded. */
+	/**
+	 * Runs a workflow once (`n8n execute --rawOutput`): the run JSON n8n prints; throws unless it
+	 * succeeded.
+	 */
 	async execute(workflowId: string): Promise<any> {
 		const { stdout } = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput']);
 		return parseRawOutput(stdout);
 	}
 
-	/** Like execute, but a failed run is returned too (n8n prints it, then exits 1): check `status`. */
+	/**
+	 * Like execute, but a failed run is returned too (n8n prints it, then exits 1): check `status`.
+	 */
 	async executeAllowingFailure(workflowId: string): Promise<any> {
 		const { stdout } = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], {
 			check: false,
@@ -264,7 +276,8 @@ export class N8nInstance {
 			if (gone !== undefined || Date.now() > deadline) {
 				await server.stop();
 				throw new Error(
-					`n8n ${command} ${gone !== undefined ? `exited ${gone}` : 'timed out'}\n${server.log().slice(-6000)}`,
+					`n8n ${command} ${gone !== undefined ? `exited ${gone}` : 'timed out'}` +
+						`\n${server.log().slice(-6000)}`,
 				);
 			}
 			await new Promise((r) => setTimeout(r, 250));

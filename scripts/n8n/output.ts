@@ -37,7 +37,8 @@ export function nodeOutput(run: any, nodeName: string, runIndex?: number): any[]
 	const runs = run?.data?.resultData?.runData?.[nodeName];
 	if (!runs)
 		throw new Error(
-			`node "${nodeName}" did not run; nodes that ran: ${Object.keys(run?.data?.resultData?.runData ?? {}).join(', ')}`,
+			`node "${nodeName}" did not run; nodes that ran: ` +
+				`${Object.keys(run?.data?.resultData?.runData ?? {}).join(', ')}`,
 		);
 	const task = runs[runIndex ?? runs.length - 1];
 	if (task.error) throw new Error(`node "${nodeName}" failed: ${task.error.message}`);

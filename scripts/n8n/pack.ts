@@ -65,7 +65,8 @@ export async function packPackage(root = REPO_ROOT, { build = true } = {}): Prom
 			.filter((file) => !listed.includes(file));
 		if (listed.length === 0 || missing.length > 0 || unlisted.length > 0) {
 			throw new Error(
-				`package.json's n8n section lists ${listed.length} files; missing from the tarball: [${missing.join(', ')}]; shipped but not listed: [${unlisted.join(', ')}]`,
+				`package.json's n8n section lists ${listed.length} files; missing from the ` +
+					`tarball: [${missing.join(', ')}]; shipped but not listed: [${unlisted.join(', ')}]`,
 			);
 		}
 		return { tarball: join(dir, filename), name, version, cleanup };

@@ -77,7 +77,9 @@ function postgresBin(name: string): string {
 	return name;
 }
 
-/** A Postgres cluster; n8n uses its `postgres` database as user `postgres` (trust auth on loopback). */
+/**
+ * A Postgres cluster; n8n uses its `postgres` database as user `postgres` (trust auth on loopback).
+ */
 export async function startPostgres(): Promise<Service & { env: Record<string, string> }> {
 	const port = await freePort();
 	const dir = mkdtempSync(join(tmpdir(), 'pe-postgres-'));

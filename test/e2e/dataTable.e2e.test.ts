@@ -228,213 +228,220 @@ describe2x('real n8n: sales and refunds into a Data Table (and the Google Sheets
 		},
 	);
 
-	it(`${SALES} widget sales and ${REFUNDS.reduce((n, r) => n + r.previous + r.own, 0)} refunds over polls and a restart of n8n: one row per order, each as the sandbox has it`, async () => {
-		const started = performance.now();
-		server = await n8n.start();
-		cookie = await server.setupOwner(OWNER);
-		// Set Up Table, as a user runs it once from the editor. (`n8n execute` cannot: the CLI run
-		// has no data-table module, "Attempted to use Data table node but the module is disabled".)
-		await rest('POST', `/workflows/${table.id}/run`, {
-			triggerToStartFrom: { name: 'Set Up Table' },
-		});
-		const [setup] = await until(
-			async () => {
-				const all = await runs();
-				return all.length === 1 && !['new', 'running'].includes(all[0].status) && all;
-			},
-			'Set Up Table to run',
-			30_000,
-		);
-		expect([setup.mode, setup.status]).toEqual(['manual', 'success']);
-		const project = ((await rest('GET', '/projects/personal')) as { id: string }).id;
-		const tables = (await rest('GET', `/projects/${project}/data-tables`)) as {
-			data: Array<{ id: string; name: string }>;
-		};
-		const tableId = tables.data.find((t) => t.name === TABLE_NAME)!.id;
-		const columns = (await rest(
-			'GET',
-			`/projects/${project}/data-tables/${tableId}/columns`,
-		)) as Array<{ name: string; type: keyof typeof COLUMNS }>;
-		expect(columns.map((c) => `${c.name}:${c.type}`).sort()).toEqual(
-			Object.entries(COLUMNS)
-				.flatMap(([type, names]) => names.map((n) => `${n}:${type}`))
-				.sort(),
-		);
-
-		const rowsPath = `/projects/${project}/data-tables/${tableId}/rows`;
-		const count = async (filter?: object) =>
-			(
-				(await rest(
-					'GET',
-					`${rowsPath}?take=1${filter ? `&filter=${encodeURIComponent(JSON.stringify(filter))}` : ''}`,
-				)) as { count: number }
-			).count;
-		const refundedFilter = {
-			type: 'and',
-			filters: [{ columnName: 'status', condition: 'eq', value: 'refund' }],
-		};
-		let polls = 0;
-		const timings: string[] = [];
-		/**
-		 * A poll as Publish starts one (n8n polls at once on activation): both feeds read, its run (if
-		 * any) ended, the table as expected.
-		 */
-		async function settled(what: string, rows: number, refunded: number, timeoutMs = 60_000) {
-			const all = await until(
+	it(
+		`${SALES} widget sales and ${REFUNDS.reduce((n, r) => n + r.previous + r.own, 0)} ` +
+			`refunds over polls and a restart of n8n: one row per order, each as the sandbox has it`,
+		async () => {
+			const started = performance.now();
+			server = await n8n.start();
+			cookie = await server.setupOwner(OWNER);
+			// Set Up Table, as a user runs it once from the editor. (`n8n execute` cannot: the CLI run
+			// has no data-table module, "Attempted to use Data table node but the module is disabled".)
+			await rest('POST', `/workflows/${table.id}/run`, {
+				triggerToStartFrom: { name: 'Set Up Table' },
+			});
+			const [setup] = await until(
 				async () => {
-					const ended = await runs();
-					return ended.every((r) => !['new', 'running'].includes(r.status)) && ended;
+					const all = await runs();
+					return all.length === 1 && !['new', 'running'].includes(all[0].status) && all;
 				},
-				`${what}: the runs to end`,
-				timeoutMs,
-			);
-			// A failed run leaves the table short for good: say so at once rather than at the deadline.
-			expect([what, all.filter((r) => r.status !== 'success')]).toEqual([what, []]);
-			await until(
-				async () => (await count()) === rows && (await count(refundedFilter)) === refunded,
-				`${what}: ${rows} rows, ${refunded} refunded`,
-				timeoutMs,
-			);
-		}
-		async function poll(what: string, rows: number, refunded: number) {
-			const t0 = performance.now();
-			const since = sandbox.app.log.lastSeq;
-			if (polls++ > 0) await rest('POST', `/workflows/${table.id}/deactivate`, {});
-			await server!.activateWorkflow(cookie, table.id);
-			await until(
-				async () =>
-					feedReads(since, '/widget-orders') >= 1 &&
-					feedReads(since, '/widget-orders-refunds') >= 1,
-				`${what}: the poll`,
+				'Set Up Table to run',
 				30_000,
 			);
-			await settled(what, rows, refunded);
-			timings.push(`${what} ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-		}
+			expect([setup.mode, setup.status]).toEqual(['manual', 'success']);
+			const project = ((await rest('GET', '/projects/personal')) as { id: string }).id;
+			const tables = (await rest('GET', `/projects/${project}/data-tables`)) as {
+				data: Array<{ id: string; name: string }>;
+			};
+			const tableId = tables.data.find((t) => t.name === TABLE_NAME)!.id;
+			const columns = (await rest(
+				'GET',
+				`/projects/${project}/data-tables/${tableId}/columns`,
+			)) as Array<{ name: string; type: keyof typeof COLUMNS }>;
+			expect(columns.map((c) => `${c.name}:${c.type}`).sort()).toEqual(
+				Object.entries(COLUMNS)
+					.flatMap(([type, names]) => names.map((n) => `${n}:${type}`))
+					.sort(),
+			);
 
-		const sold: number[] = [];
-		const refunded = new Set<number>();
-		async function batch(i: number) {
-			const t0 = performance.now();
-			const own: number[] = [];
-			for (let n = 0; n < BATCH; n++) {
-				const res = await sandbox.admin('POST', '/widget-orders', {
-					company: 'partner',
-					tickets: 1 + (n % 3),
-				});
-				expect(res.status).toBe(201);
-				own.push(res.body.id);
+			const rowsPath = `/projects/${project}/data-tables/${tableId}/rows`;
+			const count = async (filter?: object) =>
+				(
+					(await rest(
+						'GET',
+						`${rowsPath}?take=1` +
+							`${filter ? `&filter=${encodeURIComponent(JSON.stringify(filter))}` : ''}`,
+					)) as { count: number }
+				).count;
+			const refundedFilter = {
+				type: 'and',
+				filters: [{ columnName: 'status', condition: 'eq', value: 'refund' }],
+			};
+			let polls = 0;
+			const timings: string[] = [];
+			/**
+			 * A poll as Publish starts one (n8n polls at once on activation): both feeds read, its run
+			 * (if any) ended, the table as expected.
+			 */
+			async function settled(what: string, rows: number, refunded: number, timeoutMs = 60_000) {
+				const all = await until(
+					async () => {
+						const ended = await runs();
+						return ended.every((r) => !['new', 'running'].includes(r.status)) && ended;
+					},
+					`${what}: the runs to end`,
+					timeoutMs,
+				);
+				// A failed run leaves the table short for good: say so at once rather than at the deadline.
+				expect([what, all.filter((r) => r.status !== 'success')]).toEqual([what, []]);
+				await until(
+					async () => (await count()) === rows && (await count(refundedFilter)) === refunded,
+					`${what}: ${rows} rows, ${refunded} refunded`,
+					timeoutMs,
+				);
 			}
-			// The last of the previous batch (its first were refunded with it), the first of this one.
-			const previous = sold.slice(sold.length - REFUNDS[i].previous);
-			for (const id of [...previous, ...own.slice(0, REFUNDS[i].own)]) {
-				expect((await sandbox.admin('POST', `/widget-orders/${id}/refund`)).status).toBe(201);
-				refunded.add(id);
+			async function poll(what: string, rows: number, refunded: number) {
+				const t0 = performance.now();
+				const since = sandbox.app.log.lastSeq;
+				if (polls++ > 0) await rest('POST', `/workflows/${table.id}/deactivate`, {});
+				await server!.activateWorkflow(cookie, table.id);
+				await until(
+					async () =>
+						feedReads(since, '/widget-orders') >= 1 &&
+						feedReads(since, '/widget-orders-refunds') >= 1,
+					`${what}: the poll`,
+					30_000,
+				);
+				await settled(what, rows, refunded);
+				timings.push(`${what} ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 			}
-			sold.push(...own);
-			timings.push(`batch ${i + 1} made ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-		}
 
-		await poll('the first poll, which only takes note of what is there', 0, 0);
-		for (const i of [0, 1]) {
-			await batch(i);
-			await poll(`batch ${i + 1}`, sold.length, refunded.size);
-		}
-		// n8n stops; sales and refunds go on; the started n8n publishes the workflow again and polls at
-		// once.
-		const down = performance.now();
-		await server.stop();
-		await batch(2);
-		const since = sandbox.app.log.lastSeq;
-		server = await n8n.start();
-		polls++;
-		await until(
-			async () => feedReads(since, '/widget-orders') >= 1,
-			'the poll at start-up',
-			60_000,
-		);
-		await settled('after the restart', sold.length, refunded.size);
-		timings.push(
-			`restart, batch 3 and its poll ${((performance.now() - down) / 1000).toFixed(1)} s`,
-		);
-		await batch(3);
-		await poll('batch 4', sold.length, refunded.size);
-		// One more poll: nothing new, nothing written, no run.
-		const before = (await runs()).length;
-		await poll('an idle poll', SALES, refunded.size);
-		expect((await runs()).length).toBe(before);
-		const polled = (await runs()).filter((r) => r.mode !== 'manual');
+			const sold: number[] = [];
+			const refunded = new Set<number>();
+			async function batch(i: number) {
+				const t0 = performance.now();
+				const own: number[] = [];
+				for (let n = 0; n < BATCH; n++) {
+					const res = await sandbox.admin('POST', '/widget-orders', {
+						company: 'partner',
+						tickets: 1 + (n % 3),
+					});
+					expect(res.status).toBe(201);
+					own.push(res.body.id);
+				}
+				// The last of the previous batch (its first were refunded with it), the first of this one.
+				const previous = sold.slice(sold.length - REFUNDS[i].previous);
+				for (const id of [...previous, ...own.slice(0, REFUNDS[i].own)]) {
+					expect((await sandbox.admin('POST', `/widget-orders/${id}/refund`)).status).toBe(201);
+					refunded.add(id);
+				}
+				sold.push(...own);
+				timings.push(`batch ${i + 1} made ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+			}
 
-		const rows: Row[] = [];
-		for (let skip = 0; rows.length < SALES; skip += 250) {
-			const page = (await rest('GET', `${rowsPath}?take=250&skip=${skip}`)) as { data: Row[] };
-			if (page.data.length === 0) break;
-			rows.push(...page.data);
-		}
-		const orders = new Map(
-			(await sandbox.getAll('/widget-orders')).map((o: any) => [o.id as number, o]),
-		);
-		const refunds = new Map(
-			(await sandbox.getAll('/widget-orders-refunds')).map((r: any) => [r.order as number, r]),
-		);
-		const byOrder = new Map(rows.map((r) => [Number(r.orderId), r]));
-		expect([rows.length, byOrder.size, [...byOrder.keys()].sort((a, b) => a - b)]).toEqual([
-			SALES,
-			SALES,
-			[...sold].sort((a, b) => a - b),
-		]);
-		for (const id of sold) {
-			const row = byOrder.get(id)!;
-			const order = orders.get(id);
-			const refund = refunds.get(id);
-			// A refund leaves what the sale wrote (amount, paidAt, tickets, email) as it was.
-			const sale = [
-				row.status,
-				cents(Number(row.amount)),
-				Date.parse(String(row.paidAt)),
-				row.tickets,
-				row.email,
-			];
-			expect([id, ...sale]).toEqual([
-				id,
-				order.status,
-				cents(order.totalPrice.amount),
-				Date.parse(order.payAt),
-				order.tickets.length,
-				order.email,
+			await poll('the first poll, which only takes note of what is there', 0, 0);
+			for (const i of [0, 1]) {
+				await batch(i);
+				await poll(`batch ${i + 1}`, sold.length, refunded.size);
+			}
+			// n8n stops; sales and refunds go on; the started n8n publishes the workflow again and polls
+			// at once.
+			const down = performance.now();
+			await server.stop();
+			await batch(2);
+			const since = sandbox.app.log.lastSeq;
+			server = await n8n.start();
+			polls++;
+			await until(
+				async () => feedReads(since, '/widget-orders') >= 1,
+				'the poll at start-up',
+				60_000,
+			);
+			await settled('after the restart', sold.length, refunded.size);
+			timings.push(
+				`restart, batch 3 and its poll ${((performance.now() - down) / 1000).toFixed(1)} s`,
+			);
+			await batch(3);
+			await poll('batch 4', sold.length, refunded.size);
+			// One more poll: nothing new, nothing written, no run.
+			const before = (await runs()).length;
+			await poll('an idle poll', SALES, refunded.size);
+			expect((await runs()).length).toBe(before);
+			const polled = (await runs()).filter((r) => r.mode !== 'manual');
+
+			const rows: Row[] = [];
+			for (let skip = 0; rows.length < SALES; skip += 250) {
+				const page = (await rest('GET', `${rowsPath}?take=250&skip=${skip}`)) as { data: Row[] };
+				if (page.data.length === 0) break;
+				rows.push(...page.data);
+			}
+			const orders = new Map(
+				(await sandbox.getAll('/widget-orders')).map((o: any) => [o.id as number, o]),
+			);
+			const refunds = new Map(
+				(await sandbox.getAll('/widget-orders-refunds')).map((r: any) => [r.order as number, r]),
+			);
+			const byOrder = new Map(rows.map((r) => [Number(r.orderId), r]));
+			expect([rows.length, byOrder.size, [...byOrder.keys()].sort((a, b) => a - b)]).toEqual([
+				SALES,
+				SALES,
+				[...sold].sort((a, b) => a - b),
 			]);
-			const paidBack = refund
-				? [
-						String(refund.id),
-						cents(refund.amount.amount),
-						refund.tickets.length,
-						Date.parse(refund.refundedAt),
-					]
-				: [null, null, null, null];
+			for (const id of sold) {
+				const row = byOrder.get(id)!;
+				const order = orders.get(id);
+				const refund = refunds.get(id);
+				// A refund leaves what the sale wrote (amount, paidAt, tickets, email) as it was.
+				const sale = [
+					row.status,
+					cents(Number(row.amount)),
+					Date.parse(String(row.paidAt)),
+					row.tickets,
+					row.email,
+				];
+				expect([id, ...sale]).toEqual([
+					id,
+					order.status,
+					cents(order.totalPrice.amount),
+					Date.parse(order.payAt),
+					order.tickets.length,
+					order.email,
+				]);
+				const paidBack = refund
+					? [
+							String(refund.id),
+							cents(refund.amount.amount),
+							refund.tickets.length,
+							Date.parse(refund.refundedAt),
+						]
+					: [null, null, null, null];
+				expect([
+					id,
+					row.refundId,
+					row.refundedAmount === null ? null : cents(Number(row.refundedAmount)),
+					row.refundedTickets,
+					row.refundedAt === null ? null : Date.parse(String(row.refundedAt)),
+				]).toEqual([id, ...paidBack]);
+			}
+			const total = sold.reduce((sum, id) => sum + cents(orders.get(id).totalPrice.amount), 0);
+			const refundTotal = [...refunded].reduce(
+				(sum, id) => sum + cents(refunds.get(id).amount.amount),
+				0,
+			);
 			expect([
-				id,
-				row.refundId,
-				row.refundedAmount === null ? null : cents(Number(row.refundedAmount)),
-				row.refundedTickets,
-				row.refundedAt === null ? null : Date.parse(String(row.refundedAt)),
-			]).toEqual([id, ...paidBack]);
-		}
-		const total = sold.reduce((sum, id) => sum + cents(orders.get(id).totalPrice.amount), 0);
-		const refundTotal = [...refunded].reduce(
-			(sum, id) => sum + cents(refunds.get(id).amount.amount),
-			0,
-		);
-		expect([
-			rows.reduce((sum, r) => sum + cents(Number(r.amount)), 0),
-			rows.reduce((sum, r) => sum + cents(Number(r.refundedAmount ?? 0)), 0),
-		]).toEqual([total, refundTotal]);
-		expect(refunded.size).toBe(100);
-		expect(polled.every((r) => r.mode === 'trigger' && r.status === 'success')).toBe(true);
-		console.log(
-			`[data table] ${rows.length} rows (${refunded.size} refunded) from ${polls} polls in ${polled.length} runs, n8n restarted once: ` +
-				`amount ${total / 100}, refunded ${refundTotal / 100}, as in the sandbox; ${((performance.now() - started) / 1000).toFixed(1)} s (${timings.join(', ')})`,
-		);
-	});
+				rows.reduce((sum, r) => sum + cents(Number(r.amount)), 0),
+				rows.reduce((sum, r) => sum + cents(Number(r.refundedAmount ?? 0)), 0),
+			]).toEqual([total, refundTotal]);
+			expect(refunded.size).toBe(100);
+			expect(polled.every((r) => r.mode === 'trigger' && r.status === 'success')).toBe(true);
+			console.log(
+				`[data table] ${rows.length} rows (${refunded.size} refunded) from ` +
+					`${polls} polls in ${polled.length} runs, n8n restarted once: ` +
+					`amount ${total / 100}, refunded ${refundTotal / 100}, as in the sandbox; ` +
+					`${((performance.now() - started) / 1000).toFixed(1)} s (${timings.join(', ')})`,
+			);
+		},
+	);
 
 	it('no secret (API key, token) in anything n8n printed', async () => {
 		await server?.stop();

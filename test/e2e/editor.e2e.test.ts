@@ -188,7 +188,8 @@ describe("real n8n editor in a browser: the package's nodes and credential", () 
 				['widget', 'getManyOrders'],
 			]) {
 				const answer = await editor.page.request.get(
-					`${server.url}/schemas/n8n-nodes-public-events.publicEvents/1.0.0/${resource}/${operation}.json`,
+					`${server.url}/schemas/n8n-nodes-public-events.publicEvents/1.0.0/` +
+						`${resource}/${operation}.json`,
 				);
 				expect([resource, operation, answer.status()]).toEqual([resource, operation, 200]);
 				expect(await answer.json()).toEqual(readSchema(resource, operation));

@@ -280,41 +280,53 @@ describe("a partner's journeys in the demo's editor (Chromium)", () => {
 			},
 		);
 
-		it(`${PUSH.name}: waits for a push; a ticket sold in the sandbox runs it green and Send to CRM delivers the deal`, async () => {
-			const crm = demo.field(/^\s+crm\s+(http\S+)/m);
-			const before = ((await (await fetch(crm)).json()) as unknown[]).length;
-			await editor.canvas(PUSH.id);
-			await executeWorkflow(editor);
-			await editor.testId('stop-execution-waiting-for-webhook-button').waitFor();
-			await sellTicket();
-			expect(await runEnded(editor)).toMatch(/^Workflow executed successfully/);
-			expect(await succeeded(editor, 'Send to CRM')).toBe(true);
-			const deals = await until(
-				async () => {
-					const all = (await (await fetch(crm)).json()) as Array<{
-						body: { externalId?: unknown };
-					}>;
-					return all.length > before && all;
-				},
-				'the stand-in CRM to receive the deal',
-				10_000,
-			);
-			expect(deals[deals.length - 1].body.externalId).toEqual(expect.anything());
-			await checkpoint('3-push-to-crm');
-		});
+		it(
+			`${PUSH.name}: waits for a push; a ticket sold in the ` +
+				`sandbox runs it green and Send to CRM delivers the deal`,
+			async () => {
+				const crm = demo.field(/^\s+crm\s+(http\S+)/m);
+				const before = ((await (await fetch(crm)).json()) as unknown[]).length;
+				await editor.canvas(PUSH.id);
+				await executeWorkflow(editor);
+				await editor.testId('stop-execution-waiting-for-webhook-button').waitFor();
+				await sellTicket();
+				expect(await runEnded(editor)).toMatch(/^Workflow executed successfully/);
+				expect(await succeeded(editor, 'Send to CRM')).toBe(true);
+				const deals = await until(
+					async () => {
+						const all = (await (await fetch(crm)).json()) as Array<{
+							body: { externalId?: unknown };
+						}>;
+						return all.length > before && all;
+					},
+					'the stand-in CRM to receive the deal',
+					10_000,
+				);
+				expect(deals[deals.length - 1].body.externalId).toEqual(expect.anything());
+				await checkpoint('3-push-to-crm');
+			},
+		);
 
 		// The two examples not run from the editor, and what a user is told instead.
-		it(`${SHEETS.name}: not run (Google's servers are out of reach here); the demo's list says it needs a Google account`, () => {
-			expect(demo.output).toContain(
-				`${SHEETS.name}   (needs your Google account: it cannot run in this offline demo)`,
-			);
-		});
+		it(
+			`${SHEETS.name}: not run (Google's servers are out of reach ` +
+				`here); the demo's list says it needs a Google account`,
+			() => {
+				expect(demo.output).toContain(
+					`${SHEETS.name}   (needs your Google account: it cannot run in this offline demo)`,
+				);
+			},
+		);
 
-		it(`${DESK.name}: not run from the editor: it is published at start as an MCP server (the demo suite connects an MCP client)`, async () => {
-			expect(((await rest('GET', `/workflows/${DESK.id}`)) as { active: boolean }).active).toBe(
-				true,
-			);
-		});
+		it(
+			`${DESK.name}: not run from the editor: it is published at ` +
+				`start as an MCP server (the demo suite connects an MCP client)`,
+			async () => {
+				expect(((await rest('GET', `/workflows/${DESK.id}`)) as { active: boolean }).active).toBe(
+					true,
+				);
+			},
+		);
 	});
 
 	it(

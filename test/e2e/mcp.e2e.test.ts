@@ -361,7 +361,8 @@ describe(
 				});
 				expect(tooMany.result.isError).toBe(true);
 				expect(tooMany.text).toContain(
-					`A limit of the service was exceeded (limit ${ticketsPerOrder}, current ${ticketsPerOrder + 1})`,
+					`A limit of the service was exceeded (limit ` +
+						`${ticketsPerOrder}, current ${ticketsPerOrder + 1})`,
 				);
 				expect(await held()).toBe(before);
 			},

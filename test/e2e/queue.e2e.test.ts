@@ -136,32 +136,42 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 		await Promise.all([cluster?.stop(), sink?.close(), balancer?.close()]);
 	});
 
-	it(`token across workers: ${CALLS} executions at once, no token yet: all succeed, at most one token per worker`, async () => {
-		const requests = await callAll(CALLS);
-		expect(requests.filter((r) => r === 'GET /event-points 200')).toHaveLength(CALLS);
-		expect(requests.filter((r) => !r.endsWith(' 200'))).toEqual([]);
-		const fetched = requests.filter((r) => r === 'POST /token 200').length;
-		console.log(`[queue] ${CALLS} executions at once with no token: ${fetched} /token request(s)`);
-		expect(fetched).toBeGreaterThanOrEqual(1);
-		expect(fetched).toBeLessThanOrEqual(WORKERS);
-	});
+	it(
+		`token across workers: ${CALLS} executions at once, no ` +
+			`token yet: all succeed, at most one token per worker`,
+		async () => {
+			const requests = await callAll(CALLS);
+			expect(requests.filter((r) => r === 'GET /event-points 200')).toHaveLength(CALLS);
+			expect(requests.filter((r) => !r.endsWith(' 200'))).toEqual([]);
+			const fetched = requests.filter((r) => r === 'POST /token 200').length;
+			console.log(
+				`[queue] ${CALLS} executions at once with no token: ${fetched} /token request(s)`,
+			);
+			expect(fetched).toBeGreaterThanOrEqual(1);
+			expect(fetched).toBeLessThanOrEqual(WORKERS);
+		},
+	);
 
-	it(`after the token expired (clock +25 h), ${CALLS} more: all succeed, renewals at most one per worker`, async () => {
-		await sandbox().advanceClock(25 * HOUR);
-		const requests = await callAll(CALLS);
-		expect(requests.filter((r) => r === 'GET /event-points 200')).toHaveLength(CALLS);
-		// each run that held the expired token was refused once, then took the renewed one
-		expect(
-			requests.filter((r) => !r.endsWith(' 200')).every((r) => r === 'GET /event-points 401'),
-		).toBe(true);
-		const renewed = requests.filter((r) => r === 'POST /token 200').length;
-		console.log(`[queue] ${CALLS} executions at once after expiry: ${renewed} renewal(s)`);
-		expect(renewed).toBeGreaterThanOrEqual(1);
-		expect(renewed).toBeLessThanOrEqual(WORKERS);
-		// The sandbox signs pushes with its clock: back to n8n's time, or the Replay Window refuses
-		// them.
-		await sandbox().advanceClock(-25 * HOUR);
-	});
+	it(
+		`after the token expired (clock +25 h), ${CALLS} ` +
+			`more: all succeed, renewals at most one per worker`,
+		async () => {
+			await sandbox().advanceClock(25 * HOUR);
+			const requests = await callAll(CALLS);
+			expect(requests.filter((r) => r === 'GET /event-points 200')).toHaveLength(CALLS);
+			// each run that held the expired token was refused once, then took the renewed one
+			expect(
+				requests.filter((r) => !r.endsWith(' 200')).every((r) => r === 'GET /event-points 401'),
+			).toBe(true);
+			const renewed = requests.filter((r) => r === 'POST /token 200').length;
+			console.log(`[queue] ${CALLS} executions at once after expiry: ${renewed} renewal(s)`);
+			expect(renewed).toBeGreaterThanOrEqual(1);
+			expect(renewed).toBeLessThanOrEqual(WORKERS);
+			// The sandbox signs pushes with its clock: back to n8n's time, or the Replay Window refuses
+			// them.
+			await sandbox().advanceClock(-25 * HOUR);
+		},
+	);
 
 	/** Executions (sink requests) per delivery id, for the ids given. */
 	const executionsOf = (ids: string[]) =>
@@ -254,39 +264,56 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 
 	// The delivery ids a processor remembers reach the database before the run is queued, so a
 	// retry at the other processor is caught (it was not, before the trigger answered itself).
-	it(`pushes through two webhook processors, spaced: ${SALES} sales and ${REFUNDS} refunds each start one execution; retries at the other processor start none`, async () => {
-		balancer.route = 'alternate';
-		const { first, retried, remembered } = await pushRound(SALES, REFUNDS, true);
-		console.log(
-			`[queue] ${SALES + REFUNDS} spaced deliveries alternated over 2 webhook processors: executions per delivery ${first.join(' ')} (delivery ids in the stored static data: ${remembered}); the same again at the other processor: ${retried} more`,
-		);
-		expect(first).toEqual(Array(SALES + REFUNDS).fill(1));
-		expect(remembered).toBe(SALES + REFUNDS);
-		expect(retried).toBe(0);
-	});
+	it(
+		`pushes through two webhook processors, spaced: ${SALES} sales and ${REFUNDS}` +
+			` refunds each start one execution; retries at the other processor start none`,
+		async () => {
+			balancer.route = 'alternate';
+			const { first, retried, remembered } = await pushRound(SALES, REFUNDS, true);
+			console.log(
+				`[queue] ${SALES + REFUNDS} spaced deliveries alternated over 2 webhook processors: ` +
+					`executions per delivery ${first.join(' ')} (delivery ids in the stored static ` +
+					`data: ${remembered}); the same again at the other processor: ${retried} more`,
+			);
+			expect(first).toEqual(Array(SALES + REFUNDS).fill(1));
+			expect(remembered).toBe(SALES + REFUNDS);
+			expect(retried).toBe(0);
+		},
+	);
 
 	// Deliveries handled at the same moment by both processors each save the static data whole,
 	// with no lock: the last save keeps only the ids its process knew. Measured, documented.
-	it(`pushes in a burst, alternated: ${SALES} sales and ${REFUNDS} refunds at once each start one execution; retries at the other processor measured`, async () => {
-		balancer.route = 'alternate';
-		const { first, retried, remembered } = await pushRound(SALES, REFUNDS, false);
-		console.log(
-			`[queue] ${SALES + REFUNDS} deliveries in a burst alternated over 2 webhook processors: executions per delivery ${first.join(' ')} (delivery ids in the stored static data: ${remembered}); the same again at the other processor: ${retried} more`,
-		);
-		expect(first).toEqual(Array(SALES + REFUNDS).fill(1));
-		expect(retried).toBeLessThanOrEqual(SALES + REFUNDS);
-	});
+	it(
+		`pushes in a burst, alternated: ${SALES} sales and ${REFUNDS} refunds at ` +
+			`once each start one execution; retries at the other processor measured`,
+		async () => {
+			balancer.route = 'alternate';
+			const { first, retried, remembered } = await pushRound(SALES, REFUNDS, false);
+			console.log(
+				`[queue] ${SALES + REFUNDS} deliveries in a burst alternated over 2 webhook ` +
+					`processors: executions per delivery ${first.join(' ')} (delivery ids in the stored ` +
+					`static data: ${remembered}); the same again at the other processor: ${retried} more`,
+			);
+			expect(first).toEqual(Array(SALES + REFUNDS).fill(1));
+			expect(retried).toBeLessThanOrEqual(SALES + REFUNDS);
+		},
+	);
 
 	// What docs/queue-mode.md advises: route by X-Delivery-ID, so each process sees every copy.
-	it(`pushes in a burst, routed by delivery id: ${SALES} sales and ${REFUNDS} refunds each start one execution; retries, two at once, start none`, async () => {
-		balancer.route = 'sticky';
-		const { first, retried } = await pushRound(SALES, REFUNDS, false, 'balancer');
-		console.log(
-			`[queue] ${SALES + REFUNDS} deliveries in a burst routed by delivery id: executions per delivery ${first.join(' ')}; each again twice at once: ${retried} more`,
-		);
-		expect(first).toEqual(Array(SALES + REFUNDS).fill(1));
-		expect(retried).toBe(0);
-	});
+	it(
+		`pushes in a burst, routed by delivery id: ${SALES} sales and ${REFUNDS}` +
+			` refunds each start one execution; retries, two at once, start none`,
+		async () => {
+			balancer.route = 'sticky';
+			const { first, retried } = await pushRound(SALES, REFUNDS, false, 'balancer');
+			console.log(
+				`[queue] ${SALES + REFUNDS} deliveries in a burst routed by delivery id: executions ` +
+					`per delivery ${first.join(' ')}; each again twice at once: ${retried} more`,
+			);
+			expect(first).toEqual(Array(SALES + REFUNDS).fill(1));
+			expect(retried).toBe(0);
+		},
+	);
 
 	it(
 		'the same delivery at both processors at the same moment: ' +
@@ -326,7 +353,8 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 			await until(async () => executionsOf(last)[0] > 0, "the last sale's execution", 60_000);
 			const counts = executionsOf(ids);
 			console.log(
-				`[queue] ${copies} deliveries each sent to both webhook processors at once: executions per delivery ${counts.join(' ')}`,
+				`[queue] ${copies} deliveries each sent to both webhook ` +
+					`processors at once: executions per delivery ${counts.join(' ')}`,
 			);
 			expect(counts.every((count) => count >= 1 && count <= 2)).toBe(true);
 			await sandbox().admin('DELETE', '/webhooks');
@@ -390,7 +418,8 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 				(v): v is string => typeof v === 'string',
 			);
 			console.log(
-				`[queue] a worker without the package took a job: execution ${execution.status}, "${strings.find((s) => s.startsWith('Unrecognized'))}"`,
+				`[queue] a worker without the package took a job: execution ` +
+					`${execution.status}, "${strings.find((s) => s.startsWith('Unrecognized'))}"`,
 			);
 			// what the execution list shows (Error) and the execution's error message
 			expect(execution.status).toBe('error');

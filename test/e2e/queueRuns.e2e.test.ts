@@ -126,8 +126,9 @@ describe(
 			[polled, pushed] = await Promise.all([Receiver.start(), Receiver.start()]);
 			const receivers = await Promise.all(BASELINES.map(() => Receiver.start()));
 			cluster = await QueueCluster.start({
-				// The sender waits 30 s for an answer, as real senders do: the load measures throughput, and
-				// a 5 s timeout on a 2-core machine turned slow answers into retries at the other processor.
+				// The sender waits 30 s for an answer, as real senders do: the load measures throughput,
+				// and a 5 s timeout on a 2-core machine turned slow answers into retries at the other
+				// processor.
 				sandbox: { placesPerEvent: 200, push: { timeoutMs: 30_000 } },
 				credentials: (sb) => [
 					apiCredential(API_CREDENTIAL, sb.sandbox.baseUrl, sb.keys.partner),
@@ -241,49 +242,55 @@ describe(
 			},
 		);
 
-		it(`poll trigger on main: ${POLLED_SALES} sales over many polls, main restarted in the middle: each emitted once, none lost`, async () => {
-			const activatedAt = sandbox().app.log.lastSeq;
-			await cluster.main.activateWorkflow(cluster.cookie, POLL_WORKFLOW);
-			// the first poll emits nothing: what is there is history
-			await until(async () => feedReads(activatedAt) >= 1, 'the first poll', 3 * POLL_EVERY_MS);
-			const emitted = () =>
-				polled.bodies<{ type: string; orderId: string }>().map((b) => `${b.type}:${b.orderId}`);
-			// Sales in batches, each followed by a poll; main restarted after half of them.
-			const sold: string[] = [];
-			const batch = POLLED_SALES / BATCHES;
-			for (let i = 0; i < BATCHES; i++) {
-				sold.push(...(await sellMany(batch)));
-				if (i === BATCHES / 2 - 1) await cluster.restartMain();
-				const seq = sandbox().app.log.lastSeq;
+		it(
+			`poll trigger on main: ${POLLED_SALES} sales over many polls, ` +
+				`main restarted in the middle: each emitted once, none lost`,
+			async () => {
+				const activatedAt = sandbox().app.log.lastSeq;
+				await cluster.main.activateWorkflow(cluster.cookie, POLL_WORKFLOW);
+				// the first poll emits nothing: what is there is history
+				await until(async () => feedReads(activatedAt) >= 1, 'the first poll', 3 * POLL_EVERY_MS);
+				const emitted = () =>
+					polled.bodies<{ type: string; orderId: string }>().map((b) => `${b.type}:${b.orderId}`);
+				// Sales in batches, each followed by a poll; main restarted after half of them.
+				const sold: string[] = [];
+				const batch = POLLED_SALES / BATCHES;
+				for (let i = 0; i < BATCHES; i++) {
+					sold.push(...(await sellMany(batch)));
+					if (i === BATCHES / 2 - 1) await cluster.restartMain();
+					const seq = sandbox().app.log.lastSeq;
+					await until(
+						async () => feedReads(seq) >= 1,
+						`a poll after batch ${i + 1}`,
+						(i === BATCHES / 2 - 1 ? 6 : 3) * POLL_EVERY_MS,
+					);
+				}
 				await until(
-					async () => feedReads(seq) >= 1,
-					`a poll after batch ${i + 1}`,
-					(i === BATCHES / 2 - 1 ? 6 : 3) * POLL_EVERY_MS,
+					async () => new Set(emitted()).size >= POLLED_SALES,
+					`${POLLED_SALES} sales emitted`,
+					12 * POLL_EVERY_MS,
 				);
-			}
-			await until(
-				async () => new Set(emitted()).size >= POLLED_SALES,
-				`${POLLED_SALES} sales emitted`,
-				12 * POLL_EVERY_MS,
-			);
-			// two more polls, and their runs (if any) ended: nothing comes again
-			const doneAt = sandbox().app.log.lastSeq;
-			await until(async () => feedReads(doneAt) >= 2, 'two more polls', 4 * POLL_EVERY_MS);
-			await until(
-				async () =>
-					(await pollRuns()).every((run) => ['success', 'error', 'crashed'].includes(run.status)),
-				'the poll runs to end',
-				30_000,
-			);
-			const runs = await pollRuns();
-			expect(runs.every((run) => run.status === 'success')).toBe(true);
-			const keys = emitted();
-			console.log(
-				`[queue] poll trigger, main restarted after ${POLLED_SALES / 2} of ${POLLED_SALES} sales in ${BATCHES} batches: ${keys.length} items emitted in ${runs.length} runs, ${new Set(keys).size} distinct`,
-			);
-			expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
-			expect([...keys].sort()).toEqual(sold.map((id) => `sale:${id}`).sort());
-		});
+				// two more polls, and their runs (if any) ended: nothing comes again
+				const doneAt = sandbox().app.log.lastSeq;
+				await until(async () => feedReads(doneAt) >= 2, 'two more polls', 4 * POLL_EVERY_MS);
+				await until(
+					async () =>
+						(await pollRuns()).every((run) => ['success', 'error', 'crashed'].includes(run.status)),
+					'the poll runs to end',
+					30_000,
+				);
+				const runs = await pollRuns();
+				expect(runs.every((run) => run.status === 'success')).toBe(true);
+				const keys = emitted();
+				console.log(
+					`[queue] poll trigger, main restarted after ${POLLED_SALES / 2} of ` +
+						`${POLLED_SALES} sales in ${BATCHES} batches: ${keys.length} items ` +
+						`emitted in ${runs.length} runs, ${new Set(keys).size} distinct`,
+				);
+				expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
+				expect([...keys].sort()).toEqual(sold.map((id) => `sale:${id}`).sort());
+			},
+		);
 
 		/**
 		 * Sells `count` at once, pushed to `url`; seconds until every delivery was answered and until
@@ -321,25 +328,32 @@ describe(
 			};
 		}
 
-		it(`push load: ${LOAD_SALES} sales pushed through 2 webhook processors and run on 2 workers, each forwarded once; pushes per second against n8n's own Webhook node`, async () => {
-			const base: Array<Awaited<ReturnType<typeof pushLoad>>> = [];
-			for (const { receiver, balancer: to } of baselines)
-				base.push(await pushLoad(to.url, LOAD_SALES, () => receiver.requests.map((r) => r.raw)));
-			const forwarded = () => pushed.bodies<{ orderId: string }>().map((b) => b.orderId);
-			const ours = await pushLoad(balancer.url, LOAD_SALES, forwarded);
-			const figure = (run: { seconds: number; answered: number }) =>
-				`${(LOAD_SALES / run.seconds).toFixed(1)} pushes/s (all answered after ${run.answered.toFixed(1)} s, run after ${run.seconds.toFixed(1)} s)`;
-			console.log(
-				`[queue] push load, ${LOAD_SALES} sales through 2 webhook processors and 2 workers: Public Events Trigger ${figure(ours)}; ` +
-					BASELINES.map(
-						(b, i) =>
-							`${b.label} ${figure(base[i])}: ours at ${(base[i].seconds / ours.seconds).toFixed(2)} of its rate`,
-					).join('; ') +
-					`; deliveries retried ${[ours, ...base].map((r) => r.retried).join(', ')}`,
-			);
-			expect(forwarded().sort()).toEqual([...ours.sold].sort());
-			for (const { receiver } of baselines) expect(receiver.requests).toHaveLength(LOAD_SALES);
-		});
+		it(
+			`push load: ${LOAD_SALES} sales pushed through 2 webhook processors and run on 2 ` +
+				`workers, each forwarded once; pushes per second against n8n's own Webhook node`,
+			async () => {
+				const base: Array<Awaited<ReturnType<typeof pushLoad>>> = [];
+				for (const { receiver, balancer: to } of baselines)
+					base.push(await pushLoad(to.url, LOAD_SALES, () => receiver.requests.map((r) => r.raw)));
+				const forwarded = () => pushed.bodies<{ orderId: string }>().map((b) => b.orderId);
+				const ours = await pushLoad(balancer.url, LOAD_SALES, forwarded);
+				const figure = (run: { seconds: number; answered: number }) =>
+					`${(LOAD_SALES / run.seconds).toFixed(1)} pushes/s (all answered after ` +
+					`${run.answered.toFixed(1)} s, run after ${run.seconds.toFixed(1)} s)`;
+				console.log(
+					`[queue] push load, ${LOAD_SALES} sales through 2 webhook ` +
+						`processors and 2 workers: Public Events Trigger ${figure(ours)}; ` +
+						BASELINES.map(
+							(b, i) =>
+								`${b.label} ${figure(base[i])}: ours at ` +
+								`${(base[i].seconds / ours.seconds).toFixed(2)} of its rate`,
+						).join('; ') +
+						`; deliveries retried ${[ours, ...base].map((r) => r.retried).join(', ')}`,
+				);
+				expect(forwarded().sort()).toEqual([...ours.sold].sort());
+				for (const { receiver } of baselines) expect(receiver.requests).toHaveLength(LOAD_SALES);
+			},
+		);
 
 		it('nothing n8n printed holds the API key or a token', () => {
 			expectNoSecrets(

@@ -168,7 +168,8 @@ describe('real n8n against the sandbox in quirks mode', () => {
 			expect([...refunds.keys()].sort()).toEqual([...refunded].sort());
 			expect([...refunds.values()].every((n) => n === 1)).toBe(true);
 			console.log(
-				`quirks poll: ${sold.size} sales and ${refunded.size} refunds made, ${items.length} items forwarded`,
+				`quirks poll: ${sold.size} sales and ${refunded.size}` +
+					` refunds made, ${items.length} items forwarded`,
 			);
 		},
 	);

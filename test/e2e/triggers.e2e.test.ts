@@ -251,7 +251,8 @@ describe('real n8n: push and poll triggers, activated in a running n8n', () => {
 		expect(tokensAfterFirstPoll).toBeGreaterThanOrEqual(1);
 		expect(await tokenRequests()).toBe(tokensAfterFirstPoll);
 		console.log(
-			`poll trigger emitted the sale ${delayMs} ms after it was made (polls every ${POLL_EVERY_MS / 1000} s)`,
+			`poll trigger emitted the sale ${delayMs} ms after ` +
+				`it was made (polls every ${POLL_EVERY_MS / 1000} s)`,
 		);
 	});
 

@@ -180,8 +180,8 @@ describe('example workflows', () => {
 						[description?.version].flat().includes(node.typeVersion),
 						description?.name,
 					]).toEqual([where, true, node.type.slice(PACKAGE.length)]);
-					// With defaults filled in: a parameter missing from the result is hidden for this resource
-					// and operation.
+					// With defaults filled in: a parameter missing from the result is hidden for this
+					// resource and operation.
 					const shown =
 						NodeHelpers.getNodeParameters(
 							description.properties,

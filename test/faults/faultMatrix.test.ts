@@ -76,15 +76,21 @@ afterAll(() => {
 		.slice(0, 5)
 		.map(([cell, ms]) => `${cell} ${(ms / 1000).toFixed(1)} s`);
 	console.log(
-		`fault matrix: ${cells.length} cells observed in ${((Date.now() - started) / 1000).toFixed(1)} s; slowest: ${slowest.join(', ')}`,
+		`fault matrix: ${cells.length} cells observed in ` +
+			`${((Date.now() - started) / 1000).toFixed(1)} s; slowest: ${slowest.join(', ')}`,
 	);
 	if (process.env.RELIABILITY_REPORT !== '1') return;
 	const results = cells.map(result);
 	const rows = ROWS.map(({ id, label, title }) => ({ id, label, title }));
 	const faults = FAULTS.map(({ id, title }) => ({ id, label: title }));
-	const settings = `Node settings in every cell: Max Retries ${RETRY_OPTIONS.maxRetries}, Max Retry Wait ${RETRY_OPTIONS.maxRetryWait} s; Timeout ${TIMEOUT_S} s in the timeout row. Each cell runs in a sandbox of its own; "sent" and "applied" are the sandbox's request log and its orders.`;
+	const settings =
+		`Node settings in every cell: Max Retries ${RETRY_OPTIONS.maxRetries}, ` +
+		`Max Retry Wait ${RETRY_OPTIONS.maxRetryWait} s; Timeout ${TIMEOUT_S} ` +
+		`s in the timeout row. Each cell runs in a sandbox of its own; "sent" ` +
+		`and "applied" are the sandbox's request log and its orders.`;
 	console.log(
-		`reliability table written to ${writeReliabilityReport(renderSection(results, rows, faults, [settings]))}`,
+		`reliability table written to ` +
+			`${writeReliabilityReport(renderSection(results, rows, faults, [settings]))}`,
 	);
 });
 
@@ -219,14 +225,21 @@ function summary(fault: Fault, obs: Observation): string {
 	if (obs.write) {
 		const { applied, reached, writeCheck } = obs.write;
 		if (writeCheck)
-			return `read back: ${String(writeCheck.outcome)}, sent ${obs.attempts.length}×, applied ${applied}×`;
+			return (
+				`read back: ${String(writeCheck.outcome)}, sent ` +
+				`${obs.attempts.length}×, applied ${applied}×`
+			);
 		if (obs.error && /not applied when the node checked/.test(obs.error.message))
-			return `read back: not yet applied ("check first"), sent ${obs.attempts.length}×, applied ${applied ? `late ${applied}×` : '0×'}`;
+			return (
+				`read back: not yet applied ("check first"), sent ${obs.attempts.length}` +
+				`×, applied ${applied ? `late ${applied}×` : '0×'}`
+			);
 		if (obs.error && /not applied/i.test(obs.error.message))
 			return `read back: not applied, sent ${obs.attempts.length}×, applied ${applied}×`;
 		const refused = obs.attempts.filter((e) => e.fault === 'status');
 		const before = refused.length
-			? `refused ${refused.length}× (${[...new Set(refused.map((e) => e.status))].join(', ')}), then `
+			? `refused ${refused.length}× (` +
+				`${[...new Set(refused.map((e) => e.status))].join(', ')}), then `
 			: '';
 		return `${error ? `${error}, ` : before}reached the API ${reached}×, applied ${applied}×`;
 	}
@@ -234,7 +247,8 @@ function summary(fault: Fault, obs: Observation): string {
 		const w = obs.webhook;
 		const order = w.fetched
 			? 'order read'
-			: `order unavailable${w.unavailable && fault.says.test(w.unavailable) ? ' (says why)' : `: "${String(w.unavailable).slice(0, 50)}"`}`;
+			: `order unavailable` +
+				`${w.unavailable && fault.says.test(w.unavailable) ? ' (says why)' : `: "${String(w.unavailable).slice(0, 50)}"`}`;
 		const repeat =
 			w.deliveryAttempts > 1 ? `; delivered ${w.deliveryAttempts}×, repeat ignored` : '';
 		const bad = w.badBody
@@ -243,7 +257,10 @@ function summary(fault: Fault, obs: Observation): string {
 		return `${w.executions} execution${w.executions === 1 ? '' : 's'}, ${order}${repeat}${bad}`;
 	}
 	if (obs.stateHeld !== undefined && obs.error) {
-		return `${error}, state ${obs.stateHeld ? 'held' : 'MOVED'}; next poll: ${obs.emitted.length} of ${obs.truth.length}, ${dup} dup`;
+		return (
+			`${error}, state ${obs.stateHeld ? 'held' : 'MOVED'}; next ` +
+			`poll: ${obs.emitted.length} of ${obs.truth.length}, ${dup} dup`
+		);
 	}
 	if (error) return error;
 	const missing = obs.truth.filter((id) => !obs.emitted.includes(id)).length;

@@ -427,7 +427,9 @@ describe('Poll Trigger property: every sale and refund exactly once', () => {
 			const sum = (pick: (run: (typeof runs)[number]) => number) =>
 				runs.reduce((n, run) => n + pick(run), 0);
 			process.stdout.write(
-				`  ${sum((r) => r.records)} sales and refunds over ${sum((r) => r.polls)} polls in ${runs.length} runs (shrinking included), ${sum((r) => r.shifted)} readings with records arriving between pages\n`,
+				`  ${sum((r) => r.records)} sales and refunds over ${sum((r) => r.polls)}` +
+					` polls in ${runs.length} runs (shrinking included), ` +
+					`${sum((r) => r.shifted)} readings with records arriving between pages\n`,
 			);
 		},
 		60_000 + runsFor(CI_RUNS) * 20_000,

@@ -145,7 +145,8 @@ async function handleA(req: IncomingMessage, res: ServerResponse, body: string) 
 			hopsTaken.set('token', taken + 1);
 			return redirect(res, current.token[taken], path);
 		}
-		const token = `tok_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+		const token =
+			`tok_${Math.random().toString(36).slice(2)}` + `${Math.random().toString(36).slice(2)}`;
 		issued.push(token);
 		return json(res, 200, { token });
 	}

@@ -6,7 +6,8 @@
  *    gave without acting, 429 or 401, is not a send), and nothing reaches another origin;
  * 2. the node names one outcome, in words: applied (an item; `writeCheck` when read back),
  * "Refused:
- *    … was NOT applied", "Not sent: … was NOT applied", "… was NOT applied … safe to run it again",
+ *    … was NOT applied", "Not sent: … was NOT applied", "… was NOT applied … safe to run it
+ *    again",
  * "Uncertain: … not applied when the node checked" or "Uncertain: … may or may not have been
  * applied";
  * 3. the outcome agrees with the sandbox's state once every request has run its course: applied is

@@ -36,20 +36,23 @@ describe('sandbox auth: POST /token', () => {
 	});
 	afterAll(() => Promise.all([sb.stop(), prod.stop()]));
 
-	it('answers a JWT (three base64url parts, a JSON header and payload) that opens the API', async () => {
-		const res = await sb.api('POST', '/token', { body: { apiKey: sb.keys.partner } });
-		expect(res.status).toBe(200);
-		const token = res.body.token as string;
-		const parts = token.split('.');
-		expect(parts).toHaveLength(3);
-		parts.forEach((part) => expect(part).toMatch(/^[A-Za-z0-9_-]+$/));
-		expect(decodePart(parts[0])).toMatchObject({ typ: 'JWT' });
-		expect(decodePart(parts[1])).toEqual(expect.objectContaining({ exp: expect.any(Number) }));
+	it(
+		'answers a JWT (three base64url parts, a ' + 'JSON header and payload) that opens the API',
+		async () => {
+			const res = await sb.api('POST', '/token', { body: { apiKey: sb.keys.partner } });
+			expect(res.status).toBe(200);
+			const token = res.body.token as string;
+			const parts = token.split('.');
+			expect(parts).toHaveLength(3);
+			parts.forEach((part) => expect(part).toMatch(/^[A-Za-z0-9_-]+$/));
+			expect(decodePart(parts[0])).toMatchObject({ typ: 'JWT' });
+			expect(decodePart(parts[1])).toEqual(expect.objectContaining({ exp: expect.any(Number) }));
 
-		const events = await sb.api('GET', '/event-points', { token });
-		expect(events.status).toBe(200);
-		expect(events.body).toHaveLength(4);
-	});
+			const events = await sb.api('GET', '/event-points', { token });
+			expect(events.status).toBe(200);
+			expect(events.body).toHaveLength(4);
+		},
+	);
 
 	it.each([
 		['an empty object', { body: {} }],
@@ -80,23 +83,29 @@ describe('sandbox auth: POST /token', () => {
 		expect(res.body).not.toHaveProperty('token');
 	});
 
-	it('gives each environment its own keys: a staging key is refused by production and the other way round', async () => {
-		expect(prod.keys.partner).not.toBe(sb.keys.partner);
+	it(
+		'gives each environment its own keys: a staging key ' +
+			'is refused by production and the other way round',
+		async () => {
+			expect(prod.keys.partner).not.toBe(sb.keys.partner);
 
-		const stagingKeyInProd = await prod.api('POST', '/token', {
-			body: { apiKey: sb.keys.partner },
-		});
-		expect(stagingKeyInProd.status).toBe(401);
-		expect(stagingKeyInProd.body.message).toMatch(/production/);
+			const stagingKeyInProd = await prod.api('POST', '/token', {
+				body: { apiKey: sb.keys.partner },
+			});
+			expect(stagingKeyInProd.status).toBe(401);
+			expect(stagingKeyInProd.body.message).toMatch(/production/);
 
-		const prodKeyInStaging = await sb.api('POST', '/token', {
-			body: { apiKey: prod.keys.partner },
-		});
-		expect(prodKeyInStaging.status).toBe(401);
+			const prodKeyInStaging = await sb.api('POST', '/token', {
+				body: { apiKey: prod.keys.partner },
+			});
+			expect(prodKeyInStaging.status).toBe(401);
 
-		const prodKeyInProd = await prod.api('POST', '/token', { body: { apiKey: prod.keys.partner } });
-		expect(prodKeyInProd.status).toBe(200);
-	});
+			const prodKeyInProd = await prod.api('POST', '/token', {
+				body: { apiKey: prod.keys.partner },
+			});
+			expect(prodKeyInProd.status).toBe(200);
+		},
+	);
 
 	it('refuses a staging token in production (401) while staging accepts it', async () => {
 		const stagingToken = await freshToken(sb);
@@ -151,30 +160,34 @@ describe('sandbox auth: token lifetime of 24 hours on the sandbox clock', () => 
 	);
 	afterAll(() => sb.stop());
 
-	it('keeps a token valid 23 h later, answers 401 token_expired past 24 h, and a fresh token works again', async () => {
-		const old = await freshToken(sb);
-		expect((await sb.api('GET', '/countries', { token: old })).status).toBe(200);
+	it(
+		'keeps a token valid 23 h later, answers 401 ' +
+			'token_expired past 24 h, and a fresh token works again',
+		async () => {
+			const old = await freshToken(sb);
+			expect((await sb.api('GET', '/countries', { token: old })).status).toBe(200);
 
-		await sb.advanceClock(23 * HOUR);
-		const at23h = await sb.api('GET', '/countries', { token: old });
-		expect(at23h.status).toBe(200);
+			await sb.advanceClock(23 * HOUR);
+			const at23h = await sb.api('GET', '/countries', { token: old });
+			expect(at23h.status).toBe(200);
 
-		await sb.advanceClock(HOUR + 60_000);
-		const expired = await sb.api('GET', '/countries', { token: old });
-		expect(expired.status).toBe(401);
-		expect(expired.body.code).toBe('token_expired');
+			await sb.advanceClock(HOUR + 60_000);
+			const expired = await sb.api('GET', '/countries', { token: old });
+			expect(expired.status).toBe(401);
+			expect(expired.body.code).toBe('token_expired');
 
-		const fresh = await freshToken(sb);
-		expect(fresh).not.toBe(old);
-		expect((await sb.api('GET', '/countries', { token: fresh })).status).toBe(200);
+			const fresh = await freshToken(sb);
+			expect(fresh).not.toBe(old);
+			expect((await sb.api('GET', '/countries', { token: fresh })).status).toBe(200);
 
-		await sb.advanceClock(23 * HOUR);
-		expect((await sb.api('GET', '/countries', { token: fresh })).status).toBe(200);
-		expect((await sb.api('GET', '/countries', { token: old })).status).toBe(401);
+			await sb.advanceClock(23 * HOUR);
+			expect((await sb.api('GET', '/countries', { token: fresh })).status).toBe(200);
+			expect((await sb.api('GET', '/countries', { token: old })).status).toBe(401);
 
-		await sb.advanceClock(DAY);
-		expect((await sb.api('GET', '/countries', { token: fresh })).body.code).toBe('token_expired');
-	});
+			await sb.advanceClock(DAY);
+			expect((await sb.api('GET', '/countries', { token: fresh })).body.code).toBe('token_expired');
+		},
+	);
 });
 
 describe('sandbox auth: rate limit per key', () => {
@@ -192,43 +205,50 @@ describe('sandbox auth: rate limit per key', () => {
 	);
 	afterAll(() => sb.stop());
 
-	it('answers 429 with a numeric Retry-After past the limit, spares other keys, and lets calls through in the next window', async () => {
-		const config = await sb.admin('PUT', '/config', { rateLimit: { limit: 3, windowMs: WINDOW } });
-		expect(config.status).toBe(200);
-		expect(config.body.rateLimit).toEqual({ limit: 3, windowMs: WINDOW });
+	it(
+		'answers 429 with a numeric Retry-After past the limit, ' +
+			'spares other keys, and lets calls through in the next window',
+		async () => {
+			const config = await sb.admin('PUT', '/config', {
+				rateLimit: { limit: 3, windowMs: WINDOW },
+			});
+			expect(config.status).toBe(200);
+			expect(config.body.rateLimit).toEqual({ limit: 3, windowMs: WINDOW });
 
-		// Start just after a window boundary, so the window cannot roll over during the test.
-		const { nowMs } = await sb.advanceClock(0);
-		const boundary = Math.ceil(nowMs / WINDOW) * WINDOW + WINDOW + 1000;
-		await sb.admin('POST', '/clock', { set: new Date(boundary).toISOString() });
+			// Start just after a window boundary, so the window cannot roll over during the test.
+			const { nowMs } = await sb.advanceClock(0);
+			const boundary = Math.ceil(nowMs / WINDOW) * WINDOW + WINDOW + 1000;
+			await sb.admin('POST', '/clock', { set: new Date(boundary).toISOString() });
 
-		const token = await freshToken(sb); // 1st request of the partner key (POST /token counts)
-		expect((await sb.api('GET', '/countries', { token })).status).toBe(200); // 2nd
-		expect((await sb.api('GET', '/countries', { token })).status).toBe(200); // 3rd
-		const limited = await sb.api('GET', '/countries', { token }); // 4th
-		expect(limited.status).toBe(429);
-		const retryAfter = limited.headers['retry-after'];
-		expect(retryAfter).toMatch(/^\d+$/);
-		expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
-		expect(Number(retryAfter)).toBeLessThanOrEqual(WINDOW / 1000);
-		expect(limited.body).toMatchObject({ code: 'rate_limited', limit: 3 });
-		expect(typeof limited.body.message).toBe('string');
+			const token = await freshToken(sb); // 1st request of the partner key (POST /token counts)
+			expect((await sb.api('GET', '/countries', { token })).status).toBe(200); // 2nd
+			expect((await sb.api('GET', '/countries', { token })).status).toBe(200); // 3rd
+			const limited = await sb.api('GET', '/countries', { token }); // 4th
+			expect(limited.status).toBe(429);
+			const retryAfter = limited.headers['retry-after'];
+			expect(retryAfter).toMatch(/^\d+$/);
+			expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+			expect(Number(retryAfter)).toBeLessThanOrEqual(WINDOW / 1000);
+			expect(limited.body).toMatchObject({ code: 'rate_limited', limit: 3 });
+			expect(typeof limited.body.message).toBe('string');
 
-		// POST /token of the same key is limited too.
-		expect((await sb.api('POST', '/token', { body: { apiKey: sb.keys.partner } })).status).toBe(
-			429,
-		);
+			// POST /token of the same key is limited too.
+			expect((await sb.api('POST', '/token', { body: { apiKey: sb.keys.partner } })).status).toBe(
+				429,
+			);
 
-		// Another key has its own budget.
-		const organiser = await freshToken(sb, 'organiser');
-		expect((await sb.api('GET', '/countries', { token: organiser })).status).toBe(200);
+			// Another key has its own budget.
+			const organiser = await freshToken(sb, 'organiser');
+			expect((await sb.api('GET', '/countries', { token: organiser })).status).toBe(200);
 
-		// The next window (moved on the sandbox clock, not waited for) lets the partner through again.
-		await sb.advanceClock(Number(retryAfter) * 1000);
-		const again = await sb.api('GET', '/countries', { token });
-		expect(again.status).toBe(200);
-		expect(Array.isArray(again.body)).toBe(true);
-	});
+			// The next window (moved on the sandbox clock, not waited for) lets the partner through
+			// again.
+			await sb.advanceClock(Number(retryAfter) * 1000);
+			const again = await sb.api('GET', '/countries', { token });
+			expect(again.status).toBe(200);
+			expect(Array.isArray(again.body)).toBe(true);
+		},
+	);
 
 	it('turns the limit off with limit 0', async () => {
 		await sb.admin('PUT', '/config', { rateLimit: { limit: 0 } });

@@ -30,27 +30,31 @@ describe('sandbox list envelopes', () => {
 		expect((await sb.admin('PUT', '/config', { envelope: 'xml' })).status).toBe(400);
 	});
 
-	it('hydra: hydra:member with @id, hydra:totalItems, hydra:view with hydra:next except on the last page', async () => {
-		await setEnvelope('hydra');
-		const collected: number[] = [];
-		for (let n = 1; n <= 3; n++) {
-			const { body } = await page(n);
-			expect(body['@type']).toBe('hydra:Collection');
-			expect(body['hydra:totalItems']).toBe(24);
-			expect(body['hydra:member']).toHaveLength(n < 3 ? 10 : 4);
-			body['hydra:member'].forEach((m: any) => {
-				expect(m['@id']).toBe(`/api/v2/event-points/${m.id}`);
-				expect(m['@type']).toBe('EventPoint');
-			});
-			collected.push(...ids(body['hydra:member']));
-			const view = body['hydra:view'];
-			expect(view['hydra:last']).toContain('page=3');
-			if (n < 3) expect(view['hydra:next']).toContain(`page=${n + 1}`);
-			else expect(view).not.toHaveProperty('hydra:next');
-			if (n > 1) expect(view['hydra:previous']).toContain(`page=${n - 1}`);
-		}
-		expect(collected).toEqual(expected);
-	});
+	it(
+		'hydra: hydra:member with @id, hydra:totalItems, ' +
+			'hydra:view with hydra:next except on the last page',
+		async () => {
+			await setEnvelope('hydra');
+			const collected: number[] = [];
+			for (let n = 1; n <= 3; n++) {
+				const { body } = await page(n);
+				expect(body['@type']).toBe('hydra:Collection');
+				expect(body['hydra:totalItems']).toBe(24);
+				expect(body['hydra:member']).toHaveLength(n < 3 ? 10 : 4);
+				body['hydra:member'].forEach((m: any) => {
+					expect(m['@id']).toBe(`/api/v2/event-points/${m.id}`);
+					expect(m['@type']).toBe('EventPoint');
+				});
+				collected.push(...ids(body['hydra:member']));
+				const view = body['hydra:view'];
+				expect(view['hydra:last']).toContain('page=3');
+				if (n < 3) expect(view['hydra:next']).toContain(`page=${n + 1}`);
+				else expect(view).not.toHaveProperty('hydra:next');
+				if (n > 1) expect(view['hydra:previous']).toContain(`page=${n - 1}`);
+			}
+			expect(collected).toEqual(expected);
+		},
+	);
 
 	it('hydra: following hydra:next walks the collection', async () => {
 		await setEnvelope('hydra');
@@ -254,43 +258,47 @@ describe('sandbox widget sales', () => {
 		expect(bad.body.violations[0].propertyPath).toBe('payAt[after]');
 	});
 
-	it('shows sales and refunds made through the control surface, and refundedAt[after] finds the new refund', async () => {
-		const { nowMs } = await sb.advanceClock(0);
-		const since = new Date(nowMs - 1000).toISOString();
-		const before = await sb.getAll('/widget-orders-refunds', {
-			query: { 'refundedAt[after]': since },
-		});
+	it(
+		'shows sales and refunds made through the control ' +
+			'surface, and refundedAt[after] finds the new refund',
+		async () => {
+			const { nowMs } = await sb.advanceClock(0);
+			const since = new Date(nowMs - 1000).toISOString();
+			const before = await sb.getAll('/widget-orders-refunds', {
+				query: { 'refundedAt[after]': since },
+			});
 
-		const sale = await sb.admin('POST', '/widget-orders', { company: 'partner', tickets: 2 });
-		expect(sale.status).toBe(201);
-		expect(sale.body.tickets).toHaveLength(2);
-		const saleId = sale.body.id as number;
+			const sale = await sb.admin('POST', '/widget-orders', { company: 'partner', tickets: 2 });
+			expect(sale.status).toBe(201);
+			expect(sale.body.tickets).toHaveLength(2);
+			const saleId = sale.body.id as number;
 
-		expect(ids(await sb.getAll('/widget-orders'))).toContain(saleId);
-		expect(ids(await sb.getAll('/widget-orders', { as: 'organiser' }))).not.toContain(saleId);
-		const recent = await sb.getAll('/widget-orders', { query: { 'payAt[after]': since } });
-		expect(ids(recent)).toContain(saleId);
+			expect(ids(await sb.getAll('/widget-orders'))).toContain(saleId);
+			expect(ids(await sb.getAll('/widget-orders', { as: 'organiser' }))).not.toContain(saleId);
+			const recent = await sb.getAll('/widget-orders', { query: { 'payAt[after]': since } });
+			expect(ids(recent)).toContain(saleId);
 
-		const refund = await sb.admin('POST', `/widget-orders/${saleId}/refund`);
-		expect(refund.status).toBe(201);
-		expect(refund.body.order).toBe(saleId);
-		expect((await sb.admin('POST', `/widget-orders/${saleId}/refund`)).status).toBe(409);
+			const refund = await sb.admin('POST', `/widget-orders/${saleId}/refund`);
+			expect(refund.status).toBe(201);
+			expect(refund.body.order).toBe(saleId);
+			expect((await sb.admin('POST', `/widget-orders/${saleId}/refund`)).status).toBe(409);
 
-		const after = await sb.getAll('/widget-orders-refunds', {
-			query: { 'refundedAt[after]': since },
-		});
-		expect(after).toHaveLength(before.length + 1);
-		expect(after.map((r) => r.order)).toContain(saleId);
-		after.forEach((r) =>
-			expect(Date.parse(r.refundedAt)).toBeGreaterThanOrEqual(Date.parse(since)),
-		);
-		expect(
-			(await sb.getAll('/widget-orders-refunds', { as: 'organiser' })).map((r) => r.order),
-		).not.toContain(saleId);
+			const after = await sb.getAll('/widget-orders-refunds', {
+				query: { 'refundedAt[after]': since },
+			});
+			expect(after).toHaveLength(before.length + 1);
+			expect(after.map((r) => r.order)).toContain(saleId);
+			after.forEach((r) =>
+				expect(Date.parse(r.refundedAt)).toBeGreaterThanOrEqual(Date.parse(since)),
+			);
+			expect(
+				(await sb.getAll('/widget-orders-refunds', { as: 'organiser' })).map((r) => r.order),
+			).not.toContain(saleId);
 
-		const refunded = (await sb.getAll('/widget-orders')).find((o) => o.id === saleId);
-		expect(refunded.status).toBe('refund');
-	});
+			const refunded = (await sb.getAll('/widget-orders')).find((o) => o.id === saleId);
+			expect(refunded.status).toBe('refund');
+		},
+	);
 });
 
 describe('sandbox widget lists: order[payAt] and order[refundedAt]', () => {

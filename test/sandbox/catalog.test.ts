@@ -15,35 +15,41 @@ describe('sandbox catalog: event points', () => {
 	afterAll(() => sb.stop());
 
 	describe('visibility of event points to a company', () => {
-		it('shows the partner exactly the default 24 on-sale event points, each once, across pages', async () => {
-			expect(all).toHaveLength(24);
-			expect(new Set(ids(all)).size).toBe(24);
-			const paged: number[] = [];
-			for (let page = 1; page <= 3; page++)
-				paged.push(
-					...ids((await sb.get('/event-points', { query: { page, itemsPerPage: 10 } })).body),
-				);
-			expect(sorted(paged)).toEqual(sorted(ids(all)));
-			const now = (await sb.advanceClock(0)).nowMs as number;
-			all.forEach((e) => expect(Date.parse(e.dateEndOfSale)).toBeGreaterThan(now));
-		});
+		it(
+			'shows the partner exactly the default 24 ' + 'on-sale event points, each once, across pages',
+			async () => {
+				expect(all).toHaveLength(24);
+				expect(new Set(ids(all)).size).toBe(24);
+				const paged: number[] = [];
+				for (let page = 1; page <= 3; page++)
+					paged.push(
+						...ids((await sb.get('/event-points', { query: { page, itemsPerPage: 10 } })).body),
+					);
+				expect(sorted(paged)).toEqual(sorted(ids(all)));
+				const now = (await sb.advanceClock(0)).nowMs as number;
+				all.forEach((e) => expect(Date.parse(e.dateEndOfSale)).toBeGreaterThan(now));
+			},
+		);
 
-		it('shows the organiser the private event points too; those answer 404 to the partner', async () => {
-			const organiser = await sb.getAll('/event-points', { as: 'organiser' });
-			expect(organiser).toHaveLength(24 + 2);
-			const partnerIds = new Set(ids(all));
-			ids(all).forEach((id) => expect(ids(organiser)).toContain(id));
-			const privateIds = ids(organiser).filter((id) => !partnerIds.has(id));
-			expect(privateIds).toHaveLength(2);
-			for (const id of privateIds) {
-				const hidden = await sb.get(`/event-points/${id}`);
-				expect(hidden.status).toBe(404);
-				expect(hidden.body.code).toBe('not_found');
-				const seen = await sb.get(`/event-points/${id}`, { as: 'organiser' });
-				expect(seen.status).toBe(200);
-				expect(seen.body.id).toBe(id);
-			}
-		});
+		it(
+			'shows the organiser the private event ' + 'points too; those answer 404 to the partner',
+			async () => {
+				const organiser = await sb.getAll('/event-points', { as: 'organiser' });
+				expect(organiser).toHaveLength(24 + 2);
+				const partnerIds = new Set(ids(all));
+				ids(all).forEach((id) => expect(ids(organiser)).toContain(id));
+				const privateIds = ids(organiser).filter((id) => !partnerIds.has(id));
+				expect(privateIds).toHaveLength(2);
+				for (const id of privateIds) {
+					const hidden = await sb.get(`/event-points/${id}`);
+					expect(hidden.status).toBe(404);
+					expect(hidden.body.code).toBe('not_found');
+					const seen = await sb.get(`/event-points/${id}`, { as: 'organiser' });
+					expect(seen.status).toBe(200);
+					expect(seen.body.id).toBe(id);
+				}
+			},
+		);
 
 		it('answers one visible event point by id, equal to its list entry', async () => {
 			const res = await sb.get(`/event-points/${all[5].id}`);
@@ -55,16 +61,20 @@ describe('sandbox catalog: event points', () => {
 	});
 
 	describe('archive', () => {
-		it('lists only the archived event points, whose sales have ended, and they answer 404 by id', async () => {
-			const archived = await sb.getAll('/event-points-archived');
-			expect(archived).toHaveLength(3);
-			const now = (await sb.advanceClock(0)).nowMs as number;
-			archived.forEach((e) => expect(Date.parse(e.dateEndOfSale)).toBeLessThanOrEqual(now));
-			const current = new Set(ids(all));
-			ids(archived).forEach((id) => expect(current.has(id)).toBe(false));
-			for (const id of ids(archived))
-				expect((await sb.get(`/event-points/${id}`)).status).toBe(404);
-		});
+		it(
+			'lists only the archived event points, whose ' +
+				'sales have ended, and they answer 404 by id',
+			async () => {
+				const archived = await sb.getAll('/event-points-archived');
+				expect(archived).toHaveLength(3);
+				const now = (await sb.advanceClock(0)).nowMs as number;
+				archived.forEach((e) => expect(Date.parse(e.dateEndOfSale)).toBeLessThanOrEqual(now));
+				const current = new Set(ids(all));
+				ids(archived).forEach((id) => expect(current.has(id)).toBe(false));
+				for (const id of ids(archived))
+					expect((await sb.get(`/event-points/${id}`)).status).toBe(404);
+			},
+		);
 	});
 
 	describe('filters', () => {
@@ -112,34 +122,38 @@ describe('sandbox catalog: event points', () => {
 			);
 		});
 
-		it('dateStarted[after] is >= and dateStarted[before] is <= that day at midnight UTC', async () => {
-			const pivot = all[10];
-			const d = day(pivot.dateStarted);
-			const after = await list({ 'dateStarted[after]': d });
-			expectIds(
-				after,
-				all.filter((e) => Date.parse(e.dateStarted) >= midnight(d)),
-			);
-			expect(ids(after.body)).toContain(pivot.id);
+		it(
+			'dateStarted[after] is >= and dateStarted[before] ' + 'is <= that day at midnight UTC',
+			async () => {
+				const pivot = all[10];
+				const d = day(pivot.dateStarted);
+				const after = await list({ 'dateStarted[after]': d });
+				expectIds(
+					after,
+					all.filter((e) => Date.parse(e.dateStarted) >= midnight(d)),
+				);
+				expect(ids(after.body)).toContain(pivot.id);
 
-			const before = await list({ 'dateStarted[before]': d });
-			expectIds(
-				before,
-				all.filter((e) => Date.parse(e.dateStarted) <= midnight(d)),
-			);
-			// The session on day d starts after midnight, so `before` that day leaves it out.
-			expect(ids(before.body)).not.toContain(pivot.id);
+				const before = await list({ 'dateStarted[before]': d });
+				expectIds(
+					before,
+					all.filter((e) => Date.parse(e.dateStarted) <= midnight(d)),
+				);
+				// The session on day d starts after midnight, so `before` that day leaves it out.
+				expect(ids(before.body)).not.toContain(pivot.id);
 
-			const end = day(all[15].dateStarted);
-			const between = await list({ 'dateStarted[after]': d, 'dateStarted[before]': end });
-			expectIds(
-				between,
-				all.filter(
-					(e) =>
-						Date.parse(e.dateStarted) >= midnight(d) && Date.parse(e.dateStarted) <= midnight(end),
-				),
-			);
-		});
+				const end = day(all[15].dateStarted);
+				const between = await list({ 'dateStarted[after]': d, 'dateStarted[before]': end });
+				expectIds(
+					between,
+					all.filter(
+						(e) =>
+							Date.parse(e.dateStarted) >= midnight(d) &&
+							Date.parse(e.dateStarted) <= midnight(end),
+					),
+				);
+			},
+		);
 
 		it('combines filters with AND', async () => {
 			const { city, categories } = all[0];
@@ -233,34 +247,38 @@ describe('sandbox catalog: event points', () => {
 	});
 
 	describe('language (X-API-Language)', () => {
-		it('gives German and English names, descriptions and city names; an unknown language falls back to English', async () => {
-			const en = await sb.get('/event-points', { query: { itemsPerPage: 100 }, lang: 'en' });
-			const de = await sb.get('/event-points', { query: { itemsPerPage: 100 }, lang: 'de' });
-			const fr = await sb.get('/event-points', { query: { itemsPerPage: 100 }, lang: 'fr' });
-			const none = await sb.get('/event-points', { query: { itemsPerPage: 100 } });
-			expect(ids(de.body)).toEqual(ids(en.body));
-			en.body.forEach((e: any, i: number) => {
-				expect(de.body[i].eventName).not.toBe(e.eventName);
-				expect(de.body[i].description).not.toBe(e.description);
-				expect(de.body[i].city.id).toBe(e.city.id);
-			});
-			expect(fr.body).toEqual(en.body);
-			expect(none.body).toEqual(en.body);
+		it(
+			'gives German and English names, descriptions and ' +
+				'city names; an unknown language falls back to English',
+			async () => {
+				const en = await sb.get('/event-points', { query: { itemsPerPage: 100 }, lang: 'en' });
+				const de = await sb.get('/event-points', { query: { itemsPerPage: 100 }, lang: 'de' });
+				const fr = await sb.get('/event-points', { query: { itemsPerPage: 100 }, lang: 'fr' });
+				const none = await sb.get('/event-points', { query: { itemsPerPage: 100 } });
+				expect(ids(de.body)).toEqual(ids(en.body));
+				en.body.forEach((e: any, i: number) => {
+					expect(de.body[i].eventName).not.toBe(e.eventName);
+					expect(de.body[i].description).not.toBe(e.description);
+					expect(de.body[i].city.id).toBe(e.city.id);
+				});
+				expect(fr.body).toEqual(en.body);
+				expect(none.body).toEqual(en.body);
 
-			const citiesEn = new Map(
-				(await sb.get('/cities', { lang: 'en' })).body.map((c: any) => [c.id, c.name]),
-			);
-			const citiesDe = new Map(
-				(await sb.get('/cities', { lang: 'de' })).body.map((c: any) => [c.id, c.name]),
-			);
-			en.body.forEach((e: any) => expect(e.city.name).toBe(citiesEn.get(e.city.id)));
-			de.body.forEach((e: any) => expect(e.city.name).toBe(citiesDe.get(e.city.id)));
-			expect([...citiesDe.values()]).toContain('München');
-			expect([...citiesEn.values()]).toContain('Munich');
+				const citiesEn = new Map(
+					(await sb.get('/cities', { lang: 'en' })).body.map((c: any) => [c.id, c.name]),
+				);
+				const citiesDe = new Map(
+					(await sb.get('/cities', { lang: 'de' })).body.map((c: any) => [c.id, c.name]),
+				);
+				en.body.forEach((e: any) => expect(e.city.name).toBe(citiesEn.get(e.city.id)));
+				de.body.forEach((e: any) => expect(e.city.name).toBe(citiesDe.get(e.city.id)));
+				expect([...citiesDe.values()]).toContain('München');
+				expect([...citiesEn.values()]).toContain('Munich');
 
-			const single = await sb.get(`/event-points/${en.body[0].id}`, { lang: 'de' });
-			expect(single.body.eventName).toBe(de.body[0].eventName);
-		});
+				const single = await sb.get(`/event-points/${en.body[0].id}`, { lang: 'de' });
+				expect(single.body.eventName).toBe(de.body[0].eventName);
+			},
+		);
 	});
 
 	describe('identifiers and fields', () => {

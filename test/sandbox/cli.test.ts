@@ -110,24 +110,28 @@ describe('sandbox CLI', () => {
 		expect(started.keys.partner).not.toBe(started.keys.organiser);
 	});
 
-	it('the staging key gets a token on staging, is refused (401) in production, and lists 3 events', async () => {
-		const token = await call('POST', `${started.baseUrl}/api/v2/token`, {
-			body: { apiKey: started.keys.partner },
-		});
-		expect(token.status).toBe(200);
-		expect(token.body.token.split('.')).toHaveLength(3);
+	it(
+		'the staging key gets a token on staging, is ' +
+			'refused (401) in production, and lists 3 events',
+		async () => {
+			const token = await call('POST', `${started.baseUrl}/api/v2/token`, {
+				body: { apiKey: started.keys.partner },
+			});
+			expect(token.status).toBe(200);
+			expect(token.body.token.split('.')).toHaveLength(3);
 
-		const refused = await call('POST', `${started.production.baseUrl}/api/v2/token`, {
-			body: { apiKey: started.keys.partner },
-		});
-		expect(refused.status).toBe(401);
+			const refused = await call('POST', `${started.production.baseUrl}/api/v2/token`, {
+				body: { apiKey: started.keys.partner },
+			});
+			expect(refused.status).toBe(401);
 
-		const events = await call('GET', `${started.baseUrl}/api/v2/event-points`, {
-			token: token.body.token,
-		});
-		expect(events.status).toBe(200);
-		expect(events.body).toHaveLength(3);
-	});
+			const events = await call('GET', `${started.baseUrl}/api/v2/event-points`, {
+				token: token.body.token,
+			});
+			expect(events.status).toBe(200);
+			expect(events.body).toHaveLength(3);
+		},
+	);
 
 	it('--now starts the sandbox clock at the given time', async () => {
 		const state = await call('GET', `${started.baseUrl}/__sandbox/state`);

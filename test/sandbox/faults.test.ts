@@ -87,54 +87,61 @@ describe('sandbox fault injection', () => {
 		expect((await sb.get('/cities')).headers['retry-after']).toBeUndefined();
 	});
 
-	it("drop 'before' on POST /orders: socket error, no order made, the place stays free, the request is counted", async () => {
-		const place = await sb.freePlace(eventId);
-		const ordersBefore = (await sb.get(`/event-points/${eventId}/orders`)).body.length;
-		const countBefore = (await sb.counters())['POST /orders'] ?? 0;
-		await addFaults(sb, { kind: 'drop', phase: 'before', method: 'POST', path: '/orders' });
+	it(
+		"drop 'before' on POST /orders: socket error, no order " +
+			'made, the place stays free, the request is counted',
+		async () => {
+			const place = await sb.freePlace(eventId);
+			const ordersBefore = (await sb.get(`/event-points/${eventId}/orders`)).body.length;
+			const countBefore = (await sb.counters())['POST /orders'] ?? 0;
+			await addFaults(sb, { kind: 'drop', phase: 'before', method: 'POST', path: '/orders' });
 
-		const outcome = await rawPostOrder(sb, {
-			eventPoint: String(eventId),
-			places: [place.id],
-			priceCategory: place.priceCategory,
-		});
-		expect(outcome.status).toBeUndefined();
-		expect(outcome.error).toBeInstanceOf(Error);
+			const outcome = await rawPostOrder(sb, {
+				eventPoint: String(eventId),
+				places: [place.id],
+				priceCategory: place.priceCategory,
+			});
+			expect(outcome.status).toBeUndefined();
+			expect(outcome.error).toBeInstanceOf(Error);
 
-		expect((await sb.counters())['POST /orders']).toBe(countBefore + 1);
-		const { entries } = (await sb.admin('GET', '/requests')).body;
-		expect(entries.filter((e: any) => e.route === '/orders').at(-1)).toMatchObject({
-			method: 'POST',
-			fault: 'drop-before',
-		});
-		expect((await sb.get(`/event-points/${eventId}/orders`)).body).toHaveLength(ordersBefore);
-		const places = await sb.getAll(`/event-points/${eventId}/places`);
-		expect(places.find((p: any) => String(p.id) === place.id).availableCount).toBeGreaterThan(0);
-	});
+			expect((await sb.counters())['POST /orders']).toBe(countBefore + 1);
+			const { entries } = (await sb.admin('GET', '/requests')).body;
+			expect(entries.filter((e: any) => e.route === '/orders').at(-1)).toMatchObject({
+				method: 'POST',
+				fault: 'drop-before',
+			});
+			expect((await sb.get(`/event-points/${eventId}/orders`)).body).toHaveLength(ordersBefore);
+			const places = await sb.getAll(`/event-points/${eventId}/places`);
+			expect(places.find((p: any) => String(p.id) === place.id).availableCount).toBeGreaterThan(0);
+		},
+	);
 
-	it("drop 'after' on POST /orders: socket error, yet the order exists and holds the place", async () => {
-		const place = await sb.freePlace(eventId);
-		const ordersBefore = (await sb.get(`/event-points/${eventId}/orders`)).body.length;
-		await addFaults(sb, { kind: 'drop', phase: 'after', method: 'POST', path: '/orders' });
+	it(
+		"drop 'after' on POST /orders: socket error, " + 'yet the order exists and holds the place',
+		async () => {
+			const place = await sb.freePlace(eventId);
+			const ordersBefore = (await sb.get(`/event-points/${eventId}/orders`)).body.length;
+			await addFaults(sb, { kind: 'drop', phase: 'after', method: 'POST', path: '/orders' });
 
-		const outcome = await rawPostOrder(sb, {
-			eventPoint: String(eventId),
-			places: [place.id],
-			priceCategory: place.priceCategory,
-		});
-		expect(outcome.error).toBeInstanceOf(Error);
+			const outcome = await rawPostOrder(sb, {
+				eventPoint: String(eventId),
+				places: [place.id],
+				priceCategory: place.priceCategory,
+			});
+			expect(outcome.error).toBeInstanceOf(Error);
 
-		const orders = (await sb.get(`/event-points/${eventId}/orders`)).body;
-		expect(orders).toHaveLength(ordersBefore + 1);
-		expect(orders.at(-1)).toMatchObject({ status: 'reserved_to_time' });
-		const places = await sb.getAll(`/event-points/${eventId}/places`);
-		expect(places.find((p: any) => String(p.id) === place.id).availableCount).toBe(0);
-		const { entries } = (await sb.admin('GET', '/requests')).body;
-		expect(entries.filter((e: any) => e.route === '/orders').at(-1)).toMatchObject({
-			method: 'POST',
-			fault: 'drop-after',
-		});
-	});
+			const orders = (await sb.get(`/event-points/${eventId}/orders`)).body;
+			expect(orders).toHaveLength(ordersBefore + 1);
+			expect(orders.at(-1)).toMatchObject({ status: 'reserved_to_time' });
+			const places = await sb.getAll(`/event-points/${eventId}/places`);
+			expect(places.find((p: any) => String(p.id) === place.id).availableCount).toBe(0);
+			const { entries } = (await sb.admin('GET', '/requests')).body;
+			expect(entries.filter((e: any) => e.route === '/orders').at(-1)).toMatchObject({
+				method: 'POST',
+				fault: 'drop-after',
+			});
+		},
+	);
 
 	it('latency delays the answer by at least delayMs, and the answer is normal', async () => {
 		await addFaults(sb, { kind: 'latency', delayMs: 150, path: '/cities' });
@@ -146,23 +153,27 @@ describe('sandbox fault injection', () => {
 		expect(elapsed).toBeGreaterThanOrEqual(149);
 	});
 
-	it('latency on a write: the caller gives up, the write is still applied, late (as on a real server)', async () => {
-		const place = await sb.freePlace(eventId);
-		const orders = () => sb.app.store.orders.size;
-		const before = orders();
-		await addFaults(sb, { kind: 'latency', delayMs: 400, method: 'POST', path: '/orders' });
-		const outcome = await rawPostOrder(
-			sb,
-			{ eventPoint: String(eventId), places: [place.id], priceCategory: place.priceCategory },
-			AbortSignal.timeout(50),
-		);
-		expect(outcome.error?.name).toMatch(/Abort|Timeout/);
-		expect(orders()).toBe(before);
-		await sb.app.idle();
-		expect(orders()).toBe(before + 1);
-		const places = await sb.getAll(`/event-points/${eventId}/places`);
-		expect(places.find((p: any) => String(p.id) === place.id).availableCount).toBe(0);
-	});
+	it(
+		'latency on a write: the caller gives up, the ' +
+			'write is still applied, late (as on a real server)',
+		async () => {
+			const place = await sb.freePlace(eventId);
+			const orders = () => sb.app.store.orders.size;
+			const before = orders();
+			await addFaults(sb, { kind: 'latency', delayMs: 400, method: 'POST', path: '/orders' });
+			const outcome = await rawPostOrder(
+				sb,
+				{ eventPoint: String(eventId), places: [place.id], priceCategory: place.priceCategory },
+				AbortSignal.timeout(50),
+			);
+			expect(outcome.error?.name).toMatch(/Abort|Timeout/);
+			expect(orders()).toBe(before);
+			await sb.app.idle();
+			expect(orders()).toBe(before + 1);
+			const places = await sb.getAll(`/event-points/${eventId}/places`);
+			expect(places.find((p: any) => String(p.id) === place.id).availableCount).toBe(0);
+		},
+	);
 
 	it('html, malformed and empty bodies', async () => {
 		await addFaults(sb, [
@@ -186,29 +197,32 @@ describe('sandbox fault injection', () => {
 		expect(empty.text).toBe('');
 	});
 
-	it('query matching fires on page 3 of the places only; skip lets the first matches through', async () => {
-		await addFaults(sb, {
-			kind: 'status',
-			status: 503,
-			path: '/event-points/{id}/places',
-			query: { page: '3' },
-		});
-		const page = (n: number) =>
-			sb.get(`/event-points/${eventId}/places`, { query: { page: n, itemsPerPage: 10 } });
-		expect((await page(1)).status).toBe(200);
-		expect((await page(2)).status).toBe(200);
-		expect((await page(3)).status).toBe(503);
-		expect((await page(4)).status).toBe(200);
-		const third = await page(3);
-		expect(third.status).toBe(200);
-		expect(third.body).toHaveLength(10);
+	it(
+		'query matching fires on page 3 of the places ' + 'only; skip lets the first matches through',
+		async () => {
+			await addFaults(sb, {
+				kind: 'status',
+				status: 503,
+				path: '/event-points/{id}/places',
+				query: { page: '3' },
+			});
+			const page = (n: number) =>
+				sb.get(`/event-points/${eventId}/places`, { query: { page: n, itemsPerPage: 10 } });
+			expect((await page(1)).status).toBe(200);
+			expect((await page(2)).status).toBe(200);
+			expect((await page(3)).status).toBe(503);
+			expect((await page(4)).status).toBe(200);
+			const third = await page(3);
+			expect(third.status).toBe(200);
+			expect(third.body).toHaveLength(10);
 
-		await sb.admin('DELETE', '/faults');
-		await addFaults(sb, { kind: 'status', status: 500, path: '/cities', skip: 2 });
-		const statuses = [];
-		for (let i = 0; i < 4; i++) statuses.push((await sb.get('/cities')).status);
-		expect(statuses).toEqual([200, 200, 500, 200]);
-	});
+			await sb.admin('DELETE', '/faults');
+			await addFaults(sb, { kind: 'status', status: 500, path: '/cities', skip: 2 });
+			const statuses = [];
+			for (let i = 0; i < 4; i++) statuses.push((await sb.get('/cities')).status);
+			expect(statuses).toEqual([200, 200, 500, 200]);
+		},
+	);
 
 	it('count 0 fires on every match until cleared', async () => {
 		await addFaults(sb, { kind: 'status', status: 503, path: '/cities', count: 0 });
@@ -218,51 +232,54 @@ describe('sandbox fault injection', () => {
 		expect((await sb.get('/cities')).status).toBe(200);
 	});
 
-	it('path as a route template, a concrete path, or a prefix ending in *; method matching', async () => {
-		const other = (await sb.get('/event-points', { query: { itemsPerPage: 10 } })).body.find(
-			(e: any) => e.id !== eventId,
-		).id;
-		const places = (id: number) =>
-			sb.get(`/event-points/${id}/places`, { query: { itemsPerPage: 5 } });
+	it(
+		'path as a route template, a concrete path, ' + 'or a prefix ending in *; method matching',
+		async () => {
+			const other = (await sb.get('/event-points', { query: { itemsPerPage: 10 } })).body.find(
+				(e: any) => e.id !== eventId,
+			).id;
+			const places = (id: number) =>
+				sb.get(`/event-points/${id}/places`, { query: { itemsPerPage: 5 } });
 
-		await addFaults(sb, {
-			kind: 'status',
-			status: 500,
-			path: '/event-points/{id}/places',
-			count: 2,
-		});
-		expect((await sb.get(`/event-points/${eventId}`)).status).toBe(200);
-		expect((await places(eventId)).status).toBe(500);
-		expect((await places(other)).status).toBe(500);
-		await sb.admin('DELETE', '/faults');
+			await addFaults(sb, {
+				kind: 'status',
+				status: 500,
+				path: '/event-points/{id}/places',
+				count: 2,
+			});
+			expect((await sb.get(`/event-points/${eventId}`)).status).toBe(200);
+			expect((await places(eventId)).status).toBe(500);
+			expect((await places(other)).status).toBe(500);
+			await sb.admin('DELETE', '/faults');
 
-		await addFaults(sb, {
-			kind: 'status',
-			status: 500,
-			path: `/event-points/${eventId}/places`,
-			count: 0,
-		});
-		expect((await places(other)).status).toBe(200);
-		expect((await places(eventId)).status).toBe(500);
-		await sb.admin('DELETE', '/faults');
+			await addFaults(sb, {
+				kind: 'status',
+				status: 500,
+				path: `/event-points/${eventId}/places`,
+				count: 0,
+			});
+			expect((await places(other)).status).toBe(200);
+			expect((await places(eventId)).status).toBe(500);
+			await sb.admin('DELETE', '/faults');
 
-		await addFaults(sb, {
-			kind: 'status',
-			status: 500,
-			path: `/event-points/${eventId}*`,
-			count: 0,
-		});
-		expect((await sb.get(`/event-points/${eventId}`)).status).toBe(500);
-		expect((await sb.get(`/event-points/${eventId}/sectors`)).status).toBe(500);
-		expect((await sb.get(`/event-points/${other}`)).status).toBe(200);
-		expect((await sb.get('/event-points', { query: { itemsPerPage: 1 } })).status).toBe(200);
-		await sb.admin('DELETE', '/faults');
+			await addFaults(sb, {
+				kind: 'status',
+				status: 500,
+				path: `/event-points/${eventId}*`,
+				count: 0,
+			});
+			expect((await sb.get(`/event-points/${eventId}`)).status).toBe(500);
+			expect((await sb.get(`/event-points/${eventId}/sectors`)).status).toBe(500);
+			expect((await sb.get(`/event-points/${other}`)).status).toBe(200);
+			expect((await sb.get('/event-points', { query: { itemsPerPage: 1 } })).status).toBe(200);
+			await sb.admin('DELETE', '/faults');
 
-		await addFaults(sb, { kind: 'status', status: 500, method: 'post', count: 0 });
-		expect((await sb.get('/cities')).status).toBe(200);
-		const created = await rawPostOrder(sb, {});
-		expect(created.status).toBe(500);
-	});
+			await addFaults(sb, { kind: 'status', status: 500, method: 'post', count: 0 });
+			expect((await sb.get('/cities')).status).toBe(200);
+			const created = await rawPostOrder(sb, {});
+			expect(created.status).toBe(500);
+		},
+	);
 
 	it('rejects an invalid rule with 400', async () => {
 		expect((await sb.admin('POST', '/faults', { kind: 'explode' })).status).toBe(400);
@@ -298,38 +315,41 @@ describe('sandbox request log', () => {
 		expect(token).not.toBe('');
 	});
 
-	it('GET /requests?since=N returns only newer entries with method, route, status and fault', async () => {
-		const { lastSeq } = (await sb.admin('GET', '/requests')).body;
-		expect(lastSeq).toBeGreaterThan(0);
-		await addFaults(sb, { kind: 'status', status: 503, path: '/genres' });
-		await sb.get('/genres');
-		await sb.get('/cities');
+	it(
+		'GET /requests?since=N returns only newer ' + 'entries with method, route, status and fault',
+		async () => {
+			const { lastSeq } = (await sb.admin('GET', '/requests')).body;
+			expect(lastSeq).toBeGreaterThan(0);
+			await addFaults(sb, { kind: 'status', status: 503, path: '/genres' });
+			await sb.get('/genres');
+			await sb.get('/cities');
 
-		const { entries } = (await sb.admin('GET', `/requests?since=${lastSeq}`)).body;
-		expect(entries).toHaveLength(2);
-		expect(entries[0]).toMatchObject({
-			seq: lastSeq + 1,
-			method: 'GET',
-			route: '/genres',
-			status: 503,
-			fault: 'status',
-		});
-		expect(entries[1]).toMatchObject({
-			seq: lastSeq + 2,
-			method: 'GET',
-			route: '/cities',
-			status: 200,
-		});
-		expect(entries[1].fault).toBeUndefined();
+			const { entries } = (await sb.admin('GET', `/requests?since=${lastSeq}`)).body;
+			expect(entries).toHaveLength(2);
+			expect(entries[0]).toMatchObject({
+				seq: lastSeq + 1,
+				method: 'GET',
+				route: '/genres',
+				status: 503,
+				fault: 'status',
+			});
+			expect(entries[1]).toMatchObject({
+				seq: lastSeq + 2,
+				method: 'GET',
+				route: '/cities',
+				status: 200,
+			});
+			expect(entries[1].fault).toBeUndefined();
 
-		const all = (await sb.admin('GET', '/requests')).body.entries;
-		expect(all.length).toBeGreaterThan(entries.length);
+			const all = (await sb.admin('GET', '/requests')).body.entries;
+			expect(all.length).toBeGreaterThan(entries.length);
 
-		const token = await sb.token();
-		for (const path of ['/requests', '/counters']) {
-			const text = (await sb.admin('GET', path)).text;
-			expect(text).not.toContain(token);
-			expect(text).not.toContain(sb.keys.partner);
-		}
-	});
+			const token = await sb.token();
+			for (const path of ['/requests', '/counters']) {
+				const text = (await sb.admin('GET', path)).text;
+				expect(text).not.toContain(token);
+				expect(text).not.toContain(sb.keys.partner);
+			}
+		},
+	);
 });

@@ -75,54 +75,61 @@ describe('sandbox hall plan and barcodes', () => {
 			expect(ids(bySector).sort((a, b) => a - b)).toEqual(ids(all).sort((a, b) => a - b));
 		});
 
-		it('each place has id, names, availableCount and price categories with id and price {amount, currency}', async () => {
-			const all = await sb.getAll<Place>(`/event-points/${EVENT}/places`);
-			for (const p of all) {
-				expect(p).toMatchObject({
-					id: expect.any(Number),
-					sectorName: expect.any(String),
-					rowName: expect.any(String),
-					placeName: expect.any(String),
-				});
-				expect([0, 1]).toContain(p.availableCount);
-				expect(p.priceCategories.length).toBeGreaterThan(0);
-				for (const c of p.priceCategories) {
-					expect(c.id).toEqual(expect.any(Number));
-					expect(c.price.amount).toBeGreaterThan(0);
-					expect(c.price.currency).toBe('EUR');
+		it(
+			'each place has id, names, availableCount and price ' +
+				'categories with id and price {amount, currency}',
+			async () => {
+				const all = await sb.getAll<Place>(`/event-points/${EVENT}/places`);
+				for (const p of all) {
+					expect(p).toMatchObject({
+						id: expect.any(Number),
+						sectorName: expect.any(String),
+						rowName: expect.any(String),
+						placeName: expect.any(String),
+					});
+					expect([0, 1]).toContain(p.availableCount);
+					expect(p.priceCategories.length).toBeGreaterThan(0);
+					for (const c of p.priceCategories) {
+						expect(c.id).toEqual(expect.any(Number));
+						expect(c.price.amount).toBeGreaterThan(0);
+						expect(c.price.currency).toBe('EUR');
+					}
 				}
-			}
-			// countAvailableTickets of the event agrees with the hall plan.
-			const event = (await sb.get<EventPoint>(`/event-points/${EVENT}`)).body;
-			expect(all.filter((p) => p.availableCount > 0)).toHaveLength(event.countAvailableTickets);
-			expect(event.countAvailableTickets).toBeLessThan(PLACES_PER_EVENT);
-		});
+				// countAvailableTickets of the event agrees with the hall plan.
+				const event = (await sb.get<EventPoint>(`/event-points/${EVENT}`)).body;
+				expect(all.filter((p) => p.availableCount > 0)).toHaveLength(event.countAvailableTickets);
+				expect(event.countAvailableTickets).toBeLessThan(PLACES_PER_EVENT);
+			},
+		);
 
-		it('pages hold at most 100 places, do not overlap, and itemsPerPage over 100 answers 400', async () => {
-			const first = await sb.get<Place[]>(`/event-points/${EVENT}/places`, {
-				query: { itemsPerPage: 100, page: 1 },
-			});
-			const second = await sb.get<Place[]>(`/event-points/${EVENT}/places`, {
-				query: { itemsPerPage: 100, page: 2 },
-			});
-			expect(first.body).toHaveLength(100);
-			expect(second.body).toHaveLength(PLACES_PER_EVENT - 100);
-			const overlap = ids(second.body).filter((id) => ids(first.body).includes(id));
-			expect(overlap).toEqual([]);
+		it(
+			'pages hold at most 100 places, do not ' + 'overlap, and itemsPerPage over 100 answers 400',
+			async () => {
+				const first = await sb.get<Place[]>(`/event-points/${EVENT}/places`, {
+					query: { itemsPerPage: 100, page: 1 },
+				});
+				const second = await sb.get<Place[]>(`/event-points/${EVENT}/places`, {
+					query: { itemsPerPage: 100, page: 2 },
+				});
+				expect(first.body).toHaveLength(100);
+				expect(second.body).toHaveLength(PLACES_PER_EVENT - 100);
+				const overlap = ids(second.body).filter((id) => ids(first.body).includes(id));
+				expect(overlap).toEqual([]);
 
-			const small = await sb.get<Place[]>(`/event-points/${EVENT}/places`, {
-				query: { itemsPerPage: 7, page: 2 },
-			});
-			expect(ids(small.body)).toEqual(ids(first.body).slice(7, 14));
+				const small = await sb.get<Place[]>(`/event-points/${EVENT}/places`, {
+					query: { itemsPerPage: 7, page: 2 },
+				});
+				expect(ids(small.body)).toEqual(ids(first.body).slice(7, 14));
 
-			const tooMany = await sb.get(`/event-points/${EVENT}/places`, {
-				query: { itemsPerPage: 101 },
-			});
-			expect(tooMany.status).toBe(400);
-			expect(
-				tooMany.body.violations.map((v: { propertyPath: string }) => v.propertyPath).join(' '),
-			).toContain('itemsPerPage');
-		});
+				const tooMany = await sb.get(`/event-points/${EVENT}/places`, {
+					query: { itemsPerPage: 101 },
+				});
+				expect(tooMany.status).toBe(400);
+				expect(
+					tooMany.body.violations.map((v: { propertyPath: string }) => v.propertyPath).join(' '),
+				).toContain('itemsPerPage');
+			},
+		);
 
 		it('a held place stays listed with availableCount 0 and the event count drops', async () => {
 			const before = (await sb.get<EventPoint>(`/event-points/${EVENT}`)).body
@@ -147,21 +154,24 @@ describe('sandbox hall plan and barcodes', () => {
 			);
 		});
 
-		it('the sold-out event 1003 still lists all its places, each with availableCount 0', async () => {
-			const event = await sb.get<EventPoint>(`/event-points/${SOLD_OUT}`);
-			expect(event.status).toBe(200);
-			expect(event.body.countAvailableTickets).toBe(0);
-			const all = await sb.getAll<Place>(`/event-points/${SOLD_OUT}/places`);
-			expect(all).toHaveLength(PLACES_PER_EVENT);
-			for (const p of all) expect(p.availableCount).toBe(0);
-			const sectors = (await sb.get<Sector[]>(`/event-points/${SOLD_OUT}/sectors`)).body;
-			for (const s of sectors) {
-				expect(s.availableCount).toBe(0);
-				const list = await sb.getAll<Place>(`/event-points/${SOLD_OUT}/sectors/${s.id}/places`);
-				expect(list.length).toBe(s.placesCount);
-				expect(list.length).toBeGreaterThan(0);
-			}
-		});
+		it(
+			'the sold-out event 1003 still lists all ' + 'its places, each with availableCount 0',
+			async () => {
+				const event = await sb.get<EventPoint>(`/event-points/${SOLD_OUT}`);
+				expect(event.status).toBe(200);
+				expect(event.body.countAvailableTickets).toBe(0);
+				const all = await sb.getAll<Place>(`/event-points/${SOLD_OUT}/places`);
+				expect(all).toHaveLength(PLACES_PER_EVENT);
+				for (const p of all) expect(p.availableCount).toBe(0);
+				const sectors = (await sb.get<Sector[]>(`/event-points/${SOLD_OUT}/sectors`)).body;
+				for (const s of sectors) {
+					expect(s.availableCount).toBe(0);
+					const list = await sb.getAll<Place>(`/event-points/${SOLD_OUT}/sectors/${s.id}/places`);
+					expect(list.length).toBe(s.placesCount);
+					expect(list.length).toBeGreaterThan(0);
+				}
+			},
+		);
 
 		it('a sector of another event answers 404', async () => {
 			const other = (await sb.get<Sector[]>(`/event-points/${SOLD_OUT}/sectors`)).body[0];
@@ -169,56 +179,64 @@ describe('sandbox hall plan and barcodes', () => {
 			expect(res.status).toBe(404);
 		});
 
-		it('the hall plan of an event hidden from the partner answers 404 for the partner, 200 for the organiser', async () => {
-			const partner = ids(await sb.getAll<EventPoint>('/event-points'));
-			const organiser = ids(await sb.getAll<EventPoint>('/event-points', { as: 'organiser' }));
-			const hidden = organiser.filter((id) => !partner.includes(id));
-			expect(hidden.length).toBeGreaterThan(0);
-			const id = hidden[0];
+		it(
+			'the hall plan of an event hidden from the partner ' +
+				'answers 404 for the partner, 200 for the organiser',
+			async () => {
+				const partner = ids(await sb.getAll<EventPoint>('/event-points'));
+				const organiser = ids(await sb.getAll<EventPoint>('/event-points', { as: 'organiser' }));
+				const hidden = organiser.filter((id) => !partner.includes(id));
+				expect(hidden.length).toBeGreaterThan(0);
+				const id = hidden[0];
 
-			const sectors = await sb.get<Sector[]>(`/event-points/${id}/sectors`, { as: 'organiser' });
-			expect(sectors.status).toBe(200);
-			const sectorId = sectors.body[0].id;
-			expect((await sb.get(`/event-points/${id}/places`, { as: 'organiser' })).status).toBe(200);
+				const sectors = await sb.get<Sector[]>(`/event-points/${id}/sectors`, { as: 'organiser' });
+				expect(sectors.status).toBe(200);
+				const sectorId = sectors.body[0].id;
+				expect((await sb.get(`/event-points/${id}/places`, { as: 'organiser' })).status).toBe(200);
 
-			expect((await sb.get(`/event-points/${id}/sectors`)).status).toBe(404);
-			expect((await sb.get(`/event-points/${id}/places`)).status).toBe(404);
-			expect((await sb.get(`/event-points/${id}/sectors/${sectorId}/places`)).status).toBe(404);
-			expect((await sb.get(`/event-points/${id}/barcodes`)).status).toBe(404);
-			expect((await sb.get('/event-points/999999/places')).status).toBe(404);
-		});
+				expect((await sb.get(`/event-points/${id}/sectors`)).status).toBe(404);
+				expect((await sb.get(`/event-points/${id}/places`)).status).toBe(404);
+				expect((await sb.get(`/event-points/${id}/sectors/${sectorId}/places`)).status).toBe(404);
+				expect((await sb.get(`/event-points/${id}/barcodes`)).status).toBe(404);
+				expect((await sb.get('/event-points/999999/places')).status).toBe(404);
+			},
+		);
 	});
 
 	describe('barcodes', () => {
-		it('the organiser exports one record per place, sold and unsold, with barcode, placeId, placeName, sectorId, sectorName', async () => {
-			const records = await sb.getAll<BarcodeRecord>(`/event-points/${EVENT}/barcodes`, {
-				as: 'organiser',
-			});
-			const places = await sb.getAll<Place>(`/event-points/${EVENT}/places`, { as: 'organiser' });
-			expect(records).toHaveLength(places.length);
-			expect(records.map((r) => r.placeId).sort((a, b) => a - b)).toEqual(
-				ids(places).sort((a, b) => a - b),
-			);
-			expect(new Set(records.map((r) => r.barcode)).size).toBe(records.length);
-			const byId = new Map(places.map((p) => [p.id, p]));
-			for (const r of records) {
-				const p = byId.get(r.placeId)!;
-				expect(r.barcode).toMatch(/^\d{13}$/);
-				expect(r).toMatchObject({
-					placeName: p.placeName,
-					sectorId: p.sectorId,
-					sectorName: p.sectorName,
+		it(
+			'the organiser exports one record per place, sold and unsold, ' +
+				'with barcode, placeId, placeName, sectorId, sectorName',
+			async () => {
+				const records = await sb.getAll<BarcodeRecord>(`/event-points/${EVENT}/barcodes`, {
+					as: 'organiser',
 				});
-			}
-			// Both kinds are in the export.
-			expect(places.some((p) => p.availableCount === 0)).toBe(true);
-			expect(places.some((p) => p.availableCount === 1)).toBe(true);
+				const places = await sb.getAll<Place>(`/event-points/${EVENT}/places`, { as: 'organiser' });
+				expect(records).toHaveLength(places.length);
+				expect(records.map((r) => r.placeId).sort((a, b) => a - b)).toEqual(
+					ids(places).sort((a, b) => a - b),
+				);
+				expect(new Set(records.map((r) => r.barcode)).size).toBe(records.length);
+				const byId = new Map(places.map((p) => [p.id, p]));
+				for (const r of records) {
+					const p = byId.get(r.placeId)!;
+					expect(r.barcode).toMatch(/^\d{13}$/);
+					expect(r).toMatchObject({
+						placeName: p.placeName,
+						sectorId: p.sectorId,
+						sectorName: p.sectorName,
+					});
+				}
+				// Both kinds are in the export.
+				expect(places.some((p) => p.availableCount === 0)).toBe(true);
+				expect(places.some((p) => p.availableCount === 1)).toBe(true);
 
-			const soldOut = await sb.getAll<BarcodeRecord>(`/event-points/${SOLD_OUT}/barcodes`, {
-				as: 'organiser',
-			});
-			expect(soldOut).toHaveLength(PLACES_PER_EVENT);
-		});
+				const soldOut = await sb.getAll<BarcodeRecord>(`/event-points/${SOLD_OUT}/barcodes`, {
+					as: 'organiser',
+				});
+				expect(soldOut).toHaveLength(PLACES_PER_EVENT);
+			},
+		);
 
 		it('the partner key gets 403 whose message points to the paid order', async () => {
 			const res = await sb.get(`/event-points/${EVENT}/barcodes`);
@@ -302,30 +320,34 @@ describe('sandbox hall plan pages are never served stale', () => {
 	const firstPage = async (path: string) =>
 		(await sb.get<Place[]>(path, { query: { page: 1, itemsPerPage: 100 } })).body;
 
-	it('a page read twice reflects a hold and its release in between, for /places and a sector list', async () => {
-		const sector = (await sb.get<Sector[]>(`/event-points/${EVENT}/sectors`)).body[0];
-		const paths = [
-			`/event-points/${EVENT}/places`,
-			`/event-points/${EVENT}/sectors/${sector.id}/places`,
-		];
-		const before = await Promise.all(paths.map(firstPage));
-		const free = before[0].find((p) => p.availableCount === 1 && p.sectorId === sector.id)!;
+	it(
+		'a page read twice reflects a hold and its ' +
+			'release in between, for /places and a sector list',
+		async () => {
+			const sector = (await sb.get<Sector[]>(`/event-points/${EVENT}/sectors`)).body[0];
+			const paths = [
+				`/event-points/${EVENT}/places`,
+				`/event-points/${EVENT}/sectors/${sector.id}/places`,
+			];
+			const before = await Promise.all(paths.map(firstPage));
+			const free = before[0].find((p) => p.availableCount === 1 && p.sectorId === sector.id)!;
 
-		const order = await sb.send('POST', '/orders', {
-			eventPoint: String(EVENT),
-			places: [String(free.id)],
-			priceCategory: String(free.priceCategories[0].id),
-		});
-		expect(order.status).toBe(201);
-		for (const page of await Promise.all(paths.map(firstPage)))
-			expect(page.find((p) => p.id === free.id)?.availableCount).toBe(0);
+			const order = await sb.send('POST', '/orders', {
+				eventPoint: String(EVENT),
+				places: [String(free.id)],
+				priceCategory: String(free.priceCategories[0].id),
+			});
+			expect(order.status).toBe(201);
+			for (const page of await Promise.all(paths.map(firstPage)))
+				expect(page.find((p) => p.id === free.id)?.availableCount).toBe(0);
 
-		expect(
-			(await sb.send('PUT', `/orders/${order.body.id}/status`, { toStatus: 'expired' })).status,
-		).toBe(200);
-		for (const page of await Promise.all(paths.map(firstPage)))
-			expect(page.find((p) => p.id === free.id)?.availableCount).toBe(1);
-	});
+			expect(
+				(await sb.send('PUT', `/orders/${order.body.id}/status`, { toStatus: 'expired' })).status,
+			).toBe(200);
+			for (const page of await Promise.all(paths.map(firstPage)))
+				expect(page.find((p) => p.id === free.id)?.availableCount).toBe(1);
+		},
+	);
 
 	it('switching the envelope changes the page served for the same URL', async () => {
 		const path = `/event-points/${EVENT}/places`;

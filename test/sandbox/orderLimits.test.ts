@@ -74,40 +74,46 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 	const paths = (body: ErrorBody) => (body.violations ?? []).map((v) => v.propertyPath);
 
 	describe('tickets per order', () => {
-		it('more places than ticketsPerOrder answers 422 with limit and current, and holds nothing', async () => {
-			const before = await snapshot();
-			const p = await sb.freePlaces(EVENT, 11);
-			const res = await create({
-				eventPoint: String(EVENT),
-				places: p.ids,
-				priceCategory: p.priceCategory,
-			});
-			expect(res.status).toBe(422);
-			expect(res.body.limit).toBe(10);
-			expect(res.body.current).toBe(11);
-			expect(res.body.message).toEqual(expect.any(String));
-			expect(await snapshot()).toEqual(before);
+		it(
+			'more places than ticketsPerOrder answers ' + '422 with limit and current, and holds nothing',
+			async () => {
+				const before = await snapshot();
+				const p = await sb.freePlaces(EVENT, 11);
+				const res = await create({
+					eventPoint: String(EVENT),
+					places: p.ids,
+					priceCategory: p.priceCategory,
+				});
+				expect(res.status).toBe(422);
+				expect(res.body.limit).toBe(10);
+				expect(res.body.current).toBe(11);
+				expect(res.body.message).toEqual(expect.any(String));
+				expect(await snapshot()).toEqual(before);
 
-			// Exactly the limit is fine.
-			const ok = await hold(p.ids.slice(0, 10), p.priceCategory);
-			expect(ok.status).toBe('reserved_to_time');
-		});
+				// Exactly the limit is fine.
+				const ok = await hold(p.ids.slice(0, 10), p.priceCategory);
+				expect(ok.status).toBe('reserved_to_time');
+			},
+		);
 
-		it('add-place past the per-order limit answers 422 and leaves the order as it was', async () => {
-			await setLimits({ ticketsPerOrder: 2 });
-			const p = await sb.freePlaces(EVENT, 3);
-			const order = await hold(p.ids.slice(0, 2), p.priceCategory);
-			const res = await sb.send<ErrorBody>('PUT', `/orders/${order.id}/add-place`, {
-				places: [p.ids[2]],
-				priceCategory: p.priceCategory,
-			});
-			expect(res.status).toBe(422);
-			expect(res.body.limit).toBe(2);
-			expect(res.body.current).toBe(3);
-			const read = await sb.get<Order>(`/orders/${order.id}`);
-			expect(read.body.tickets).toHaveLength(2);
-			expect((await places()).find((x) => String(x.id) === p.ids[2])!.availableCount).toBe(1);
-		});
+		it(
+			'add-place past the per-order limit ' + 'answers 422 and leaves the order as it was',
+			async () => {
+				await setLimits({ ticketsPerOrder: 2 });
+				const p = await sb.freePlaces(EVENT, 3);
+				const order = await hold(p.ids.slice(0, 2), p.priceCategory);
+				const res = await sb.send<ErrorBody>('PUT', `/orders/${order.id}/add-place`, {
+					places: [p.ids[2]],
+					priceCategory: p.priceCategory,
+				});
+				expect(res.status).toBe(422);
+				expect(res.body.limit).toBe(2);
+				expect(res.body.current).toBe(3);
+				const read = await sb.get<Order>(`/orders/${order.id}`);
+				expect(read.body.tickets).toHaveLength(2);
+				expect((await places()).find((x) => String(x.id) === p.ids[2])!.availableCount).toBe(1);
+			},
+		);
 
 		it('the per-order limit follows the config: ticketsPerOrder 3 rejects 4 places', async () => {
 			await setLimits({ ticketsPerOrder: 3 });
@@ -123,30 +129,34 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 	});
 
 	describe('reserved tickets on the account', () => {
-		it('a hold of 2 then 2 with reservedPerAccount 3: the second answers 422 with limit 3 and current 2; releasing the first lets it through', async () => {
-			await setLimits({ reservedPerAccount: 3 });
-			const p = await sb.freePlaces(EVENT, 4);
-			const first = await hold(p.ids.slice(0, 2), p.priceCategory);
-			const second = {
-				eventPoint: String(EVENT),
-				places: p.ids.slice(2, 4),
-				priceCategory: p.priceCategory,
-			};
+		it(
+			'a hold of 2 then 2 with reservedPerAccount 3: the second answers ' +
+				'422 with limit 3 and current 2; releasing the first lets it through',
+			async () => {
+				await setLimits({ reservedPerAccount: 3 });
+				const p = await sb.freePlaces(EVENT, 4);
+				const first = await hold(p.ids.slice(0, 2), p.priceCategory);
+				const second = {
+					eventPoint: String(EVENT),
+					places: p.ids.slice(2, 4),
+					priceCategory: p.priceCategory,
+				};
 
-			const refused = await create(second);
-			expect(refused.status).toBe(422);
-			expect(refused.body.limit).toBe(3);
-			expect(refused.body.current).toBe(2);
-			expect(
-				(await places())
-					.filter((x) => p.ids.slice(2).includes(String(x.id)))
-					.map((x) => x.availableCount),
-			).toEqual([1, 1]);
+				const refused = await create(second);
+				expect(refused.status).toBe(422);
+				expect(refused.body.limit).toBe(3);
+				expect(refused.body.current).toBe(2);
+				expect(
+					(await places())
+						.filter((x) => p.ids.slice(2).includes(String(x.id)))
+						.map((x) => x.availableCount),
+				).toEqual([1, 1]);
 
-			expect((await setStatus(first.id, 'expired')).body.status).toBe('expired');
-			const accepted = await create(second);
-			expect(accepted.status).toBe(201);
-		});
+				expect((await setStatus(first.id, 'expired')).body.status).toBe('expired');
+				const accepted = await create(second);
+				expect(accepted.status).toBe(201);
+			},
+		);
 
 		it('the same request succeeds once the first hold expires by the clock', async () => {
 			await setLimits({ reservedPerAccount: 3 });
@@ -221,20 +231,24 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 	});
 
 	describe('conflicts', () => {
-		it('a place already held answers 409 listing it, and the other places of the request stay free', async () => {
-			const p = await sb.freePlaces(EVENT, 2);
-			await hold([p.ids[0]], p.priceCategory);
-			const before = await snapshot();
-			const res = await create({
-				eventPoint: String(EVENT),
-				places: [p.ids[1], p.ids[0]],
-				priceCategory: p.priceCategory,
-			});
-			expect(res.status).toBe(409);
-			expect(res.body.places).toEqual([p.ids[0]]);
-			expect(res.body.message).toContain(p.ids[0]);
-			expect(await snapshot()).toEqual(before);
-		});
+		it(
+			'a place already held answers 409 listing it, ' +
+				'and the other places of the request stay free',
+			async () => {
+				const p = await sb.freePlaces(EVENT, 2);
+				await hold([p.ids[0]], p.priceCategory);
+				const before = await snapshot();
+				const res = await create({
+					eventPoint: String(EVENT),
+					places: [p.ids[1], p.ids[0]],
+					priceCategory: p.priceCategory,
+				});
+				expect(res.status).toBe(409);
+				expect(res.body.places).toEqual([p.ids[0]]);
+				expect(res.body.message).toContain(p.ids[0]);
+				expect(await snapshot()).toEqual(before);
+			},
+		);
 
 		it('a sold place answers 409 listing it (paid order, and the sold-out event)', async () => {
 			const p = await sb.freePlaces(EVENT, 1);
@@ -367,26 +381,29 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 			expect(await snapshot()).toEqual(before);
 		});
 
-		it('a malformed JSON body answers 400 invalid_json on POST /orders and PUT status', async () => {
-			const token = await sb.token();
-			const before = await snapshot();
-			const res = await sb.api<ErrorBody>('POST', '/orders', {
-				token,
-				raw: `{"eventPoint": "${EVENT}", "places": [`,
-			});
-			expect(res.status).toBe(400);
-			expect(res.body.code).toBe('invalid_json');
-			expect(await snapshot()).toEqual(before);
+		it(
+			'a malformed JSON body answers 400 ' + 'invalid_json on POST /orders and PUT status',
+			async () => {
+				const token = await sb.token();
+				const before = await snapshot();
+				const res = await sb.api<ErrorBody>('POST', '/orders', {
+					token,
+					raw: `{"eventPoint": "${EVENT}", "places": [`,
+				});
+				expect(res.status).toBe(400);
+				expect(res.body.code).toBe('invalid_json');
+				expect(await snapshot()).toEqual(before);
 
-			const order = await hold(free.ids, free.priceCategory);
-			const put = await sb.api<ErrorBody>('PUT', `/orders/${order.id}/status`, {
-				token,
-				raw: "{toStatus: 'paid'}",
-			});
-			expect(put.status).toBe(400);
-			expect(put.body.code).toBe('invalid_json');
-			expect((await sb.get<Order>(`/orders/${order.id}`)).body.status).toBe('reserved_to_time');
-		});
+				const order = await hold(free.ids, free.priceCategory);
+				const put = await sb.api<ErrorBody>('PUT', `/orders/${order.id}/status`, {
+					token,
+					raw: "{toStatus: 'paid'}",
+				});
+				expect(put.status).toBe(400);
+				expect(put.body.code).toBe('invalid_json');
+				expect((await sb.get<Order>(`/orders/${order.id}`)).body.status).toBe('reserved_to_time');
+			},
+		);
 
 		it('add-place and reserve validate their bodies the same way', async () => {
 			const order = await hold(free.ids, free.priceCategory);

@@ -26,49 +26,57 @@ describe('sandbox push notifications: what is sent', () => {
 	});
 	afterAll(() => sb.stop());
 
-	it('a paid order pushes order.sale, signed with the shared secret and the time (HMAC-SHA256 of "<t>.<raw body>")', async () => {
-		const rx = await receiver();
-		const sub = await subscribe(sb, { url: rx.url, secret: SECRET });
-		expect(sub).toMatchObject({ companyId: 2, signed: true });
+	it(
+		'a paid order pushes order.sale, signed with the shared ' +
+			'secret and the time (HMAC-SHA256 of "<t>.<raw body>")',
+		async () => {
+			const rx = await receiver();
+			const sub = await subscribe(sb, { url: rx.url, secret: SECRET });
+			expect(sub).toMatchObject({ companyId: 2, signed: true });
 
-		const { orderId, eventId } = await payOrder(sb);
-		const [req] = await rx.waitFor(1);
-		expect(req.method).toBe('POST');
-		expect(req.headers['content-type']).toMatch(/^application\/json/);
-		const body = JSON.parse(req.raw);
-		expect(Object.keys(body).sort()).toEqual(['data', 'id', 'occurredAt', 'type']);
-		expect(body).toMatchObject({
-			id: expect.stringMatching(/\S/),
-			type: 'order.sale',
-			data: { orderId, eventPointId: eventId, status: 'paid', source: 'api' },
-		});
-		expect(Number.isNaN(Date.parse(body.occurredAt))).toBe(false);
-		expect(req.headers['x-delivery-id']).toBe(body.id);
-		expect(req.headers['x-delivery-attempt']).toBe('1');
-
-		// t: unix seconds on the sandbox clock (here the real one), the sandbox's own time of the attempt.
-		expect(req.headers['x-signature']).toMatch(/^t=\d{10},sha256=[0-9a-f]{64}$/);
-		const t = signedTime(req.headers['x-signature']);
-		expect(Math.abs(t - Date.now() / 1000)).toBeLessThan(5);
-		expect(req.headers['x-signature']).toBe(signAt(SECRET, req.raw, t * 1000));
-		expect(req.headers['x-signature']).not.toBe(signAt(`${SECRET}x`, req.raw, t * 1000));
-		expect(req.headers['x-signature']).not.toBe(signAt(SECRET, req.raw, (t + 1) * 1000));
-	});
-
-	it("the signed time is the sandbox clock's: moved 6 minutes back, the signature says so", async () => {
-		const rx = await receiver();
-		await subscribe(sb, { url: rx.url, secret: SECRET });
-		await sb.advanceClock(-6 * 60_000);
-		try {
-			expect((await sb.admin('POST', '/widget-orders', {})).status).toBe(201);
+			const { orderId, eventId } = await payOrder(sb);
 			const [req] = await rx.waitFor(1);
+			expect(req.method).toBe('POST');
+			expect(req.headers['content-type']).toMatch(/^application\/json/);
+			const body = JSON.parse(req.raw);
+			expect(Object.keys(body).sort()).toEqual(['data', 'id', 'occurredAt', 'type']);
+			expect(body).toMatchObject({
+				id: expect.stringMatching(/\S/),
+				type: 'order.sale',
+				data: { orderId, eventPointId: eventId, status: 'paid', source: 'api' },
+			});
+			expect(Number.isNaN(Date.parse(body.occurredAt))).toBe(false);
+			expect(req.headers['x-delivery-id']).toBe(body.id);
+			expect(req.headers['x-delivery-attempt']).toBe('1');
+
+			// t: unix seconds on the sandbox clock (here the real one), the sandbox's own time of the
+			// attempt.
+			expect(req.headers['x-signature']).toMatch(/^t=\d{10},sha256=[0-9a-f]{64}$/);
 			const t = signedTime(req.headers['x-signature']);
-			expect(Math.round(Date.now() / 1000 - t)).toBeGreaterThanOrEqual(359);
+			expect(Math.abs(t - Date.now() / 1000)).toBeLessThan(5);
 			expect(req.headers['x-signature']).toBe(signAt(SECRET, req.raw, t * 1000));
-		} finally {
-			await sb.advanceClock(6 * 60_000);
-		}
-	});
+			expect(req.headers['x-signature']).not.toBe(signAt(`${SECRET}x`, req.raw, t * 1000));
+			expect(req.headers['x-signature']).not.toBe(signAt(SECRET, req.raw, (t + 1) * 1000));
+		},
+	);
+
+	it(
+		"the signed time is the sandbox clock's: " + 'moved 6 minutes back, the signature says so',
+		async () => {
+			const rx = await receiver();
+			await subscribe(sb, { url: rx.url, secret: SECRET });
+			await sb.advanceClock(-6 * 60_000);
+			try {
+				expect((await sb.admin('POST', '/widget-orders', {})).status).toBe(201);
+				const [req] = await rx.waitFor(1);
+				const t = signedTime(req.headers['x-signature']);
+				expect(Math.round(Date.now() / 1000 - t)).toBeGreaterThanOrEqual(359);
+				expect(req.headers['x-signature']).toBe(signAt(SECRET, req.raw, t * 1000));
+			} finally {
+				await sb.advanceClock(6 * 60_000);
+			}
+		},
+	);
 
 	it('without a secret there is no X-Signature; a refund pushes order.refund', async () => {
 		const rx = await receiver();
@@ -125,47 +133,53 @@ describe('sandbox push notifications: what is sent', () => {
 		expect(await deliveriesOf(sb, organiserSub.id)).toHaveLength(2);
 	});
 
-	it('renaming an event (admin PATCH) pushes event.updated listing eventName in data.changed', async () => {
-		const rx = await receiver();
-		await subscribe(sb, { url: rx.url });
-		const events = await sb.get('/event-points', { query: { itemsPerPage: 1 } });
-		const id = events.body[0].id;
+	it(
+		'renaming an event (admin PATCH) pushes ' + 'event.updated listing eventName in data.changed',
+		async () => {
+			const rx = await receiver();
+			await subscribe(sb, { url: rx.url });
+			const events = await sb.get('/event-points', { query: { itemsPerPage: 1 } });
+			const id = events.body[0].id;
 
-		const patched = await sb.admin('PATCH', `/events/${id}`, { name: 'Renamed Night' });
-		expect(patched.status).toBe(200);
-		await rx.waitFor(1);
-		expect(rx.bodies()[0]).toMatchObject({
-			type: 'event.updated',
-			data: { eventPointId: id, changed: ['eventName'] },
-		});
-		expect((await sb.get(`/event-points/${id}`)).body.eventName).toBe('Renamed Night');
-	});
+			const patched = await sb.admin('PATCH', `/events/${id}`, { name: 'Renamed Night' });
+			expect(patched.status).toBe(200);
+			await rx.waitFor(1);
+			expect(rx.bodies()[0]).toMatchObject({
+				type: 'event.updated',
+				data: { eventPointId: id, changed: ['eventName'] },
+			});
+			expect((await sb.get(`/event-points/${id}`)).body.eventName).toBe('Renamed Night');
+		},
+	);
 
-	it('widget sales and refunds (admin) push order.sale / order.refund with source widget', async () => {
-		const rx = await receiver();
-		await subscribe(sb, { url: rx.url, secret: SECRET });
+	it(
+		'widget sales and refunds (admin) push ' + 'order.sale / order.refund with source widget',
+		async () => {
+			const rx = await receiver();
+			await subscribe(sb, { url: rx.url, secret: SECRET });
 
-		const sale = await sb.admin('POST', '/widget-orders', { tickets: 2 });
-		expect(sale.status).toBe(201);
-		await rx.waitFor(1);
-		const refund = await sb.admin('POST', `/widget-orders/${sale.body.id}/refund`);
-		expect(refund.status).toBe(201);
-		await rx.waitFor(2);
+			const sale = await sb.admin('POST', '/widget-orders', { tickets: 2 });
+			expect(sale.status).toBe(201);
+			await rx.waitFor(1);
+			const refund = await sb.admin('POST', `/widget-orders/${sale.body.id}/refund`);
+			expect(refund.status).toBe(201);
+			await rx.waitFor(2);
 
-		const [saleBody, refundBody] = rx.bodies();
-		expect(saleBody).toMatchObject({
-			type: 'order.sale',
-			data: { orderId: sale.body.id, eventPointId: sale.body.eventPoint, source: 'widget' },
-		});
-		expect(refundBody).toMatchObject({
-			type: 'order.refund',
-			data: { orderId: sale.body.id, refundId: refund.body.id, source: 'widget' },
-		});
-		for (const req of rx.requests)
-			expect(req.headers['x-signature']).toBe(
-				signAt(SECRET, req.raw, signedTime(req.headers['x-signature']) * 1000),
-			);
-	});
+			const [saleBody, refundBody] = rx.bodies();
+			expect(saleBody).toMatchObject({
+				type: 'order.sale',
+				data: { orderId: sale.body.id, eventPointId: sale.body.eventPoint, source: 'widget' },
+			});
+			expect(refundBody).toMatchObject({
+				type: 'order.refund',
+				data: { orderId: sale.body.id, refundId: refund.body.id, source: 'widget' },
+			});
+			for (const req of rx.requests)
+				expect(req.headers['x-signature']).toBe(
+					signAt(SECRET, req.raw, signedTime(req.headers['x-signature']) * 1000),
+				);
+		},
+	);
 
 	it('a types filter limits what a subscription receives', async () => {
 		const all = await receiver();

@@ -36,76 +36,81 @@ describe('sandbox push notifications: retries on the sandbox clock', () => {
 			return delivery && delivery.attempts.length >= count ? delivery : undefined;
 		}, `${count} attempt(s) of subscription ${subscriptionId}`);
 
-	it('500, 500, 200: retried with the same id and body, each attempt signed anew at its time; attempts 1,2,3; delay doubles', async () => {
-		const rx = await Receiver.start({ statuses: [500, 500, 200] });
-		receivers.push(rx);
-		const sub = await subscribe(sb, { url: rx.url, secret: SECRET });
+	it(
+		'500, 500, 200: retried with the same id and body, each ' +
+			'attempt signed anew at its time; attempts 1,2,3; delay doubles',
+		async () => {
+			const rx = await Receiver.start({ statuses: [500, 500, 200] });
+			receivers.push(rx);
+			const sub = await subscribe(sb, { url: rx.url, secret: SECRET });
 
-		const sale = await sb.admin('POST', '/widget-orders', {});
-		expect(sale.status).toBe(201);
-		await rx.waitFor(1);
-		let delivery = await attemptsOf(sub.id, 1);
-		expect(delivery).toMatchObject({
-			state: 'pending',
-			attempts: [expect.objectContaining({ status: 500 })],
-		});
+			const sale = await sb.admin('POST', '/widget-orders', {});
+			expect(sale.status).toBe(201);
+			await rx.waitFor(1);
+			let delivery = await attemptsOf(sub.id, 1);
+			expect(delivery).toMatchObject({
+				state: 'pending',
+				attempts: [expect.objectContaining({ status: 500 })],
+			});
 
-		// The first retry waits retryBaseMs on the sandbox clock: not sent until the clock moves.
-		await quiet(sb);
-		expect(rx.requests).toHaveLength(1);
-		await sb.advanceClock(BASE - 5_000);
-		await quiet(sb);
-		expect(rx.requests).toHaveLength(1);
-		await sb.advanceClock(5_000);
-		await rx.waitFor(2);
+			// The first retry waits retryBaseMs on the sandbox clock: not sent until the clock moves.
+			await quiet(sb);
+			expect(rx.requests).toHaveLength(1);
+			await sb.advanceClock(BASE - 5_000);
+			await quiet(sb);
+			expect(rx.requests).toHaveLength(1);
+			await sb.advanceClock(5_000);
+			await rx.waitFor(2);
 
-		// The second retry waits twice as long.
-		await attemptsOf(sub.id, 2);
-		await sb.advanceClock(BASE);
-		await quiet(sb);
-		expect(rx.requests).toHaveLength(2);
-		await sb.advanceClock(BASE);
-		await rx.waitFor(3);
+			// The second retry waits twice as long.
+			await attemptsOf(sub.id, 2);
+			await sb.advanceClock(BASE);
+			await quiet(sb);
+			expect(rx.requests).toHaveLength(2);
+			await sb.advanceClock(BASE);
+			await rx.waitFor(3);
 
-		delivery = await until(async () => {
-			const [d] = await deliveriesOf(sb, sub.id);
-			return d?.state === 'delivered' ? d : undefined;
-		}, 'state delivered');
-		expect(delivery.attempts.map((a: any) => a.status)).toEqual([500, 500, 200]);
-		expect(delivery.attempts[1].at - delivery.attempts[0].at).toBeGreaterThanOrEqual(BASE);
-		expect(delivery.attempts[2].at - delivery.attempts[1].at).toBeGreaterThanOrEqual(2 * BASE);
-		expect(delivery.payload).toMatchObject({
-			type: 'order.sale',
-			data: { orderId: sale.body.id, source: 'widget' },
-		});
+			delivery = await until(async () => {
+				const [d] = await deliveriesOf(sb, sub.id);
+				return d?.state === 'delivered' ? d : undefined;
+			}, 'state delivered');
+			expect(delivery.attempts.map((a: any) => a.status)).toEqual([500, 500, 200]);
+			expect(delivery.attempts[1].at - delivery.attempts[0].at).toBeGreaterThanOrEqual(BASE);
+			expect(delivery.attempts[2].at - delivery.attempts[1].at).toBeGreaterThanOrEqual(2 * BASE);
+			expect(delivery.payload).toMatchObject({
+				type: 'order.sale',
+				data: { orderId: sale.body.id, source: 'widget' },
+			});
 
-		const [first, second, third] = rx.requests;
-		expect([first, second, third].map((r) => r.headers['x-delivery-attempt'])).toEqual([
-			'1',
-			'2',
-			'3',
-		]);
-		const id = JSON.parse(first.raw).id;
-		expect(delivery.notificationId).toBe(id);
-		for (const r of [second, third]) {
-			expect(r.raw).toBe(first.raw);
-			expect(r.headers['x-delivery-id']).toBe(id);
-		}
-		// Each attempt's time is the sandbox clock's at that attempt: the retries' are a minute and two later.
-		const times = [first, second, third].map((r) => signedTime(r.headers['x-signature']));
-		expect(
-			times.map((t, n) => t * 1000 - Math.floor(delivery.attempts[n].at / 1000) * 1000),
-		).toEqual([0, 0, 0]);
-		expect(times[1] - times[0]).toBeGreaterThanOrEqual(BASE / 1000);
-		expect(times[2] - times[1]).toBeGreaterThanOrEqual((2 * BASE) / 1000);
-		for (const [n, r] of [first, second, third].entries())
-			expect(r.headers['x-signature']).toBe(signAt(SECRET, first.raw, times[n] * 1000));
+			const [first, second, third] = rx.requests;
+			expect([first, second, third].map((r) => r.headers['x-delivery-attempt'])).toEqual([
+				'1',
+				'2',
+				'3',
+			]);
+			const id = JSON.parse(first.raw).id;
+			expect(delivery.notificationId).toBe(id);
+			for (const r of [second, third]) {
+				expect(r.raw).toBe(first.raw);
+				expect(r.headers['x-delivery-id']).toBe(id);
+			}
+			// Each attempt's time is the sandbox clock's at that attempt: the retries' are a minute and
+			// two later.
+			const times = [first, second, third].map((r) => signedTime(r.headers['x-signature']));
+			expect(
+				times.map((t, n) => t * 1000 - Math.floor(delivery.attempts[n].at / 1000) * 1000),
+			).toEqual([0, 0, 0]);
+			expect(times[1] - times[0]).toBeGreaterThanOrEqual(BASE / 1000);
+			expect(times[2] - times[1]).toBeGreaterThanOrEqual((2 * BASE) / 1000);
+			for (const [n, r] of [first, second, third].entries())
+				expect(r.headers['x-signature']).toBe(signAt(SECRET, first.raw, times[n] * 1000));
 
-		// Delivered: moving the clock further sends nothing more.
-		await sb.advanceClock(10 * BASE);
-		await quiet(sb);
-		expect(rx.requests).toHaveLength(3);
-	});
+			// Delivered: moving the clock further sends nothing more.
+			await sb.advanceClock(10 * BASE);
+			await quiet(sb);
+			expect(rx.requests).toHaveLength(3);
+		},
+	);
 
 	it('after maxAttempts failures the delivery is failed and no more attempts come', async () => {
 		const config = await sb.admin('PUT', '/config', { push: { maxAttempts: 3 } });

@@ -200,20 +200,23 @@ describe('sandbox quirks: time and lists', () => {
 	});
 
 	describe('setting quirks', () => {
-		it('PUT replaces, PATCH merges, GET shows both forms; a bad quirk answers 400 naming it', async () => {
-			await sb.setQuirks('ignore-sort,late-visible=8m');
-			const patched = await sb.patchQuirks({ lateVisibleMs: null, clockSkewMs: -30_000 });
-			expect(patched.quirks).toEqual({ ignoreSort: true, clockSkewMs: -30_000 });
-			const shown = await sb.admin('GET', '/quirks');
-			expect(shown.body.text).toBe('ignore-sort,clock-skew=-30s');
-			expect((await sb.admin('GET', '/state')).body.quirks).toBe('ignore-sort,clock-skew=-30s');
-			const bad = await sb.admin('PUT', '/quirks', 'ignore-sort,late-visible=soon');
-			expect(bad.status).toBe(400);
-			expect(bad.body.message).toMatch(/quirk "late-visible"/);
-			const unknown = await sb.admin('PUT', '/quirks', { ignoreSorting: true });
-			expect(unknown.status).toBe(400);
-			expect((await sb.admin('GET', '/quirks')).body.text).toBe('ignore-sort,clock-skew=-30s');
-		});
+		it(
+			'PUT replaces, PATCH merges, GET shows both ' + 'forms; a bad quirk answers 400 naming it',
+			async () => {
+				await sb.setQuirks('ignore-sort,late-visible=8m');
+				const patched = await sb.patchQuirks({ lateVisibleMs: null, clockSkewMs: -30_000 });
+				expect(patched.quirks).toEqual({ ignoreSort: true, clockSkewMs: -30_000 });
+				const shown = await sb.admin('GET', '/quirks');
+				expect(shown.body.text).toBe('ignore-sort,clock-skew=-30s');
+				expect((await sb.admin('GET', '/state')).body.quirks).toBe('ignore-sort,clock-skew=-30s');
+				const bad = await sb.admin('PUT', '/quirks', 'ignore-sort,late-visible=soon');
+				expect(bad.status).toBe(400);
+				expect(bad.body.message).toMatch(/quirk "late-visible"/);
+				const unknown = await sb.admin('PUT', '/quirks', { ignoreSorting: true });
+				expect(unknown.status).toBe(400);
+				expect((await sb.admin('GET', '/quirks')).body.text).toBe('ignore-sort,clock-skew=-30s');
+			},
+		);
 
 		it('at start: SandboxInit.quirks in either form', async () => {
 			const started = await SandboxClient.start({

@@ -33,22 +33,26 @@ describe('sandbox quirks: redirects and mangled write answers', () => {
 	afterAll(() => sb.stop());
 
 	describe('redirects', () => {
-		it('same-origin: GETs answer 302 to /moved/api/v2/..., which answers normally; writes and /token do not move', async () => {
-			const token = await sb.token();
-			await sb.setQuirks('redirect=same-origin');
-			const moved = await sb.get('/event-points', { query: { itemsPerPage: 2 } });
-			expect(moved.status).toBe(302);
-			const location = String(moved.headers.location);
-			expect(location).toBe(`${sb.sandbox.baseUrl}/moved/api/v2/event-points?itemsPerPage=2`);
-			const landed = await request(location, { headers: { authorization: `Bearer ${token}` } });
-			expect(landed.statusCode).toBe(200);
-			expect(await landed.body.json()).toHaveLength(2);
-			sb.forgetTokens();
-			expect((await sb.api('POST', '/token', { body: { apiKey: sb.keys.partner } })).status).toBe(
-				200,
-			);
-			expect((await sb.send('PUT', '/orders/1/reserve', {})).status).toBe(404);
-		});
+		it(
+			'same-origin: GETs answer 302 to /moved/api/v2/..., ' +
+				'which answers normally; writes and /token do not move',
+			async () => {
+				const token = await sb.token();
+				await sb.setQuirks('redirect=same-origin');
+				const moved = await sb.get('/event-points', { query: { itemsPerPage: 2 } });
+				expect(moved.status).toBe(302);
+				const location = String(moved.headers.location);
+				expect(location).toBe(`${sb.sandbox.baseUrl}/moved/api/v2/event-points?itemsPerPage=2`);
+				const landed = await request(location, { headers: { authorization: `Bearer ${token}` } });
+				expect(landed.statusCode).toBe(200);
+				expect(await landed.body.json()).toHaveLength(2);
+				sb.forgetTokens();
+				expect((await sb.api('POST', '/token', { body: { apiKey: sb.keys.partner } })).status).toBe(
+					200,
+				);
+				expect((await sb.send('PUT', '/orders/1/reserve', {})).status).toBe(404);
+			},
+		);
 
 		it('cross-origin: the other origin records what a client carries there', async () => {
 			const token = await sb.token();
@@ -78,21 +82,25 @@ describe('sandbox quirks: redirects and mangled write answers', () => {
 			expect(sb.sandbox.otherOrigin().requests).toHaveLength(2);
 		});
 
-		it('redirect-token: POST /token answers 307 to the other origin; following it carries the key there', async () => {
-			await sb.setQuirks('redirect-token');
-			const res = await sb.api('POST', '/token', { body: { apiKey: sb.keys.partner } });
-			expect(res.status).toBe(307);
-			const followed = await fetch(`${sb.sandbox.baseUrl}/api/v2/token`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({ apiKey: sb.keys.partner }),
-			});
-			expect(followed.status).toBe(200);
-			const [seen] = await sb.otherOriginRequests();
-			expect(seen).toMatchObject({ method: 'POST', path: '/api/v2/token' });
-			expect(seen.body).toContain(sb.keys.partner);
-			expect((await sb.get('/cities')).status).toBe(200);
-		});
+		it(
+			'redirect-token: POST /token answers 307 to the ' +
+				'other origin; following it carries the key there',
+			async () => {
+				await sb.setQuirks('redirect-token');
+				const res = await sb.api('POST', '/token', { body: { apiKey: sb.keys.partner } });
+				expect(res.status).toBe(307);
+				const followed = await fetch(`${sb.sandbox.baseUrl}/api/v2/token`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ apiKey: sb.keys.partner }),
+				});
+				expect(followed.status).toBe(200);
+				const [seen] = await sb.otherOriginRequests();
+				expect(seen).toMatchObject({ method: 'POST', path: '/api/v2/token' });
+				expect(seen.body).toContain(sb.keys.partner);
+				expect((await sb.get('/cities')).status).toBe(200);
+			},
+		);
 
 		it('redirect-writes: POST and PUT answer 307 unapplied; GETs are served', async () => {
 			const place = await sb.freePlace(EVENT);

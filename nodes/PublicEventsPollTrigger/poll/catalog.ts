@@ -14,7 +14,9 @@ const HASH_LENGTH = 6;
 const ABSENT = '.'.repeat(HASH_LENGTH);
 /** No earlier fingerprint of the field (new to the list, or no longer ignored): not compared. */
 const UNKNOWN = '?'.repeat(HASH_LENGTH);
-/** Events that left the list keep their fingerprint this long: one missed listing re-emits nothing. */
+/**
+ * Events that left the list keep their fingerprint this long: one missed listing re-emits nothing.
+ */
 const GONE_KEEP_MS = 7 * 24 * 3_600_000;
 
 /** JSON with object keys sorted, so a service that reorders keys changes no hash. */

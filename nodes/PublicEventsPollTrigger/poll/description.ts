@@ -29,7 +29,10 @@ export const pollProperties: INodeProperties[] = [
 	...startNotices,
 	{
 		displayName:
-			'Widget refunds come, but not refunds of orders sold through the API (for example by the Public Events node, Order > Create): the service lists those with no refund time, so polling cannot tell when they happened. For them use the Public Events Trigger (push), or act in the workflow that makes the refund.',
+			'Widget refunds come, but not refunds of orders sold through the API (for ' +
+			'example by the Public Events node, Order > Create): the service lists those ' +
+			'with no refund time, so polling cannot tell when they happened. For them use ' +
+			'the Public Events Trigger (push), or act in the workflow that makes the refund.',
 		name: 'apiRefundsNotice',
 		type: 'notice',
 		default: '',
@@ -94,7 +97,8 @@ export const pollProperties: INodeProperties[] = [
 		default: 'countAvailableTickets',
 		placeholder: 'countAvailableTickets, description',
 		description:
-			'Top-level event fields, separated by commas, whose changes do not count. countAvailableTickets changes with every sale.',
+			'Top-level event fields, separated by commas, whose changes ' +
+			'do not count. countAvailableTickets changes with every sale.',
 		displayOptions: { show: { source: ['catalog'] } },
 	},
 	optionsCollection([
@@ -105,7 +109,9 @@ export const pollProperties: INodeProperties[] = [
 			type: 'dateTime',
 			default: '',
 			description:
-				'Emit sales and refunds from this time on at the first poll (a backfill). Empty: start from the moment the workflow is activated. Setting a different date later starts over from it.',
+				'Emit sales and refunds from this time on at the first poll (a ' +
+				'backfill). Empty: start from the moment the workflow is ' +
+				'activated. Setting a different date later starts over from it.',
 			displayOptions: { show: { '/source': ['salesAndRefunds'] } },
 		},
 		{
@@ -115,7 +121,9 @@ export const pollProperties: INodeProperties[] = [
 			typeOptions: { minValue: 0, maxValue: 1440 },
 			default: 5,
 			description:
-				'Each poll reads again this far back before the newest record it emitted, and skips what it emitted already: records that share a timestamp, arrive late or carry a skewed clock are not missed. Longer is safer; each poll then reads more.',
+				'Each poll reads again this far back before the newest record it emitted, and ' +
+				'skips what it emitted already: records that share a timestamp, arrive late or ' +
+				'carry a skewed clock are not missed. Longer is safer; each poll then reads more.',
 			displayOptions: { show: { '/source': ['salesAndRefunds'] } },
 		},
 		{
@@ -125,7 +133,11 @@ export const pollProperties: INodeProperties[] = [
 			typeOptions: { minValue: 0, maxValue: 1440, numberPrecision: 0 },
 			default: 15,
 			description:
-				"How long after its payment or refund time a record may first appear in the service's lists (a payment still settling, a slow replica). Each poll looks this far back from the service's current time and skips what it emitted already. 15 is the service's default hold, within which a payment completes. Longer catches later records; each poll then reads more.",
+				'How long after its payment or refund time a record may first appear in ' +
+				"the service's lists (a payment still settling, a slow replica). Each poll " +
+				"looks this far back from the service's current time and skips what it " +
+				"emitted already. 15 is the service's default hold, within which a payment " +
+				'completes. Longer catches later records; each poll then reads more.',
 			displayOptions: { show: { '/source': ['salesAndRefunds'] } },
 		},
 	]),

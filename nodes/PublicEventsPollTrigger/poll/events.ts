@@ -11,9 +11,14 @@ export const EVENT_LIST_MAX_AGE_MS = 15 * 60_000;
 export interface EventWatch {
 	/** Events whose orders this poll reads. */
 	ids: string[];
-	/** Events that left the list since the last reading: read one last time, then their feeds rest. */
+	/**
+	 * Events that left the list since the last reading: read one last time, then their feeds rest.
+	 */
 	left: string[];
-	/** The list to save; `from` (where an event seen for the first time later starts) is the caller's on a first reading. */
+	/**
+	 * The list to save; `from` (where an event seen for the first time later starts) is the caller's
+	 * on a first reading.
+	 */
 	events: Omit<WatchedEvents, 'from'> & { from?: number };
 }
 

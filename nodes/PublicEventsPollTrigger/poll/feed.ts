@@ -20,7 +20,10 @@ export const SEEN_CAP = 10_000;
  */
 export const FUTURE_CAP = 1_000;
 
-/** The record's id for de-duplication: its id as both triggers emit ids, else a digest of the record. */
+/**
+ * The record's id for de-duplication: its id as both triggers emit ids, else a digest of the
+ * record.
+ */
 export const recordId = (json: IDataObject): string =>
 	changeId(json) ??
 	`#${createHash('sha256').update(JSON.stringify(json)).digest('base64url').slice(0, 16)}`;
@@ -40,7 +43,9 @@ export interface ReadBounds {
 	overlapMs: number;
 	/** Settlement Lag: how long after its time a record may first be listed. */
 	lagMs: number;
-	/** Records at or after this time may be left unread (a chunk ended there); none when all was read. */
+	/**
+	 * Records at or after this time may be left unread (a chunk ended there); none when all was read.
+	 */
 	horizon?: number;
 }
 

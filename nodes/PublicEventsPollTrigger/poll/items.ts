@@ -63,7 +63,10 @@ export function toItems(changes: Change[], typeVersion = LATEST): INodeExecution
 	return oldestFirst(changes).map((change) => toItem(change, typeVersion));
 }
 
-/** Output Rows for a Table: one flat row per sale or refund, oldest first; event names read once for the poll. */
+/**
+ * Output Rows for a Table: one flat row per sale or refund, oldest first; event names read once for
+ * the poll.
+ */
 export async function toRowItems(
 	this: IPollFunctions,
 	changes: Change[],

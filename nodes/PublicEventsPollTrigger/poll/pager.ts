@@ -12,7 +12,9 @@ import { readListPage } from '../../shared/transport/listEnvelope';
 import { inOrder } from '../../shared/transport/pages';
 import { afterParam, recordId, type FeedRecord } from './feed';
 
-/** Pages one reading may take (100,000 records): past it the feed fails rather than read on forever. */
+/**
+ * Pages one reading may take (100,000 records): past it the feed fails rather than read on forever.
+ */
 const MAX_PAGES = 1_000;
 
 export interface WindowRequest {
@@ -126,7 +128,8 @@ export async function readWindow(
 		const list = readListPage(body);
 		if (!list)
 			throw new Error(
-				`The answer to GET ${path} is not a list this node can read (a JSON array, or an object with hydra:member, member, items or data)`,
+				`The answer to GET ${path} is not a list this node can read (a ` +
+					`JSON array, or an object with hydra:member, member, items or data)`,
 			);
 		const records: FeedRecord[] = [];
 		for (const json of list.items) {
@@ -145,9 +148,11 @@ export async function readWindow(
 	const before = await serviceNow(this);
 	const first = await fetchPage(1);
 	const after = await serviceNow(this);
-	// Whole seconds in the Date header, and an earlier answer of this run may be older: the lower estimate, a second less.
+	// Whole seconds in the Date header, and an earlier answer of this run may be older: the lower
+	// estimate, a second less.
 	const known = Math.min(before ?? Infinity, after ?? Infinity);
-	// A service that sends no Date header leaves this machine's clock; the overlap window then guards alone.
+	// A service that sends no Date header leaves this machine's clock; the overlap window then guards
+	// alone.
 	const serviceTime = Number.isFinite(known) ? known - 1000 : Date.now();
 
 	const order = new Order();
@@ -186,7 +191,8 @@ async function parallelPass(
 		return state === 'reading';
 	};
 	take(first);
-	// A stated total bounds the pages sent ahead; a total too low is read past, one page at a time, to a short page.
+	// A stated total bounds the pages sent ahead; a total too low is read past, one page at a time,
+	// to a short page.
 	const lastByTotal =
 		first.total === undefined
 			? MAX_PAGES
@@ -223,7 +229,8 @@ async function sequentialPass(
 		const page = number === 1 && first ? first : await fetchPage(number);
 		if (previous && page.ids.length > 0 && sameIds(page.ids, previous.ids)) {
 			throw new Error(
-				`Page ${number} of GET ${request.path} repeats page ${number - 1}: the service seems to ignore the page parameter`,
+				`Page ${number} of GET ${request.path} repeats page ` +
+					`${number - 1}: the service seems to ignore the page parameter`,
 			);
 		}
 		order.see(page.records);
@@ -234,7 +241,8 @@ async function sequentialPass(
 			kept.stopAt(order.last);
 			return kept;
 		}
-		// Newest first so far: a page wholly before the window ends it (a service that ignores the filter).
+		// Newest first so far: a page wholly before the window ends it (a service that ignores the
+		// filter).
 		if (
 			order.descending &&
 			page.records.length > 0 &&

@@ -21,7 +21,10 @@ import type { PollState } from './state';
  * some 10 MB), and a chunk is 50 pages, well under a minute even at a second a page.
  */
 export const POLL_BUDGET = 5_000;
-/** A feed failing this many polls in a row fails the poll (naming it) even when other feeds have items, and again every as many polls. */
+/**
+ * A feed failing this many polls in a row fails the poll (naming it) even when other feeds have
+ * items, and again every as many polls.
+ */
 export const REPORT_EVERY = 3;
 /** Feeds of events that left the list are kept this long, so an event back on sale resumes. */
 const IDLE_KEEP_MS = 30 * 24 * 3_600_000;
@@ -42,7 +45,10 @@ type Outcome = { read: WindowRead; feed: FeedState } | { gone: true } | { error:
 const byTime = (a: FeedRecord, b: FeedRecord) =>
 	a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** The oldest POLL_BUDGET records across feeds; a feed whose records were left out gets a horizon at the first of them. */
+/**
+ * The oldest POLL_BUDGET records across feeds; a feed whose records were left out gets a horizon at
+ * the first of them.
+ */
 class Budget {
 	private held: Array<{ index: number; record: FeedRecord }> = [];
 	readonly horizons = new Map<number, number>();
@@ -99,7 +105,8 @@ function feedError(
 	const inARow = first.failures > 1 ? ` in ${first.failures} polls in a row` : '';
 	const message = `${names} could not be read${inARow}: ${first.error.message}`;
 	const note = othersWentOn
-		? 'The other feeds went on: their records are emitted and their place saved. This one resumes where it stopped once it can be read; its records wait in the service.'
+		? 'The other feeds went on: their records are emitted and their place saved. This ' +
+			'one resumes where it stopped once it can be read; its records wait in the service.'
 		: '';
 	if (first.error instanceof NodeApiError || first.error instanceof NodeOperationError) {
 		first.error.message = message;
@@ -109,7 +116,9 @@ function feedError(
 	return new NodeOperationError(node, message, { description: note || undefined });
 }
 
-/** One poll of Sales and Refunds: the changes to emit and the state to save, or the error to report. */
+/**
+ * One poll of Sales and Refunds: the changes to emit and the state to save, or the error to report.
+ */
 export async function pollSales(
 	this: IPollFunctions,
 	settings: PollSettings,
@@ -117,7 +126,8 @@ export async function pollSales(
 	now: number,
 ): Promise<{ changes: Change[]; state?: PollState; error?: Error }> {
 	const { overlapMs, lagMs, startFrom } = settings;
-	// First activation, or a new Start From: start over. Without Start From, start from the service's now.
+	// First activation, or a new Start From: start over. Without Start From, start from the service's
+	// now.
 	const restart =
 		!saved || (settings.startFromKey !== '' && settings.startFromKey !== saved.startFromKey);
 	const backfill = restart && startFrom !== undefined;
@@ -136,7 +146,8 @@ export async function pollSales(
 				...extra,
 			};
 		if (backfill) return { spec, feed: feedFrom(startFrom), emit: true, ...extra };
-		// A feed read for the first time marks what the service already holds as seen, emitting nothing.
+		// A feed read for the first time marks what the service already holds as seen, emitting
+		// nothing.
 		const at = await start();
 		return { spec, feed: { cursor: at, from: at - overlapMs, seen: {} }, emit: false, ...extra };
 	};
@@ -152,14 +163,16 @@ export async function pollSales(
 		if (!watch) {
 			for (const id of settings.eventIds ?? []) plan.push(await resumeOrStart(eventOrders(id)));
 		} else {
-			// An event that appears after the first listing: its orders since the watch began are all new.
+			// An event that appears after the first listing: its orders since the watch began are all
+			// new.
 			events = {
 				...watch.events,
 				from: watch.events.from ?? (backfill ? startFrom : (await start()) - overlapMs),
 			};
 			for (const id of watch.ids) {
 				const spec = eventOrders(id);
-				// (Or since the idle feeds' horizon: an event back after that long has no feed left to resume.)
+				// (Or since the idle feeds' horizon: an event back after that long has no feed left to
+				// resume.)
 				const discovered = previous && !old[spec.key];
 				const from = Math.max(events.from, now - IDLE_KEEP_MS);
 				plan.push(
@@ -226,7 +239,8 @@ export async function pollSales(
 			return;
 		}
 		if ('error' in outcome) {
-			// Its place stays; a feed read for the first time (nothing to emit) is simply read again next time.
+			// Its place stays; a feed read for the first time (nothing to emit) is simply read again next
+			// time.
 			const failures = (old[key]?.failures ?? 0) + 1;
 			failed.push({ planned, error: outcome.error, failures });
 			if (planned.emit)
@@ -251,15 +265,17 @@ export async function pollSales(
 					json: r.json,
 				})),
 			);
-		// A page that failed after the oldest ones were read: they go out, the feed still counts as failing.
+		// A page that failed after the oldest ones were read: they go out, the feed still counts as
+		// failing.
 		feeds[key] = planned.leaving ? { ...next, idleSince: now } : next;
 	});
 	// Nothing else to emit: the poll fails, naming the feed, and nothing moves (as any failed poll).
 	if (failed.length > 0 && changes.length === 0)
 		return { changes: [], error: feedError(this.getNode(), failed, false) };
 	if (!restart && failed.some(({ failures }) => failures % REPORT_EVERY === 0)) {
-		// Others had items: every third failure in a row fails the poll all the same, lest it go unseen. Only the
-		// failure counts move (in n8n's memory), so what the other feeds found comes with the next poll.
+		// Others had items: every third failure in a row fails the poll all the same, lest it go
+		// unseen. Only the failure counts move (in n8n's memory), so what the other feeds found comes
+		// with the next poll.
 		const counted = failed
 			.filter(({ planned }) => old[planned.spec.key])
 			.map(({ planned, failures }) => [planned.spec.key, { ...old[planned.spec.key], failures }]);
@@ -270,7 +286,8 @@ export async function pollSales(
 		};
 	}
 	if (events) {
-		// Feeds of events no longer listed rest 30 days, so an event whose sale is extended resumes where it stopped.
+		// Feeds of events no longer listed rest 30 days, so an event whose sale is extended resumes
+		// where it stopped.
 		for (const [key, feed] of Object.entries(old)) {
 			if (!feeds[key] && feed.idleSince !== undefined && now - feed.idleSince < IDLE_KEEP_MS)
 				feeds[key] = feed;

@@ -15,7 +15,9 @@ import {
 } from './specs';
 import type { PollState } from './state';
 
-/** Manual runs: the most recent record of the included feeds, as a sample; the state is not touched. */
+/**
+ * Manual runs: the most recent record of the included feeds, as a sample; the state is not touched.
+ */
 export async function sampleSales(
 	this: IPollFunctions,
 	settings: PollSettings,

@@ -18,7 +18,10 @@ export interface PollSettings {
 	/** Settlement Lag: how long after its time a record may first be listed. */
 	lagMs: number;
 	startFrom?: number;
-	/** Start From as written (an expression stays its text), so a changed date is noticed, a moving `$now` is not. */
+	/**
+	 * Start From as written (an expression stays its text), so a changed date is noticed, a moving
+	 * `$now` is not.
+	 */
 	startFromKey: string;
 	ignoreFields: string[];
 	/** Output: Rows for a Table (Sales and Refunds only). */
@@ -27,7 +30,9 @@ export interface PollSettings {
 }
 
 const MINUTE = 60_000;
-/** The service's default hold: a payment completes within it, so a sale is usually listed within it. */
+/**
+ * The service's default hold: a payment completes within it, so a sale is usually listed within it.
+ */
 export const DEFAULT_LAG_MINUTES = 15;
 
 /** Reads and checks the parameters before any request; a failure names the field. */
@@ -41,7 +46,8 @@ export function pollSettings(this: IPollFunctions): PollSettings {
 	if (source !== 'salesAndRefunds' && source !== 'catalog')
 		fail('Source', 'expected "salesAndRefunds" or "catalog"');
 	const options = this.getNodeParameter('options', {}) as IDataObject;
-	// The checks the action node makes: retry bounds, a language code (a header), numbers that are numbers.
+	// The checks the action node makes: retry bounds, a language code (a header), numbers that are
+	// numbers.
 	const inputs = new Inputs(this.getNode());
 	const { retry, language } = checkedOptions(options, inputs);
 	const request: RequestSettings = { retry, language };
@@ -115,7 +121,10 @@ export function pollSettings(this: IPollFunctions): PollSettings {
 	return settings;
 }
 
-/** Start From as epoch ms: a Date, a Luxon DateTime, or ISO text; text without an offset is in the workflow's time zone. */
+/**
+ * Start From as epoch ms: a Date, a Luxon DateTime, or ISO text; text without an offset is in the
+ * workflow's time zone.
+ */
 export function startTime(value: unknown, timeZone: string): number | undefined {
 	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
 	const text =
@@ -127,7 +136,8 @@ export function startTime(value: unknown, timeZone: string): number | undefined 
 		/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i.exec(
 			text.trim(),
 		);
-	if (!match || !isoMoment(text.trim())) return undefined; // 2026-13-01, 10:99 and offsets past ±14:59 are no times
+	// 2026-13-01, 10:99 and offsets past ±14:59 are no times
+	if (!match || !isoMoment(text.trim())) return undefined;
 	if (match[7]) {
 		const ms = Date.parse(text.trim().replace(' ', 'T'));
 		return Number.isNaN(ms) ? undefined : ms;

@@ -7,15 +7,26 @@ import { z } from 'zod';
  * rather than half-read. Plain numbers and strings only: n8n saves static data as JSON.
  */
 const feedStateSchema = z.object({
-	/** The largest record time emitted so far (epoch ms), never past the service's time plus the overlap. */
+	/**
+	 * The largest record time emitted so far (epoch ms), never past the service's time plus the
+	 * overlap.
+	 */
 	cursor: z.number(),
-	/** Where the next reading starts: older records count as done; from here on every emitted id is in `seen`. */
+	/**
+	 * Where the next reading starts: older records count as done; from here on every emitted id is in
+	 * `seen`.
+	 */
 	from: z.number(),
 	/** Ids emitted at or after `from`, with their record time. */
 	seen: z.record(z.number()),
-	/** When the feed stopped being read (its event left the list); it resumes if the event returns. */
+	/**
+	 * When the feed stopped being read (its event left the list); it resumes if the event returns.
+	 */
 	idleSince: z.number().optional(),
-	/** Polls in a row this feed could not be read while other feeds emitted; its records wait in the service. */
+	/**
+	 * Polls in a row this feed could not be read while other feeds emitted; its records wait in the
+	 * service.
+	 */
 	failures: z.number().optional(),
 });
 
@@ -32,7 +43,9 @@ const watchedEventsSchema = z.object({
 const catalogStateSchema = z.object({
 	fields: z.array(z.string()),
 	events: z.record(z.string()),
-	/** Events that left the list, and since when; kept a while so one missed listing re-emits nothing. */
+	/**
+	 * Events that left the list, and since when; kept a while so one missed listing re-emits nothing.
+	 */
 	gone: z.record(z.number()),
 });
 
@@ -52,7 +65,9 @@ export type PollState = z.infer<typeof pollStateSchema>;
 
 const KEY = 'publicEventsPoll';
 
-/** A plain copy of the saved state (undefined before the first activation, or if it does not parse). */
+/**
+ * A plain copy of the saved state (undefined before the first activation, or if it does not parse).
+ */
 export function loadState(context: IPollFunctions): PollState | undefined {
 	const parsed = pollStateSchema.safeParse(context.getWorkflowStaticData('node')[KEY]);
 	return parsed.success ? parsed.data : undefined;

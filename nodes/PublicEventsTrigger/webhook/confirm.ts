@@ -12,8 +12,8 @@ import type { Notification } from './normalize';
  * with the API before anything starts (one GET, with the Public Events API credential):
  * - sale: GET /orders/{id} is paid (or refunded since: it was sold);
  * - refund: GET /orders/{id} is refunded, or has refunded tickets;
- * - widget sale or refund: the record is on the latest page of /widget-orders or /widget-orders-refunds
- *   (GET /orders/{id} does not serve widget orders);
+ * - widget sale or refund: the record is on the latest page of /widget-orders or
+ *   /widget-orders-refunds (GET /orders/{id} does not serve widget orders);
  * - new event, event update: GET /event-points/{id} answers.
  * The key that dedupes is made of what the API answered, never of the sender's delivery id (a
  * forger picks a new one for every post): a forged repeat of a confirmed sale is a duplicate.
@@ -22,7 +22,9 @@ export type Confirmation =
 	| { status: 'confirmed'; key: string; order?: IDataObject }
 	/** The API says otherwise: nothing starts, and the sender hears what a started run hears. */
 	| { status: 'unconfirmed'; reason: string }
-	/** No answer to judge by (network, 5xx, 429, the credential): 503, so a genuine sender retries. */
+	/**
+	 * No answer to judge by (network, 5xx, 429, the credential): 503, so a genuine sender retries.
+	 */
 	| { status: 'unavailable'; reason: string };
 
 /** Records a genuine widget delivery's time may trail the sender's `occurredAt` by, and lead it. */

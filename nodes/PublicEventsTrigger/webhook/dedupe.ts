@@ -86,7 +86,10 @@ function decode(stored: unknown): Entries {
 	return entries;
 }
 
-/** Adds to an ordered window, dropping the oldest past `size`; returns the latest signed time among those dropped. */
+/**
+ * Adds to an ordered window, dropping the oldest past `size`; returns the latest signed time among
+ * those dropped.
+ */
 function add(entries: Entries, key: string, at: number, size = SEEN_WINDOW): number {
 	let dropped = 0;
 	entries.set(key, at);
@@ -157,7 +160,10 @@ function writeBack(
 	if (scope.floor > savedFloor) stored.seenFloor = scope.floor;
 }
 
-/** Whether the saved field is already what it decodes to: no unbounded entry left from an older version, no repeats. */
+/**
+ * Whether the saved field is already what it decodes to: no unbounded entry left from an older
+ * version, no repeats.
+ */
 const tidy = (stored: unknown, decoded: Entries) =>
 	!Array.isArray(stored) ||
 	(stored.length === decoded.size &&

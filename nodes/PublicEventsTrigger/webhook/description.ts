@@ -3,7 +3,10 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { CHANGE_TYPES, changeTypeOptions } from '../../shared/changes';
 import { DEFAULT_REPLAY_WINDOW_S } from './verify';
 
-/** Public Events notifications are well under 10 KB; n8n's own limit is 16 MB (N8N_PAYLOAD_SIZE_MAX). */
+/**
+ * Public Events notifications are well under 10 KB; n8n's own limit is 16 MB
+ * (N8N_PAYLOAD_SIZE_MAX).
+ */
 export const DEFAULT_MAX_BODY_KB = 1024;
 
 /** A type name this node cannot map to one of the four kinds. */
@@ -16,7 +19,9 @@ const eventOptions: INodePropertyOptions[] = [
 		name: 'Any Other Notification',
 		value: OTHER_TYPE,
 		description:
-			'A notification whose type name this node cannot map to the four above; the item keeps the name in sourceType. Never under Security None: the API has nothing to check it against.',
+			'A notification whose type name this node cannot map to the ' +
+			'four above; the item keeps the name in sourceType. Never ' +
+			'under Security None: the API has nothing to check it against.',
 	},
 ].sort((a, b) => a.name.localeCompare(b.name));
 
@@ -25,7 +30,8 @@ const securityOptions: INodePropertyOptions[] = [
 		name: 'None',
 		value: 'none',
 		description:
-			'Anyone can post to the URL: each delivery is checked with the API first (needs the Public Events API credential)',
+			'Anyone can post to the URL: each delivery is checked with ' +
+			'the API first (needs the Public Events API credential)',
 	},
 	{
 		name: 'Header Token',
@@ -36,7 +42,8 @@ const securityOptions: INodePropertyOptions[] = [
 		name: 'Signature (HMAC-SHA256)',
 		value: 'signature',
 		description:
-			'A header must carry the HMAC-SHA256 of the raw body (and of the time, when the sender signs it), keyed with the secret of the credential',
+			'A header must carry the HMAC-SHA256 of the raw body (and of the time, ' +
+			'when the sender signs it), keyed with the secret of the credential',
 	},
 ];
 
@@ -52,7 +59,8 @@ function security(version: number, fallback: string): INodeProperties {
 		options: securityOptions,
 		default: fallback,
 		description:
-			'How a delivery proves it comes from the service. A delivery that fails is answered 401 and starts nothing.',
+			'How a delivery proves it comes from the service. A ' +
+			'delivery that fails is answered 401 and starts nothing.',
 		displayOptions: { show: { '@version': version === 1 ? [1] : [{ _cnd: { gte: version } }] } },
 	};
 }
@@ -60,7 +68,11 @@ function security(version: number, fallback: string): INodeProperties {
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			"Give this node's Production URL to the Public Events service: push delivery is enabled on request, and there is no API to register a URL. Until it is enabled, or if deliveries stop, use the Public Events Poll Trigger: polling is the fallback. To test in the editor, click Execute step (Listen for test event in n8n 1.x), then have the service send one test notification to the Test URL (it never sends there by itself).",
+			"Give this node's Production URL to the Public Events service: push delivery is " +
+			'enabled on request, and there is no API to register a URL. Until it is enabled, or if ' +
+			'deliveries stop, use the Public Events Poll Trigger: polling is the fallback. To test ' +
+			'in the editor, click Execute step (Listen for test event in n8n 1.x), then have the ' +
+			'service send one test notification to the Test URL (it never sends there by itself).',
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',
@@ -78,7 +90,10 @@ export const triggerProperties: INodeProperties[] = [
 	security(1.1, 'signature'),
 	{
 		displayName:
-			'Anyone who finds this URL can post to it. So each delivery is first checked with the Public Events API (one request, with the Public Events API credential): only a sale of an order the API shows paid, a refund it shows refunded, or an event it shows starts the workflow. Choose Signature when the service signs its deliveries.',
+			'Anyone who finds this URL can post to it. So each delivery is first checked with ' +
+			'the Public Events API (one request, with the Public Events API credential): only ' +
+			'a sale of an order the API shows paid, a refund it shows refunded, or an event it ' +
+			'shows starts the workflow. Choose Signature when the service signs its deliveries.',
 		name: 'noSecurityNotice',
 		type: 'notice',
 		default: '',
@@ -101,7 +116,10 @@ export const triggerProperties: INodeProperties[] = [
 		required: true,
 		displayOptions: { show: { authentication: ['signature'] } },
 		description:
-			'Name of the header that carries the signature: "sha256=" and the 64 hex digits of the HMAC of the body (or the digits alone); or, when the sender signs the time too, "t=" and the Unix time in seconds, a comma, and "sha256=" with the HMAC of the time, a dot and the body',
+			'Name of the header that carries the signature: "sha256=" and the 64 ' +
+			'hex digits of the HMAC of the body (or the digits alone); or, when ' +
+			'the sender signs the time too, "t=" and the Unix time in seconds, a ' +
+			'comma, and "sha256=" with the HMAC of the time, a dot and the body',
 	},
 	{
 		displayName: 'Fetch Full Order',
@@ -110,10 +128,13 @@ export const triggerProperties: INodeProperties[] = [
 		default: false,
 		displayOptions: { hide: { authentication: ['none'] } },
 		description:
-			'Whether to read the order (tickets with barcodes) with GET /orders/{ID} before emitting a sale or refund. Needs the Public Events API credential. Widget sales are not readable there: their items say so in orderUnavailable.',
+			'Whether to read the order (tickets with barcodes) with GET /orders/{ID} ' +
+			'before emitting a sale or refund. Needs the Public Events API credential. ' +
+			'Widget sales are not readable there: their items say so in orderUnavailable.',
 	},
 	// Security None reads the order to check the delivery, so the order always comes with it. This
-	// twin keeps the Public Events API credential shown and required (its displayOptions name one parameter).
+	// twin keeps the Public Events API credential shown and required (its displayOptions name one
+	// parameter).
 	{
 		displayName: 'Fetch Full Order',
 		name: 'fetchFullOrder',
@@ -134,7 +155,9 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'string',
 				default: 'X-Delivery-ID',
 				description:
-					"Header naming the delivery, so a repeated delivery starts nothing. Without it the payload's deliveryId or ID is used. Under Security None the order or event the API confirmed names it instead: anyone can make up an ID.",
+					'Header naming the delivery, so a repeated delivery starts nothing. Without ' +
+					"it the payload's deliveryId or ID is used. Under Security None the order " +
+					'or event the API confirmed names it instead: anyone can make up an ID.',
 			},
 			{
 				displayName: 'Max Body Size (KB)',
@@ -143,7 +166,8 @@ export const triggerProperties: INodeProperties[] = [
 				typeOptions: { minValue: 1, maxValue: 16384 },
 				default: DEFAULT_MAX_BODY_KB,
 				description:
-					'A larger delivery is answered 413 and starts nothing. Public Events notifications are well under 10 KB.',
+					'A larger delivery is answered 413 and starts nothing. ' +
+					'Public Events notifications are well under 10 KB.',
 			},
 			{
 				displayName: 'Replay Window (Seconds)',
@@ -153,7 +177,9 @@ export const triggerProperties: INodeProperties[] = [
 				default: DEFAULT_REPLAY_WINDOW_S,
 				displayOptions: { show: { '/authentication': ['signature'] } },
 				description:
-					'When the sender signs the time with the body ("t=…,sha256=…"), a delivery signed more than this many seconds before or after this server\'s clock is refused (401) and starts nothing. Signatures without a time are not affected.',
+					'When the sender signs the time with the body ("t=…,sha256=…"), a delivery ' +
+					"signed more than this many seconds before or after this server's clock is " +
+					'refused (401) and starts nothing. Signatures without a time are not affected.',
 			},
 			{
 				displayName: 'Type Field',
@@ -162,7 +188,8 @@ export const triggerProperties: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. meta.eventName',
 				description:
-					'Payload field holding the notification type (dots for nested fields). Empty: the first of type, event, eventType and kind.',
+					'Payload field holding the notification type (dots for nested ' +
+					'fields). Empty: the first of type, event, eventType and kind.',
 			},
 		],
 	},

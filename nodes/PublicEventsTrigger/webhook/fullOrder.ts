@@ -11,7 +11,8 @@ import type { Notification } from './normalize';
 export const FETCH_RETRY = { maxRetries: 2, maxWaitMs: 3_000, timeoutMs: 5_000 };
 
 export const WIDGET_NOTE =
-	'A widget sale: GET /orders/{id} does not serve widget orders. Its tickets and barcodes are in the Public Events node, Widget > Get Many Orders.';
+	'A widget sale: GET /orders/{id} does not serve widget orders. Its tickets ' +
+	'and barcodes are in the Public Events node, Widget > Get Many Orders.';
 
 const unavailable = (reason: string): IDataObject => ({ order: null, orderUnavailable: reason });
 
@@ -47,7 +48,8 @@ export async function fullOrder(
 	if (isWidget(payload)) return unavailable(WIDGET_NOTE);
 	if (orderId === null || !/^\d+$/.test(String(orderId))) {
 		return unavailable(
-			`The notification carries no numeric order ID${orderId === null ? '' : ` (got "${orderId}")`}`,
+			`The notification carries no numeric order ID` +
+				`${orderId === null ? '' : ` (got "${orderId}")`}`,
 		);
 	}
 	try {
@@ -63,7 +65,8 @@ export async function fullOrder(
 		const status = (error as { httpCode?: string }).httpCode;
 		if (status === '404') {
 			return unavailable(
-				`GET /orders/${orderId} answered 404: the order is not readable with this key (a widget sale, or another company's order)`,
+				`GET /orders/${orderId} answered 404: the order is not readable ` +
+					`with this key (a widget sale, or another company's order)`,
 			);
 		}
 		return unavailable((error as Error).message);

@@ -18,7 +18,9 @@ export interface Notification extends IDataObject {
 	deliveryId: string | null;
 	orderId: string | null;
 	eventPointId: string | null;
-	/** ISO text, like the poll trigger's; the sender's text as given when it is not a readable time. */
+	/**
+	 * ISO text, like the poll trigger's; the sender's text as given when it is not a readable time.
+	 */
 	occurredAt: string | null;
 	/** The payload whole, as received. */
 	payload: IDataObject;

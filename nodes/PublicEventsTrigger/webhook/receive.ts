@@ -16,7 +16,10 @@ interface Options {
 	replayWindowS?: number;
 }
 
-/** Answers the sender directly and starts nothing (as n8n's own Webhook node does on a failed check). */
+/**
+ * Answers the sender directly and starts nothing (as n8n's own Webhook node does on a failed
+ * check).
+ */
 function refuse(
 	context: IWebhookFunctions,
 	status: 400 | 401 | 413 | 503,
@@ -41,7 +44,8 @@ function emptyOk(context: IWebhookFunctions): IWebhookResponseData {
  * webhook() changed (the remembered delivery keys) once the answer is settled; if it answers only
  * after queueing the run, 2.x no longer sees the change by then (the runner builds a second
  * Workflow over the same static data, which clears its changed flag) and nothing after the
- * first delivery is saved: in queue mode a retry at another process got through. docs/queue-mode.md.
+ * first delivery is saved: in queue mode a retry at another process got through.
+ * docs/queue-mode.md.
  */
 function start(context: IWebhookFunctions, json: IDataObject): IWebhookResponseData {
 	return { ...emptyOk(context), workflowData: [context.helpers.returnJsonArray([json])] };
@@ -91,7 +95,8 @@ async function confirmed(
 	const claim = `a ${notification.type} delivery (Security None)`;
 	if (verdict.status === 'unavailable') {
 		context.logger.warn(
-			`Public Events Trigger: ${claim} could not be checked with the API and was answered 503, so the sender retries: ${verdict.reason}`,
+			`Public Events Trigger: ${claim} could not be checked with the API ` +
+				`and was answered 503, so the sender retries: ${verdict.reason}`,
 		);
 		return refuse(
 			context,
@@ -160,12 +165,15 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	const events = this.getNodeParameter('events', []) as string[];
 	if (!events.includes(notification.type)) {
 		return acknowledge({
-			ignored: `"${echo(notification.sourceType) ?? '(no type)'}" (${notification.type}) is not among the trigger's Events`,
+			ignored:
+				`"${echo(notification.sourceType) ?? '(no type)'}" (` +
+				`${notification.type}) is not among the trigger's Events`,
 		});
 	}
 	if (security === 'none') return await confirmed(this, notification);
 
-	// Keyed by type too: a sender whose `id` is the order's would otherwise fold a refund into its sale.
+	// Keyed by type too: a sender whose `id` is the order's would otherwise fold a refund into its
+	// sale.
 	const key =
 		notification.deliveryId === null ? null : `${notification.type}:${notification.deliveryId}`;
 	const seen = seenBefore.call(this, { key, body: raw, signedAt });
@@ -173,7 +181,8 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 		return refuse(
 			this,
 			401,
-			'Signed no later than a delivery this trigger no longer remembers, so it may be a replay: sign it again now to deliver it',
+			'Signed no later than a delivery this trigger no longer ' +
+				'remembers, so it may be a replay: sign it again now to deliver it',
 		);
 	}
 	if (seen === 'duplicate') return acknowledge({ duplicate: echo(notification.deliveryId) });

@@ -93,7 +93,9 @@ export function verifyDelivery(
 	if (Math.abs(skewS) > check.windowS) {
 		const when = skewS > 0 ? `${skewS} s before` : `${-skewS} s after`;
 		return {
-			problem: `${headerName} was signed ${when} this server's time; the trigger takes ${check.windowS} s either way (Replay Window)`,
+			problem:
+				`${headerName} was signed ${when} this server's time; the ` +
+				`trigger takes ${check.windowS} s either way (Replay Window)`,
 		};
 	}
 	return { signedAt: parsed.signedAt };

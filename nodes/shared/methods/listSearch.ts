@@ -4,7 +4,10 @@ import { apiRequest, MAX_PAGE_SIZE } from '../transport';
 import { readListPage } from '../transport/listEnvelope';
 import { CHOOSE_EVENT, currentId, eventLabel, waitingFor } from './loadOptions';
 
-/** One page of a list as locator results, filtered by text on this side (the API has no text search). */
+/**
+ * One page of a list as locator results, filtered by text on this side (the API has no text
+ * search).
+ */
 async function searchPage(
 	context: ILoadOptionsFunctions,
 	path: string,
@@ -69,7 +72,10 @@ export async function searchSectors(
 	);
 }
 
-/** Places of the chosen event, or of the chosen sector when the operation has one: sector · row · place · availability. */
+/**
+ * Places of the chosen event, or of the chosen sector when the operation has one: sector · row ·
+ * place · availability.
+ */
 export async function searchPlaces(
 	this: ILoadOptionsFunctions,
 	filter?: string,

@@ -14,7 +14,10 @@ function label(record: IDataObject): string {
 	return String(name);
 }
 
-/** A reference list as dropdown options; the API recommends caching these, n8n asks when the panel opens. */
+/**
+ * A reference list as dropdown options; the API recommends caching these, n8n asks when the panel
+ * opens.
+ */
 function referenceOptions(path: string, describe?: (record: IDataObject) => string | undefined) {
 	return async function (this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const records = await apiRequestAllItems.call(this, path);
@@ -38,7 +41,10 @@ export function eventLabel(event: IDataObject): string {
 		.join(' · ');
 }
 
-/** The numeric id a resource locator (or plain parameter) of the open node holds; undefined when empty or an expression. */
+/**
+ * The numeric id a resource locator (or plain parameter) of the open node holds; undefined when
+ * empty or an expression.
+ */
 export function currentId(context: ILoadOptionsFunctions, name: string): string | undefined {
 	const raw = context.getCurrentNodeParameter(name) as { value?: unknown } | string | undefined;
 	return numericId(raw !== null && typeof raw === 'object' ? raw.value : raw);
@@ -54,7 +60,10 @@ export function waitingFor(text: string): INodePropertyOptions[] {
 }
 
 export const CHOOSE_EVENT = 'Choose the event above first';
-/** Price categories of the first chosen place (name · price): the id an order names (docs/architecture.md, "Identifiers and fields"). */
+/**
+ * Price categories of the first chosen place (name · price): the id an order names
+ * (docs/architecture.md, "Identifiers and fields").
+ */
 async function getPriceCategories(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	// Set by expressions (an AI tool's $fromAI): chosen when the node runs, nothing to list now.
 	// The editor sends expressions resolved, $fromAI as null.
@@ -98,7 +107,9 @@ async function getPriceCategories(this: ILoadOptionsFunctions): Promise<INodePro
 	});
 }
 
-/** Promo codes available to the company now; the value is the code, which the order body carries. */
+/**
+ * Promo codes available to the company now; the value is the code, which the order body carries.
+ */
 async function getPromoCodes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const codes = await apiRequestAllItems.call(this, '/promocodes');
 	return codes.map((record) => {

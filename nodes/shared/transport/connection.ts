@@ -28,10 +28,17 @@ export function insecureBaseUrl(url: string, environment: unknown): string | und
 	}
 	if (parsed.protocol !== 'http:' || environment === 'staging' || LOOPBACK.test(parsed.hostname))
 		return undefined;
-	return "Production needs an https:// address: over http the API key and the token travel in clear. Use the service's https address (or set Environment to Staging for a test service).";
+	return (
+		'Production needs an https:// address: over http the API ' +
+		"key and the token travel in clear. Use the service's https " +
+		'address (or set Environment to Staging for a test service).'
+	);
 }
 
-/** A language code as X-API-Language takes it (en, de, pt-BR); it becomes a header, so nothing else passes. */
+/**
+ * A language code as X-API-Language takes it (en, de, pt-BR); it becomes a header, so nothing else
+ * passes.
+ */
 export const LANGUAGE_CODE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,4}$/;
 
 /** Why POST /token failed, without the request (which carries the key). */
@@ -45,11 +52,21 @@ export function tokenFailure(error: unknown, url: string, environment: unknown):
 	const status = Number(e?.response?.status ?? e?.status ?? e?.httpCode) || undefined;
 	const env = environment === 'staging' ? 'staging' : 'production';
 	if (status !== undefined && status >= 300 && status < 400) {
-		return `POST ${url} answered a redirect (${status}) instead of a token: the API key is not sent on to another address. Check the Base URL (the service's current https address).`;
+		return (
+			`POST ${url} answered a redirect (${status}) instead of a token: the API key is not ` +
+			`sent on to another address. Check the Base URL (the service's current https address).`
+		);
 	}
 	if (status === 401 || status === 403) {
-		return `The API key was refused by POST ${url} (${status}). Staging and production keys differ: check that this key was issued for ${env} and that the Base URL is the ${env} address.`;
+		return (
+			`The API key was refused by POST ${url} (${status}). Staging ` +
+			`and production keys differ: check that this key was issued ` +
+			`for ${env} and that the Base URL is the ${env} address.`
+		);
 	}
 	if (status) return `POST ${url} failed with status ${status} while requesting a token`;
-	return `Could not reach ${url} to request a token (${e?.code ?? 'network error'}): check the Base URL`;
+	return (
+		`Could not reach ${url} to request a token (` +
+		`${e?.code ?? 'network error'}): check the Base URL`
+	);
 }

@@ -16,7 +16,9 @@ export interface ApiFailure {
 	waitedMs: number;
 	/** A message that replaces the one derived from the status. */
 	reason?: string;
-	/** What happened, when neither a status nor a network code says it (the description's first part). */
+	/**
+	 * What happened, when neither a status nor a network code says it (the description's first part).
+	 */
 	detail?: string;
 	/** Where a 3xx answer pointed (origin and path), when one came. */
 	redirected?: string;
@@ -25,11 +27,17 @@ export interface ApiFailure {
 	itemIndex?: number;
 }
 
-/** Names whose values are credentials, wherever they sit in an error body (headers or fields echoed back). */
+/**
+ * Names whose values are credentials, wherever they sit in an error body (headers or fields echoed
+ * back).
+ */
 const SECRET_NAME =
 	/^(?:(?:proxy-)?authorization|(?:set-)?cookie|x-api-key|api[-_]?key|(?:access|refresh|id|bearer)?[-_]?token|(?:client[-_]?)?secret|password)$/i;
 
-/** Credentials in text: Bearer/Basic values, JWTs (the API's tokens are JWTs), `apiKey=…` or `"token": "…"` pairs. */
+/**
+ * Credentials in text: Bearer/Basic values, JWTs (the API's tokens are JWTs), `apiKey=…` or
+ * `"token": "…"` pairs.
+ */
 const SECRET_TEXT: Array<[RegExp, string]> = [
 	[/\b(Bearer|Basic)\s+[\w\-.~+/]+=*/gi, '$1 [redacted]'],
 	[/\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g, '[redacted]'],
@@ -88,7 +96,10 @@ function bodyMessage(body: unknown): string | undefined {
 
 function retries(f: ApiFailure): string {
 	const tries = f.attempts === 1 ? '1 try' : `${f.attempts} tries`;
-	return `${tries}, ${Math.round(f.waitedMs / 100) / 10} s of waiting${f.gaveUp ? `; ${f.gaveUp}` : ''}`;
+	return (
+		`${tries}, ${Math.round(f.waitedMs / 100) / 10} ` +
+		`s of waiting${f.gaveUp ? `; ${f.gaveUp}` : ''}`
+	);
 }
 
 /**
@@ -101,28 +112,44 @@ function messageFor(f: ApiFailure): string {
 	switch (f.status) {
 		case undefined:
 			if (neverSent(f.code))
-				return `Could not reach the Public Events service (${f.code}): nothing was sent. Check the Base URL and the network`;
+				return (
+					`Could not reach the Public Events service (${f.code}): ` +
+					`nothing was sent. Check the Base URL and the network`
+				);
 			if (f.method !== 'GET') {
 				const why = f.timedOut
 					? 'No answer came in time to'
 					: 'The connection dropped before the service answered';
-				return `${why} ${f.method} ${f.path}. It may have been applied: check (for example with Order > Get) before sending it again.`;
+				return (
+					`${why} ${f.method} ${f.path}. It may have been applied: ` +
+					`check (for example with Order > Get) before sending it again.`
+				);
 			}
 			return `Could not reach the Public Events service after ${retries(f)}`;
 		case 400:
 			return `The service rejected the request${said ? `: ${said}` : ''}`;
 		case 401:
-			return 'The service refused the token even after requesting a new one: check the API key and that it belongs to this environment (staging and production keys differ)';
+			return (
+				'The service refused the token even after requesting a new one: check the API ' +
+				'key and that it belongs to this environment (staging and production keys differ)'
+			);
 		case 403:
 			if (/\/barcodes$/.test(f.path)) {
-				return 'The barcode export is only for events your company organises. For events you sell as a partner, take the barcodes from the paid order (Order > Get).';
+				return (
+					'The barcode export is only for events your company organises. For events ' +
+					'you sell as a partner, take the barcodes from the paid order (Order > Get).'
+				);
 			}
 			return `Access denied${said ? `: ${said}` : ''}`;
 		case 404:
 			// A missing event is an access setting (docs/architecture.md, "Integration order and
 			// visibility"). An order or a route is just missing.
 			if (/^\/event-points\//.test(f.path)) {
-				return `Not found: ${f.path}. An event that is missing is usually not linked to your company or its sale has ended (see Get Many Archived): an access setting on the service side, not a fault.`;
+				return (
+					`Not found: ${f.path}. An event that is missing is usually not ` +
+					`linked to your company or its sale has ended (see Get Many ` +
+					`Archived): an access setting on the service side, not a fault.`
+				);
 			}
 			return `Not found: ${f.path}${said ? `: ${said}` : ''}`;
 		case 409:
@@ -132,7 +159,8 @@ function messageFor(f: ApiFailure): string {
 			const current = field(f.body, 'current');
 			const figures =
 				limit !== undefined
-					? ` (limit ${String(limit)}${current !== undefined ? `, current ${String(current)}` : ''})`
+					? ` (limit ${String(limit)}` +
+						`${current !== undefined ? `, current ${String(current)}` : ''})`
 					: '';
 			return `A limit of the service was exceeded${figures}${said ? `: ${said}` : ''}`;
 		}
@@ -147,7 +175,8 @@ function messageFor(f: ApiFailure): string {
 // Live holds count against the account's reserved-tickets limit (docs/architecture.md,
 // "Holds and the reserved-tickets limit").
 const HOLDS_HINT =
-	"Held tickets count against the account's limit until their order is paid or the hold ends: release holds you no longer need with Order > Change Status > Release Hold";
+	"Held tickets count against the account's limit until their order is paid or the hold " +
+	'ends: release holds you no longer need with Order > Change Status > Release Hold';
 
 /**
  * The body travels in the error (`context.body`) for continueOnFail items and debugging, with
@@ -163,7 +192,8 @@ export function apiError(node: INode, unsafe: ApiFailure, secrets: string[] = []
 	const said = bodyMessage(failure.body);
 	const description = [
 		failure.detail ??
-			`${failure.method} ${failure.path}${failure.status ? ` answered ${failure.status}` : ` failed${failure.code ? ` (${failure.code})` : ''}`}`,
+			`${failure.method} ${failure.path}` +
+				`${failure.status ? ` answered ${failure.status}` : ` failed${failure.code ? ` (${failure.code})` : ''}`}`,
 		said ? `Service said: ${said}` : undefined,
 		failure.status === 422 && failure.method !== 'GET' && failure.path.startsWith('/orders')
 			? HOLDS_HINT

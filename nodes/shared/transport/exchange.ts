@@ -27,7 +27,10 @@ interface FullResponse {
 	statusCode?: number;
 }
 
-/** A 2xx as the body; any other status (renewals ask n8n for every answer) as the failure the client would throw. */
+/**
+ * A 2xx as the body; any other status (renewals ask n8n for every answer) as the failure the client
+ * would throw.
+ */
 const answered = (response: unknown): Sent => {
 	const full = response as FullResponse | undefined;
 	if (!full || typeof full !== 'object' || !('body' in full)) return { body: response };
@@ -78,7 +81,8 @@ export async function send(
 			if (received(error).status !== 401) return { failed: error };
 		}
 		refuseToken(shared, token);
-		// Renewed while this request was out, by this run or another execution of this process: once more with the new token.
+		// Renewed while this request was out, by this run or another execution of this process: once
+		// more with the new token.
 		if (target.renewals !== renewals || shared.renewing || processTokenFor(target)) {
 			return await send.call(this, target, options);
 		}
@@ -151,7 +155,10 @@ async function renew(
 	}
 }
 
-/** The HTTP client's error, bare (httpRequest) or wrapped by n8n in a NodeApiError with the response on its cause. */
+/**
+ * The HTTP client's error, bare (httpRequest) or wrapped by n8n in a NodeApiError with the response
+ * on its cause.
+ */
 export function received(error: unknown): Received {
 	let current = error as IDataObject | undefined;
 	for (let depth = 0; current && depth < 4; depth++) {
@@ -164,13 +171,15 @@ export function received(error: unknown): Received {
 				message: String(current.message ?? ''),
 			};
 		}
-		// Node's and axios's codes: ECONNRESET, ERR_CANCELED, HPE_INVALID_CONSTANT (not HTTP), Z_DATA_ERROR (bad gzip), CERT_HAS_EXPIRED.
+		// Node's and axios's codes: ECONNRESET, ERR_CANCELED, HPE_INVALID_CONSTANT (not HTTP),
+		// Z_DATA_ERROR (bad gzip), CERT_HAS_EXPIRED.
 		if (typeof current.code === 'string' && /^[A-Z][A-Z0-9_]{2,}$/.test(current.code)) {
 			return { code: current.code, message: String(current.message ?? '') };
 		}
 		current = current.cause as IDataObject | undefined;
 	}
-	// n8n 1.x's NodeApiError drops its cause: what is left of it is `httpCode`, a status or a client code.
+	// n8n 1.x's NodeApiError drops its cause: what is left of it is `httpCode`, a status or a client
+	// code.
 	const httpCode = String((error as IDataObject)?.httpCode ?? '');
 	if (/^\d{3}$/.test(httpCode))
 		return { status: Number(httpCode), message: String((error as Error).message ?? '') };

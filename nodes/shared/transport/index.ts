@@ -21,7 +21,10 @@ export interface RequestSettings {
 	/** Overrides the credential's default language (X-API-Language). */
 	language?: string;
 	itemIndex?: number;
-	/** Told when the service answers 429 to an attempt sent at `sentAt` (epoch ms): the pager narrows its window. */
+	/**
+	 * Told when the service answers 429 to an attempt sent at `sentAt` (epoch ms): the pager narrows
+	 * its window.
+	 */
 	onThrottle?: (sentAt: number) => void;
 }
 
@@ -46,7 +49,8 @@ export async function apiRequest<T = unknown>(
 	const options: IHttpRequestOptions = {
 		method,
 		url: `${target.apiUrl}${path}`,
-		// Redirects are the transport's to judge (apiRequest); the full response carries the service's Date.
+		// Redirects are the transport's to judge (apiRequest); the full response carries the service's
+		// Date.
 		disableFollowRedirect: true,
 		returnFullResponse: true,
 		qs: request.qs,
@@ -82,7 +86,9 @@ export async function apiRequest<T = unknown>(
 				...failure,
 				status: 200,
 				body,
-				reason: `The service answered ${method} ${path} with ${describeBody(body)} instead of JSON: is the Base URL the API's address?`,
+				reason:
+					`The service answered ${method} ${path} with ${describeBody(body)}` +
+					` instead of JSON: is the Base URL the API's address?`,
 			};
 			throw uncertainIf(
 				method !== 'GET',
@@ -91,7 +97,8 @@ export async function apiRequest<T = unknown>(
 			);
 		}
 		if (got.status === undefined && got.code === undefined) {
-			// Not an HTTP failure: the token request failed (its message says why) or the run was cancelled.
+			// Not an HTTP failure: the token request failed (its message says why) or the run was
+			// cancelled.
 			throw apiError(this.getNode(), { ...failure, reason: got.message }, target.secrets);
 		}
 		const timedOut = got.code !== undefined && /timeout|timed out/i.test(got.message);
@@ -103,12 +110,16 @@ export async function apiRequest<T = unknown>(
 			);
 		const mayHaveApplied = method !== 'GET' && writeMayHaveApplied(got);
 		if (isRedirect(got.status)) {
-			// Followed here, not by n8n's helper: it would carry the token to any origin the service names.
+			// Followed here, not by n8n's helper: it would carry the token to any origin the service
+			// names.
 			const next = redirectTarget(String(options.url), got.headers?.location);
 			const where = next ? `${next.origin}${next.pathname}` : 'no usable Location';
 			const redirect = { redirected: where };
 			if (method !== 'GET') {
-				const reason = `The service answered ${method} ${path} with a redirect (${got.status} to ${where}) instead of the result. A change is never sent on to another address; the service may have applied it`;
+				const reason =
+					`The service answered ${method} ${path} with a redirect (` +
+					`${got.status} to ${where}) instead of the result. A change is ` +
+					`never sent on to another address; the service may have applied it`;
 				throw uncertainIf(mayHaveApplied, failed({ ...redirect, reason }), {
 					...failure,
 					status: got.status,
@@ -118,7 +129,10 @@ export async function apiRequest<T = unknown>(
 			if (!next || next.origin !== target.origin) {
 				throw failed({
 					...redirect,
-					reason: `The service redirected GET ${path} (${got.status}) to ${where}, away from the Base URL's address ${target.origin}: not followed, so your token stays with the API. Check the Base URL in the credential.`,
+					reason:
+						`The service redirected GET ${path} (${got.status}) to ${where}, ` +
+						`away from the Base URL's address ${target.origin}: not followed, so ` +
+						`your token stays with the API. Check the Base URL in the credential.`,
 				});
 			}
 			if (++hops > MAX_REDIRECTS)
@@ -182,7 +196,9 @@ function describeBody(body: unknown): string {
 export interface PageSettings extends RequestSettings {
 	/** Stop once this many items are collected; undefined = Return All. */
 	limit?: number;
-	/** Ceiling of the pages fetched at once (Max Pages in Flight); MAX_PAGES_IN_FLIGHT when absent. */
+	/**
+	 * Ceiling of the pages fetched at once (Max Pages in Flight); MAX_PAGES_IN_FLIGHT when absent.
+	 */
 	maxPagesInFlight?: number;
 	/** Keeps only the items it accepts (filters the API lacks); Limit counts kept items. */
 	keep?: (item: IDataObject) => boolean;
@@ -224,7 +240,8 @@ export async function apiRequestAllItems(
 		const list = readListPage(body);
 		if (list) return list;
 		throw unreadable(
-			`The answer to GET ${path} is not a list this node can read (a JSON array, or an object with hydra:member, member, items or data)`,
+			`The answer to GET ${path} is not a list this node can read (a ` +
+				`JSON array, or an object with hydra:member, member, items or data)`,
 			body,
 		);
 	};
@@ -245,13 +262,15 @@ export async function apiRequestAllItems(
 			Math.ceil(needed / perPage),
 			settings.maxPagesInFlight ?? MAX_PAGES_IN_FLIGHT,
 			(page, list) => {
-				// A service that ignores `page` answers page 1 again and again: stop rather than repeat items.
+				// A service that ignores `page` answers page 1 again and again: stop rather than repeat
+				// items.
 				if (
 					list.items.length > 0 &&
 					JSON.stringify(list.items[0]) === JSON.stringify(previous.items[0])
 				) {
 					throw unreadable(
-						`Page ${page} of GET ${path} repeats page ${page - 1}: the service seems to ignore the page parameter`,
+						`Page ${page} of GET ${path} repeats page ${page - 1}` +
+							`: the service seems to ignore the page parameter`,
 					);
 				}
 				read += list.items.length;

@@ -30,7 +30,9 @@ export function writeMayHaveApplied(got: Received): boolean {
 	return !neverSent(got.code);
 }
 
-/** Where a 3xx points, resolved against the request's URL; undefined when it names nowhere usable. */
+/**
+ * Where a 3xx points, resolved against the request's URL; undefined when it names nowhere usable.
+ */
 export function redirectTarget(from: string, location: unknown): URL | undefined {
 	const text = Array.isArray(location) ? location[0] : location;
 	if (typeof text !== 'string' || text.trim() === '') return undefined;

@@ -66,7 +66,8 @@ export async function inOrder<T>(
 				else resolve();
 				return;
 			}
-			// Never more than `ceiling` pages ahead of the one awaited: that bounds the pages past the end.
+			// Never more than `ceiling` pages ahead of the one awaited: that bounds the pages past the
+			// end.
 			while (inFlight < Math.floor(window) && next <= end && next < due + max) send(next++);
 		};
 		const send = (page: number) => {

@@ -17,7 +17,9 @@ export const timeoutOption: INodeProperties = {
 	typeOptions: { minValue: 1, maxValue: 3600 },
 	default: 60,
 	description:
-		'How long to wait for the service to answer. A read that gets no answer in time is tried again; a change is never sent twice: the node reads the order back to report whether it was applied.',
+		'How long to wait for the service to answer. A read that gets no ' +
+		'answer in time is tried again; a change is never sent twice: ' +
+		'the node reads the order back to report whether it was applied.',
 };
 
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 5, maxWaitMs: 60_000 };
@@ -25,7 +27,10 @@ export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 5, maxWaitMs: 60_000 };
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 30_000;
 
-/** Reads the policy from a node's options collection (fields `maxRetries`, `maxRetryWait` and `timeout`, in seconds). */
+/**
+ * Reads the policy from a node's options collection (fields `maxRetries`, `maxRetryWait` and
+ * `timeout`, in seconds).
+ */
 export function retryPolicyFrom(options: IDataObject): RetryPolicy {
 	const retries = Number(options.maxRetries ?? DEFAULT_RETRY.maxRetries);
 	const waitSeconds = Number(options.maxRetryWait ?? DEFAULT_RETRY.maxWaitMs / 1000);
@@ -43,7 +48,10 @@ export function retryPolicyFrom(options: IDataObject): RetryPolicy {
 	};
 }
 
-/** `Retry-After` as milliseconds from now: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+/**
+ * `Retry-After` as milliseconds from now: delta-seconds or an HTTP date; undefined when absent or
+ * unreadable.
+ */
 export function retryAfterMs(value: unknown, now = Date.now()): number | undefined {
 	const text = Array.isArray(value) ? value[0] : value;
 	if (typeof text !== 'string' && typeof text !== 'number') return undefined;

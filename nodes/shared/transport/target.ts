@@ -1,4 +1,7 @@
-/** The credential as the transport uses it: API address, language, secrets to blank out, token renewal state. */
+/**
+ * The credential as the transport uses it: API address, language, secrets to blank out, token
+ * renewal state.
+ */
 import { createHash } from 'crypto';
 import {
 	NodeOperationError,
@@ -28,14 +31,22 @@ export interface Target {
 	/** The service's clock minus this machine's (ms), from the Date header of its latest answer. */
 	serviceOffsetMs?: number;
 	language: string;
-	/** Blanked out of error texts: a service may echo the key bare, where no field name gives it away. */
+	/**
+	 * Blanked out of error texts: a service may echo the key bare, where no field name gives it away.
+	 */
 	secrets: string[];
 	/** The credential as n8n gave it; n8n's preAuthentication writes a renewed token into it. */
 	credentials: ICredentialDataDecryptedObject;
-	/** The latest token renewal (settled once done) and how many started: requests wait for one under way. */
+	/**
+	 * The latest token renewal (settled once done) and how many started: requests wait for one under
+	 * way.
+	 */
 	renewal?: Promise<unknown>;
 	renewals: number;
-	/** Until when (epoch ms) the service asked, with a 429's Retry-After, to send nothing: every request of the run waits. */
+	/**
+	 * Until when (epoch ms) the service asked, with a 429's Retry-After, to send nothing: every
+	 * request of the run waits.
+	 */
 	quietUntil: number;
 	/** This process's token for the credential, shared by every execution the process runs. */
 	shared: ProcessToken;
@@ -84,19 +95,27 @@ export function refuseToken(shared: ProcessToken, token: string): void {
 		shared.refused.delete(shared.refused.values().next().value as string);
 }
 
-/** This process's token, if a run may take it over: renewed after the run read its credential (an older one is in n8n's stored credential already, or was replaced there), and not refused. */
+/**
+ * This process's token, if a run may take it over: renewed after the run read its credential (an
+ * older one is in n8n's stored credential already, or was replaced there), and not refused.
+ */
 export function processTokenFor(target: Target): string | undefined {
 	const { token, refused, tokenAt } = target.shared;
 	return token && !refused.has(token) && tokenAt > target.readAt ? token : undefined;
 }
 
-/** Adds a credential value to those blanked out of errors (a token renewed mid-run, one taken over). */
+/**
+ * Adds a credential value to those blanked out of errors (a token renewed mid-run, one taken over).
+ */
 export function keepSecret(target: Target, value: unknown): void {
 	if (typeof value === 'string' && value !== '' && !target.secrets.includes(value))
 		target.secrets.push(value);
 }
 
-/** Reads the service's own time from an answer's Date header (whole seconds: the middle of that second is taken). */
+/**
+ * Reads the service's own time from an answer's Date header (whole seconds: the middle of that
+ * second is taken).
+ */
 export function noteServiceTime(target: Target, headers: { date?: unknown } | undefined): void {
 	const date = typeof headers?.date === 'string' ? Date.parse(headers.date) : NaN;
 	if (!Number.isNaN(date)) target.serviceOffsetMs = date + 500 - Date.now();
@@ -144,7 +163,8 @@ export function targetOf(context: ApiContext): Promise<Target> {
 			if (language !== '' && !LANGUAGE_CODE.test(language)) {
 				throw new NodeOperationError(
 					context.getNode(),
-					`The credential's Default Language must be a language code such as en or pt-BR, got "${language.slice(0, 40)}"`,
+					`The credential's Default Language must be a language ` +
+						`code such as en or pt-BR, got "${language.slice(0, 40)}"`,
 				);
 			}
 			const url = apiUrl(credentials.baseUrl);

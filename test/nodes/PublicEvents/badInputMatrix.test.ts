@@ -102,7 +102,8 @@ describe.each(['barcode', 'event', 'hallPlan', 'order', 'reference', 'widget'])(
 				expect(error).toBeUndefined();
 				expect(misjudged(items, values, parameter.field)).toEqual([]);
 
-				// Without Continue (once per operation and per kind: the router is the same for all): the run stops on item 0.
+				// Without Continue (once per operation and per kind: the router is the same for all): the
+				// run stops on item 0.
 				if (
 					firstTime(`${parameter.resource}:${parameter.operation}`) ||
 					firstTime(parameter.kind)

@@ -63,13 +63,16 @@ describe('the Public Events node description', () => {
 		expect(WRITES.length).toBeGreaterThan(0);
 	});
 
-	it('resource and operation take no expressions; the subtitle shows both; usable as a tool', () => {
-		expect(resource.noDataExpression).toBe(true);
-		for (const r of resources) expect([r, selectorOf(r).noDataExpression]).toEqual([r, true]);
-		expect(subtitle).toContain('$parameter["operation"]');
-		expect(subtitle).toContain('$parameter["resource"]');
-		expect(usableAsTool).toBe(true);
-	});
+	it(
+		'resource and operation take no expressions; ' + 'the subtitle shows both; usable as a tool',
+		() => {
+			expect(resource.noDataExpression).toBe(true);
+			for (const r of resources) expect([r, selectorOf(r).noDataExpression]).toEqual([r, true]);
+			expect(subtitle).toContain('$parameter["operation"]');
+			expect(subtitle).toContain('$parameter["resource"]');
+			expect(usableAsTool).toBe(true);
+		},
+	);
 
 	it('each operation has an action in sentence case; Get Many operations say "Get many"', () => {
 		for (const r of resources) {
@@ -101,35 +104,39 @@ describe('the Public Events node description', () => {
 		}
 	});
 
-	it('every operation has Options with the language; every list Return All and Limit; every write Additional Body Fields', () => {
-		for (const [r, op] of everyOperation) {
-			const shown = shownFor(r, op);
-			const options = shown.find((p) => p.name === 'options')?.options as
-				| INodeProperties[]
-				| undefined;
-			const names = (options ?? []).map((o) => o.name);
-			expect([r, op, names]).toEqual([
-				r,
-				op,
-				expect.arrayContaining(['language', 'maxRetries', 'maxRetryWait']),
-			]);
-			expect([r, op, names.includes('additionalBodyFields')]).toEqual([
-				r,
-				op,
-				WRITES.includes(`${r}:${op}`),
-			]);
-			const limit = shown.find((p) => p.name === 'limit');
-			if (shown.some((p) => p.name === 'returnAll')) {
-				expect([
+	it(
+		'every operation has Options with the language; every list ' +
+			'Return All and Limit; every write Additional Body Fields',
+		() => {
+			for (const [r, op] of everyOperation) {
+				const shown = shownFor(r, op);
+				const options = shown.find((p) => p.name === 'options')?.options as
+					| INodeProperties[]
+					| undefined;
+				const names = (options ?? []).map((o) => o.name);
+				expect([r, op, names]).toEqual([
 					r,
 					op,
-					limit?.default,
-					limit?.typeOptions?.minValue,
-					limit?.displayOptions?.show?.returnAll,
-				]).toEqual([r, op, 50, 1, [false]]);
+					expect.arrayContaining(['language', 'maxRetries', 'maxRetryWait']),
+				]);
+				expect([r, op, names.includes('additionalBodyFields')]).toEqual([
+					r,
+					op,
+					WRITES.includes(`${r}:${op}`),
+				]);
+				const limit = shown.find((p) => p.name === 'limit');
+				if (shown.some((p) => p.name === 'returnAll')) {
+					expect([
+						r,
+						op,
+						limit?.default,
+						limit?.typeOptions?.minValue,
+						limit?.displayOptions?.show?.returnAll,
+					]).toEqual([r, op, 50, 1, [false]]);
+				}
 			}
-		}
-	});
+		},
+	);
 
 	it('dropdowns filled from the API say "Name or ID" and link to expressions', () => {
 		const dynamic = flatten(properties).filter((p) => p.typeOptions?.loadOptionsMethod);
@@ -238,17 +245,21 @@ describe("builderHint (read by n8n's AI workflow builder)", () => {
 		},
 	);
 
-	it('the hints pair the nodes: hold then pay, barcodes for organisers, poll or push, rows into a Data Table or Google Sheets', () => {
-		const [action, poll, push] = nodes.map(
-			([, description]) => description.builderHint!.searchHint!,
-		);
-		expect(action).toMatch(/Order > Create holds.*Order > Change Status to Paid/);
-		expect(action).toContain('Barcode > Export for Event gives an organiser');
-		for (const text of [action, poll])
-			expect(text).toMatch(/Rows for a Table.*Data Table or Google Sheets by orderId/);
-		expect(poll).toContain('Prefer Public Events Trigger');
-		expect(push).toContain('use Public Events Poll Trigger when push is not enabled');
-	});
+	it(
+		'the hints pair the nodes: hold then pay, barcodes for ' +
+			'organisers, poll or push, rows into a Data Table or Google Sheets',
+		() => {
+			const [action, poll, push] = nodes.map(
+				([, description]) => description.builderHint!.searchHint!,
+			);
+			expect(action).toMatch(/Order > Create holds.*Order > Change Status to Paid/);
+			expect(action).toContain('Barcode > Export for Event gives an organiser');
+			for (const text of [action, poll])
+				expect(text).toMatch(/Rows for a Table.*Data Table or Google Sheets by orderId/);
+			expect(poll).toContain('Prefer Public Events Trigger');
+			expect(push).toContain('use Public Events Poll Trigger when push is not enabled');
+		},
+	);
 
 	it('the related nodes of this package are nodes it ships', () => {
 		const shipped = pkg.n8n.nodes.map((file) =>

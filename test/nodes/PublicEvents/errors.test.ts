@@ -271,7 +271,9 @@ describe('404: a missing event is an access setting, not a fault', () => {
 			expect(error).toBeUndefined();
 			expect(items.map((item) => item.json.httpCode ?? 'ok')).toEqual(['404', '404', 'ok']);
 			expect(items[1].json.error).toBe(
-				`Not found: /event-points/${unlinked}. An event that is missing is usually not linked to your company or its sale has ended (see Get Many Archived): an access setting on the service side, not a fault.`,
+				`Not found: /event-points/${unlinked}. An event that is missing is ` +
+					`usually not linked to your company or its sale has ended (see Get ` +
+					`Many Archived): an access setting on the service side, not a fault.`,
 			);
 			expect(ids([items[2]])).toEqual([visible[0]]);
 		},

@@ -119,31 +119,35 @@ describe('a new operation is one module registered in its resource', () => {
 		);
 	});
 
-	it('runs through the router: a read several items at once, a write one at a time with its hint', async () => {
-		const { store } = credentialFor(sb);
-		const items = Array.from({ length: 6 }, (_, i) => ({ label: `item ${i}` }));
-		const run = async (operation: string) =>
-			await runNode({
-				nodeType: isolated.node,
-				type: 'CUSTOM.publicEvents',
-				parameters: { resource: 'reference', operation, throwawayLabel: '={{ $json.label }}' },
-				credentials: store,
-				inputItems: items,
-			});
-		const read = await run('throwawayRead');
-		const write = await run('throwawayWrite');
-		for (const result of [read, write]) {
-			expect(result.error).toBeUndefined();
-			expect(
-				result.items.map((item: INodeExecutionData) => [item.json.label, item.pairedItem]),
-			).toEqual(items.map((item, i) => [item.label, { item: i }]));
-		}
-		expect(peaks.throwawayRead).toBeGreaterThan(1);
-		expect(peaks.throwawayWrite).toBe(1);
-		expect(hintsOf(write.run).map((hint) => hint.message)).toEqual([
-			expect.stringContaining('each item wrote its throwaway'),
-		]);
-	});
+	it(
+		'runs through the router: a read several items ' +
+			'at once, a write one at a time with its hint',
+		async () => {
+			const { store } = credentialFor(sb);
+			const items = Array.from({ length: 6 }, (_, i) => ({ label: `item ${i}` }));
+			const run = async (operation: string) =>
+				await runNode({
+					nodeType: isolated.node,
+					type: 'CUSTOM.publicEvents',
+					parameters: { resource: 'reference', operation, throwawayLabel: '={{ $json.label }}' },
+					credentials: store,
+					inputItems: items,
+				});
+			const read = await run('throwawayRead');
+			const write = await run('throwawayWrite');
+			for (const result of [read, write]) {
+				expect(result.error).toBeUndefined();
+				expect(
+					result.items.map((item: INodeExecutionData) => [item.json.label, item.pairedItem]),
+				).toEqual(items.map((item, i) => [item.label, { item: i }]));
+			}
+			expect(peaks.throwawayRead).toBeGreaterThan(1);
+			expect(peaks.throwawayWrite).toBe(1);
+			expect(hintsOf(write.run).map((hint) => hint.message)).toEqual([
+				expect.stringContaining('each item wrote its throwaway'),
+			]);
+		},
+	);
 });
 
 describe('every operation module is registered', () => {

@@ -100,7 +100,8 @@ beforeAll(async () => {
 		ticketId: String(tickets[0].ticketId),
 		toStatus: 'refund',
 	});
-	// Fields that are null while an order is held (payAt, barcodes) or without a promo code get their other type too.
+	// Fields that are null while an order is held (payAt, barcodes) or without a promo code get their
+	// other type too.
 	await run('order/get', { orderId });
 	const more = await sb.freePlaces(Number(EVENT), 1);
 	const [withCode] = await run('order/create', {

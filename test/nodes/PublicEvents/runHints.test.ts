@@ -49,50 +49,61 @@ describe('no hidden holds: a node run once per item says so', () => {
 		await setStatus((items[0].json as unknown as Order).id, 'expired');
 	});
 
-	it('a 409 on a place an earlier item of this run holds names that item and its order, not someone else', async () => {
-		const free = await sb().freePlaces(EVENT, 1);
-		const before = await mark(sb());
-		const { error } = await order(
-			'create',
-			{
-				eventId: byId(String(EVENT)),
-				places: byId('={{ $json.placeId }}'),
-				priceCategory: free.priceCategory,
-			},
-			onePlacePerItem([free.ids[0], free.ids[0]]),
-		);
-		const created = (await since(sb(), before))
-			.filter((e) => e.method === 'POST' && e.route === '/orders')
-			.map((e) => e.status);
-		expect(created).toEqual([201, 409]);
-		const live = (await sb().getAll(`/event-points/${EVENT}/orders`, {
-			query: { status: 'reserved_to_time' },
-		})) as Order[];
-		const held = live.sort((a, b) => b.id - a.id)[0];
-		expect(error?.message).toBe(
-			`Refused: item 1's places were NOT booked. Place ${free.ids[0]} is already held by order ${held.id}: item 0 of this same run created it a moment ago, nobody else. ` +
-				"This node runs once per input item, and each item's order holds its places. For one order, turn on Execute Once in the node's Settings, or give all places in one item (Places takes a list). " +
-				`Release holds you do not need: Order > Change Status > Release Hold on order ${held.id}.`,
-		);
-		await setStatus(held.id, 'expired');
-	});
+	it(
+		'a 409 on a place an earlier item of this run holds ' +
+			'names that item and its order, not someone else',
+		async () => {
+			const free = await sb().freePlaces(EVENT, 1);
+			const before = await mark(sb());
+			const { error } = await order(
+				'create',
+				{
+					eventId: byId(String(EVENT)),
+					places: byId('={{ $json.placeId }}'),
+					priceCategory: free.priceCategory,
+				},
+				onePlacePerItem([free.ids[0], free.ids[0]]),
+			);
+			const created = (await since(sb(), before))
+				.filter((e) => e.method === 'POST' && e.route === '/orders')
+				.map((e) => e.status);
+			expect(created).toEqual([201, 409]);
+			const live = (await sb().getAll(`/event-points/${EVENT}/orders`, {
+				query: { status: 'reserved_to_time' },
+			})) as Order[];
+			const held = live.sort((a, b) => b.id - a.id)[0];
+			expect(error?.message).toBe(
+				`Refused: item 1's places were NOT booked. Place ${free.ids[0]} is already held by ` +
+					`order ${held.id}: item 0 of this same run created it a moment ago, nobody else. ` +
+					"This node runs once per input item, and each item's order holds " +
+					"its places. For one order, turn on Execute Once in the node's " +
+					'Settings, or give all places in one item (Places takes a list). ' +
+					`Release holds you do not need: Order > Change ` +
+					`Status > Release Hold on order ${held.id}.`,
+			);
+			await setStatus(held.id, 'expired');
+		},
+	);
 
-	it("a 409 on a place held by another order (not this run's) keeps the service's conflict", async () => {
-		const free = await sb().freePlaces(EVENT, 1);
-		const first = await order('create', {
-			eventId: byId(String(EVENT)),
-			places: byId(free.ids[0]),
-			priceCategory: free.priceCategory,
-		});
-		const { error } = await order('create', {
-			eventId: byId(String(EVENT)),
-			places: byId(free.ids[0]),
-			priceCategory: free.priceCategory,
-		});
-		expect(error?.message).toMatch(/Conflict: Places already held or sold/);
-		expect(error?.message).not.toMatch(/this same run/);
-		await setStatus((first.items[0].json as unknown as Order).id, 'expired');
-	});
+	it(
+		'a 409 on a place held by another order (not ' + "this run's) keeps the service's conflict",
+		async () => {
+			const free = await sb().freePlaces(EVENT, 1);
+			const first = await order('create', {
+				eventId: byId(String(EVENT)),
+				places: byId(free.ids[0]),
+				priceCategory: free.priceCategory,
+			});
+			const { error } = await order('create', {
+				eventId: byId(String(EVENT)),
+				places: byId(free.ids[0]),
+				priceCategory: free.priceCategory,
+			});
+			expect(error?.message).toMatch(/Conflict: Places already held or sold/);
+			expect(error?.message).not.toMatch(/this same run/);
+			await setStatus((first.items[0].json as unknown as Order).id, 'expired');
+		},
+	);
 });
 
 describe('conflicts name the place as the hall plan does, when the items carry it', () => {
@@ -102,7 +113,8 @@ describe('conflicts name the place as the hall plan does, when the items carry i
 			(p: IDataObject) => String(p.id) === id,
 		) as IDataObject;
 	const label = (p: IDataObject) =>
-		`${String(p.id)} (${String(p.sectorName)} · Row ${String(p.rowName)} · Place ${String(p.placeName)})`;
+		`${String(p.id)} (${String(p.sectorName)} · Row ` +
+		`${String(p.rowName)} · Place ${String(p.placeName)})`;
 
 	it("this run's own hold: item, order and the place by sector, row and place", async () => {
 		const free = await sb().freePlaces(EVENT, 1);
@@ -118,7 +130,9 @@ describe('conflicts name the place as the hall plan does, when the items carry i
 		);
 		expect(error?.message).toMatch(
 			new RegExp(
-				`^Refused: item 1's places were NOT booked\\. Place ${label(place).replace(/[()]/g, '\\$&')} is already held by order \\d+: item 0 of this same run created it`,
+				`^Refused: item 1's places were NOT booked\\. Place ` +
+					`${label(place).replace(/[()]/g, '\\$&')} is already ` +
+					`held by order \\d+: item 0 of this same run created it`,
 			),
 		);
 		const held = Number(/order (\d+)/.exec(error!.message)![1]);

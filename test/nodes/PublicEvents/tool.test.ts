@@ -37,70 +37,85 @@ const text = (items: Array<{ json: unknown }>) => JSON.stringify(items.map((i) =
 const eventId = { __rl: true, mode: 'id', value: '1001' };
 
 describe('Public Events as a tool', () => {
-	it('events: 10 by default, simplified to what an agent decides with; Simplify off gives the records', async () => {
-		const tool = await asTool({ resource: 'event', operation: 'getMany' });
-		const plain = await runPublicEvents(store, {
-			resource: 'event',
-			operation: 'getMany',
-			limit: 10,
-		});
-		const full = await asTool({ resource: 'event', operation: 'getMany', simplify: false });
+	it(
+		'events: 10 by default, simplified to what an ' +
+			'agent decides with; Simplify off gives the records',
+		async () => {
+			const tool = await asTool({ resource: 'event', operation: 'getMany' });
+			const plain = await runPublicEvents(store, {
+				resource: 'event',
+				operation: 'getMany',
+				limit: 10,
+			});
+			const full = await asTool({ resource: 'event', operation: 'getMany', simplify: false });
 
-		expect([tool.error, plain.error, full.error]).toEqual([undefined, undefined, undefined]);
-		expect(tool.items).toHaveLength(10);
-		expect(tool.items.map((i) => i.json.id)).toEqual(plain.items.map((i) => i.json.id));
-		expect(text(full.items)).toBe(text(plain.items));
-		const [simple, record] = [tool.items[0].json, plain.items[0].json as any];
-		expect(simple).toEqual({
-			id: record.id,
-			eventName: record.eventName,
-			dateStarted: record.dateStarted,
-			dateEndOfSale: record.dateEndOfSale,
-			venue: record.venue.name,
-			venueHall: record.venueHall.name,
-			city: record.city.name,
-			categories: record.categories.map((c: any) => c.name).join(', '),
-			minPrice: `${record.minPrice.amount} ${record.minPrice.currency}`,
-			maxPrice: `${record.maxPrice.amount} ${record.maxPrice.currency}`,
-			countAvailableTickets: record.countAvailableTickets,
-			...(record.minAgeLimit === null ? {} : { minAgeLimit: record.minAgeLimit }),
-		});
-		console.log(
-			`10 events for an agent: ${text(plain.items).length} characters as records, ${text(tool.items).length} simplified`,
-		);
-		expect(text(tool.items).length).toBeLessThan(text(plain.items).length / 2);
-	});
+			expect([tool.error, plain.error, full.error]).toEqual([undefined, undefined, undefined]);
+			expect(tool.items).toHaveLength(10);
+			expect(tool.items.map((i) => i.json.id)).toEqual(plain.items.map((i) => i.json.id));
+			expect(text(full.items)).toBe(text(plain.items));
+			const [simple, record] = [tool.items[0].json, plain.items[0].json as any];
+			expect(simple).toEqual({
+				id: record.id,
+				eventName: record.eventName,
+				dateStarted: record.dateStarted,
+				dateEndOfSale: record.dateEndOfSale,
+				venue: record.venue.name,
+				venueHall: record.venueHall.name,
+				city: record.city.name,
+				categories: record.categories.map((c: any) => c.name).join(', '),
+				minPrice: `${record.minPrice.amount} ${record.minPrice.currency}`,
+				maxPrice: `${record.maxPrice.amount} ${record.maxPrice.currency}`,
+				countAvailableTickets: record.countAvailableTickets,
+				...(record.minAgeLimit === null ? {} : { minAgeLimit: record.minAgeLimit }),
+			});
+			console.log(
+				`10 events for an agent: ${text(plain.items).length} ` +
+					`characters as records, ${text(tool.items).length} simplified`,
+			);
+			expect(text(tool.items).length).toBeLessThan(text(plain.items).length / 2);
+		},
+	);
 
-	it("places: simplified, with each price category's id and price; the plain node keeps its output", async () => {
-		const tool = await asTool({ resource: 'hallPlan', operation: 'getPlaces', eventId, limit: 20 });
-		const plain = await runPublicEvents(store, {
-			resource: 'hallPlan',
-			operation: 'getPlaces',
-			eventId,
-			limit: 20,
-		});
+	it(
+		"places: simplified, with each price category's " +
+			'id and price; the plain node keeps its output',
+		async () => {
+			const tool = await asTool({
+				resource: 'hallPlan',
+				operation: 'getPlaces',
+				eventId,
+				limit: 20,
+			});
+			const plain = await runPublicEvents(store, {
+				resource: 'hallPlan',
+				operation: 'getPlaces',
+				eventId,
+				limit: 20,
+			});
 
-		expect([tool.error, plain.error]).toEqual([undefined, undefined]);
-		expect(tool.items).toHaveLength(20);
-		const record = plain.items[0].json as any;
-		expect(tool.items[0].json).toEqual({
-			id: record.id,
-			sectorName: record.sectorName,
-			rowName: record.rowName,
-			placeName: record.placeName,
-			availableCount: record.availableCount,
-			priceCategories: Object.fromEntries(
-				record.priceCategories.map((c: any) => [
-					String(c.id),
-					`${c.name}, ${c.price.amount} ${c.price.currency}`,
-				]),
-			),
-		});
-		console.log(
-			`20 places for an agent: ${text(plain.items).length} characters as records, ${text(tool.items).length} simplified`,
-		);
-		expect(text(tool.items).length).toBeLessThan(text(plain.items).length * 0.7);
-	});
+			expect([tool.error, plain.error]).toEqual([undefined, undefined]);
+			expect(tool.items).toHaveLength(20);
+			const record = plain.items[0].json as any;
+			expect(tool.items[0].json).toEqual({
+				id: record.id,
+				sectorName: record.sectorName,
+				rowName: record.rowName,
+				placeName: record.placeName,
+				availableCount: record.availableCount,
+				priceCategories: Object.fromEntries(
+					record.priceCategories.map((c: any) => [
+						String(c.id),
+						`${c.name}, ${c.price.amount} ${c.price.currency}`,
+					]),
+				),
+			});
+			console.log(
+				`20 places for an agent: ${text(plain.items).length} ` +
+					`characters as records, ${text(tool.items).length} simplified`,
+			);
+			expect(text(tool.items).length).toBeLessThan(text(plain.items).length * 0.7);
+		},
+	);
 
 	it('a Simplify that is not true or false stops the item, naming the field', async () => {
 		const run = await asTool({

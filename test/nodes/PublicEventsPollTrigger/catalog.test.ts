@@ -29,7 +29,8 @@ const changes = (result: PollResult) => {
 	return result.items
 		.map(
 			(item) =>
-				`${String(item.json.type)}:${pollItemId(item.json)}${item.json.changedFields ? `[${(item.json.changedFields as string[]).join(',')}]` : ''}`,
+				`${String(item.json.type)}:${pollItemId(item.json)}` +
+				`${item.json.changedFields ? `[${(item.json.changedFields as string[]).join(',')}]` : ''}`,
 		)
 		.sort();
 };

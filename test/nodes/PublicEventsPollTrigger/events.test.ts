@@ -263,8 +263,8 @@ describe('Poll Trigger: robustness', () => {
 				count: 0,
 			});
 
-			// Nothing else to emit: the poll fails as any failed poll does, its error naming the feed, and
-			// nothing moves.
+			// Nothing else to emit: the poll fails as any failed poll does, its error naming the feed,
+			// and nothing moves.
 			const quiet = await node.poll();
 			expect(quiet.error).toMatchObject({
 				name: 'NodeApiError',
@@ -273,7 +273,8 @@ describe('Poll Trigger: robustness', () => {
 			});
 			expect([quiet.changed, node.staticData]).toEqual([false, saved]);
 
-			// Sales go out while the refunds fail; the third failure in a row fails the poll all the same.
+			// Sales go out while the refunds fail; the third failure in a row fails the poll all the
+			// same.
 			const sales: string[] = [];
 			const results: PollResult[] = [];
 			for (let poll = 0; poll < 4; poll++) {

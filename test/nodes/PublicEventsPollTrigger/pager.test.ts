@@ -174,8 +174,8 @@ describe('Poll Trigger: windows of several pages', () => {
 				sb.app.page = original;
 			}
 			const pages = await pagesAsked(seq);
-			// The pass in flight gave itself away (page 4 repeats the end of page 3), then page after page
-			// from page 2.
+			// The pass in flight gave itself away (page 4 repeats the end of page 3), then page after
+			// page from page 2.
 			expect(pages[0]).toBe(1);
 			expect(pages.slice(-4)).toEqual([2, 3, 4, 5]);
 			expect(pages.length).toBeGreaterThan(7);
@@ -183,17 +183,22 @@ describe('Poll Trigger: windows of several pages', () => {
 		},
 	);
 
-	it(`a catch-up emits at most ${POLL_BUDGET} records a poll, oldest first, each chunk saved; the next poll goes on`, async () => {
-		const node = widgetTrigger();
-		await node.poll();
-		await sb.advanceClock(10 * MINUTE);
-		const made = await spreadSales(POLL_BUDGET + 300, 6, 60);
-		const first = await node.poll();
-		expect(idsOf(first)).toEqual(made.slice(0, POLL_BUDGET));
-		expect(first.changed).toBe(true);
-		node.restart(); // what n8n saved with the first chunk is all the next poll has
-		const second = await node.poll();
-		expect(idsOf(second)).toEqual(made.slice(POLL_BUDGET));
-		expect((await node.poll()).returnedNull).toBe(true);
-	}, 60_000);
+	it(
+		`a catch-up emits at most ${POLL_BUDGET} records a poll, ` +
+			`oldest first, each chunk saved; the next poll goes on`,
+		async () => {
+			const node = widgetTrigger();
+			await node.poll();
+			await sb.advanceClock(10 * MINUTE);
+			const made = await spreadSales(POLL_BUDGET + 300, 6, 60);
+			const first = await node.poll();
+			expect(idsOf(first)).toEqual(made.slice(0, POLL_BUDGET));
+			expect(first.changed).toBe(true);
+			node.restart(); // what n8n saved with the first chunk is all the next poll has
+			const second = await node.poll();
+			expect(idsOf(second)).toEqual(made.slice(POLL_BUDGET));
+			expect((await node.poll()).returnedNull).toBe(true);
+		},
+		60_000,
+	);
 });

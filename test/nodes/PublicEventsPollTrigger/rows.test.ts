@@ -223,8 +223,8 @@ describe('Poll Trigger: Output Rows for a Table', () => {
 			await node.poll();
 			const table = new Map<string, IDataObject>();
 			const sold: IDataObject[] = [];
-			// Sales and refunds interleaved across three polls, a refund sometimes in the same poll as its
-			// sale.
+			// Sales and refunds interleaved across three polls, a refund sometimes in the same poll as
+			// its sale.
 			for (const round of [0, 1, 2]) {
 				await sb.advanceClock(MINUTE);
 				sold.push(await sell(live[round % 2].id, round + 1), await sell(live[2].id));

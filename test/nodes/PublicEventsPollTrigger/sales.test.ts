@@ -104,7 +104,8 @@ describe('Poll Trigger: Sales and Refunds', () => {
 				amount: refunded.amount,
 				refundedAt: refunded.refundedAt,
 			});
-			// One field per id (version 1.1): no `id`, `order` or `eventPoint` copies beside the header's.
+			// One field per id (version 1.1): no `id`, `order` or `eventPoint` copies beside the
+			// header's.
 			for (const item of [saleItem, orderItem, refundItem])
 				expect(Object.keys(item)).not.toEqual(expect.arrayContaining(['id']));
 			expect(
@@ -250,7 +251,8 @@ describe('Poll Trigger: Sales and Refunds', () => {
 		expect(options.map((o) => o.value).sort()).toEqual(visible.map((e) => String(e.id)).sort());
 		const first = options.find((o) => o.value === String(visible[0].id))!;
 		expect(first.name).toBe(
-			`${visible[0].eventName} · ${visible[0].dateStarted.slice(0, 16).replace('T', ' ')} · ${visible[0].venue.name}`,
+			`${visible[0].eventName} · ${visible[0].dateStarted.slice(0, 16).replace('T', ' ')}` +
+				` · ${visible[0].venue.name}`,
 		);
 	});
 

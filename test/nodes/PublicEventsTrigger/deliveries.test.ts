@@ -280,7 +280,8 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 				order: { id: orderId, status: 'refund' },
 			});
 			console.log(
-				`answer with Fetch Full Order (one GET /orders/{id}, first with a token request): ${trigger.calls.map((c) => `${c.durationMs.toFixed(1)} ms`).join(', ')}`,
+				`answer with Fetch Full Order (one GET /orders/{id}, first with a token request): ` +
+					`${trigger.calls.map((c) => `${c.durationMs.toFixed(1)} ms`).join(', ')}`,
 			);
 		},
 	);

@@ -344,7 +344,9 @@ describe('Public Events Trigger: requests sent directly', () => {
 		expect(second.executions).toHaveLength(1);
 		const durations = first.calls.map((c) => c.durationMs).sort((a, b) => a - b);
 		console.log(
-			`webhook(): median ${durations[durations.length >> 1].toFixed(2)} ms, p99 ${durations[Math.floor(durations.length * 0.99)].toFixed(2)} ms over ${durations.length} deliveries`,
+			`webhook(): median ${durations[durations.length >> 1].toFixed(2)} ` +
+				`ms, p99 ${durations[Math.floor(durations.length * 0.99)].toFixed(2)}` +
+				` ms over ${durations.length} deliveries`,
 		);
 	});
 

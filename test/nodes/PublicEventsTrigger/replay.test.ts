@@ -149,72 +149,77 @@ describe(
 );
 
 describe('a captured delivery replayed after 1,000 newer ones', () => {
-	it(`is refused 401 inside the window (its time is below the floor left by the ${SEEN_WINDOW} remembered since), also after a restart`, async () => {
-		const workflowId = 'replay-after-1000';
-		const { trigger } = await triggers.subscribed(SIGNED, {});
-		const made = await sb.admin('POST', '/widget-orders', {});
-		expect(made.status).toBe(201);
-		const [captured] = await trigger.waitForCalls(1);
-		expect(captured.status).toBe(200);
-		const replay = () =>
-			post(trigger.url, captured.raw, {
-				'x-delivery-id': String(captured.headers['x-delivery-id']),
+	it(
+		`is refused 401 inside the window (its time is below the floor ` +
+			`left by the ${SEEN_WINDOW} remembered since), also after a restart`,
+		async () => {
+			const workflowId = 'replay-after-1000';
+			const { trigger } = await triggers.subscribed(SIGNED, {});
+			const made = await sb.admin('POST', '/widget-orders', {});
+			expect(made.status).toBe(201);
+			const [captured] = await trigger.waitForCalls(1);
+			expect(captured.status).toBe(200);
+			const replay = () =>
+				post(trigger.url, captured.raw, {
+					'x-delivery-id': String(captured.headers['x-delivery-id']),
+					'x-signature': String(captured.headers['x-signature']),
+				});
+			expect(JSON.parse((await replay()).text)).toEqual({
+				received: true,
+				duplicate: captured.headers['x-delivery-id'],
+			});
+
+			// 1,000 newer deliveries, signed a second later than the captured one (as a busy sender's
+			// would be).
+			const later = (signedTime(captured.headers['x-signature']) + 1) * 1000;
+			const started = Date.now();
+			for (let n = 0; n < SEEN_WINDOW; n += 25) {
+				const batch = Array.from({ length: 25 }, (_, i) =>
+					JSON.stringify({
+						id: `newer-${n + i}`,
+						type: 'order.sale',
+						data: { orderId: 5000 + n + i },
+					}),
+				);
+				const answers = await Promise.all(
+					batch.map((body) => postSigned(trigger.url, body, {}, later)),
+				);
+				expect(answers.map((a) => a.status)).toEqual(batch.map(() => 200));
+			}
+			const ms = Date.now() - started;
+			expect(trigger.executions).toHaveLength(1 + SEEN_WINDOW);
+			const saved = node(trigger);
+			expect(saved.seenDeliveries).toHaveLength(SEEN_WINDOW);
+			expect(
+				saved.seenDeliveries!.some((entry) =>
+					entry.endsWith(String(captured.headers['x-delivery-id'])),
+				),
+			).toBe(false);
+			expect(saved.seenFloor).toBe(signedTime(captured.headers['x-signature']));
+
+			const answer = await replay();
+			expect([answer.status, JSON.parse(answer.text).message]).toEqual([
+				401,
+				expect.stringMatching(/no longer remembers, so it may be a replay/),
+			]);
+			expect(trigger.executions).toHaveLength(1 + SEEN_WINDOW);
+
+			const second = await triggers.start(SIGNED, {
+				workflowId,
+				staticData: trigger.staticData,
+				nodeType: await restartedNode(),
+			});
+			const again = await post(second.url, captured.raw, {
 				'x-signature': String(captured.headers['x-signature']),
 			});
-		expect(JSON.parse((await replay()).text)).toEqual({
-			received: true,
-			duplicate: captured.headers['x-delivery-id'],
-		});
-
-		// 1,000 newer deliveries, signed a second later than the captured one (as a busy sender's would
-		// be).
-		const later = (signedTime(captured.headers['x-signature']) + 1) * 1000;
-		const started = Date.now();
-		for (let n = 0; n < SEEN_WINDOW; n += 25) {
-			const batch = Array.from({ length: 25 }, (_, i) =>
-				JSON.stringify({
-					id: `newer-${n + i}`,
-					type: 'order.sale',
-					data: { orderId: 5000 + n + i },
-				}),
+			expect(again.status).toBe(401);
+			expect(second.executions).toEqual([]);
+			console.log(
+				`${SEEN_WINDOW} signed deliveries in ${ms} ms (25 at a time); ` +
+					`static data after them: ${bytes(trigger.staticData)} bytes`,
 			);
-			const answers = await Promise.all(
-				batch.map((body) => postSigned(trigger.url, body, {}, later)),
-			);
-			expect(answers.map((a) => a.status)).toEqual(batch.map(() => 200));
-		}
-		const ms = Date.now() - started;
-		expect(trigger.executions).toHaveLength(1 + SEEN_WINDOW);
-		const saved = node(trigger);
-		expect(saved.seenDeliveries).toHaveLength(SEEN_WINDOW);
-		expect(
-			saved.seenDeliveries!.some((entry) =>
-				entry.endsWith(String(captured.headers['x-delivery-id'])),
-			),
-		).toBe(false);
-		expect(saved.seenFloor).toBe(signedTime(captured.headers['x-signature']));
-
-		const answer = await replay();
-		expect([answer.status, JSON.parse(answer.text).message]).toEqual([
-			401,
-			expect.stringMatching(/no longer remembers, so it may be a replay/),
-		]);
-		expect(trigger.executions).toHaveLength(1 + SEEN_WINDOW);
-
-		const second = await triggers.start(SIGNED, {
-			workflowId,
-			staticData: trigger.staticData,
-			nodeType: await restartedNode(),
-		});
-		const again = await post(second.url, captured.raw, {
-			'x-signature': String(captured.headers['x-signature']),
-		});
-		expect(again.status).toBe(401);
-		expect(second.executions).toEqual([]);
-		console.log(
-			`${SEEN_WINDOW} signed deliveries in ${ms} ms (25 at a time); static data after them: ${bytes(trigger.staticData)} bytes`,
-		);
-	});
+		},
+	);
 });
 
 describe('memory bounded in bytes', () => {
@@ -232,7 +237,8 @@ describe('memory bounded in bytes', () => {
 			const size = bytes(trigger.staticData);
 			const ids = bodies.length * 900 * 1024;
 			console.log(
-				`static data after 80 deliveries with 900 KB ids: ${size} bytes (the ids: ${(ids / 1e6).toFixed(1)} MB)`,
+				`static data after 80 deliveries with 900 KB ids: ` +
+					`${size} bytes (the ids: ${(ids / 1e6).toFixed(1)} MB)`,
 			);
 			expect(size).toBeLessThan(8 * 1024);
 			for (const entry of [...node(trigger).seenDeliveries!, ...node(trigger).seenBodies!])

@@ -69,7 +69,8 @@ describe('Security None: forged deliveries', () => {
 			expect(trigger.executions).toEqual([]);
 			expect(await requestsSince(before)).toEqual(['GET /orders/{id} 200']);
 			expect(logSince(logged).join('\n')).toContain(
-				`a sale delivery (Security None) started nothing: order ${orderId} is reserved_to_time, not paid`,
+				`a sale delivery (Security None) started nothing: ` +
+					`order ${orderId} is reserved_to_time, not paid`,
 			);
 
 			// An order that does not exist, a refund of a paid order, the same claim under ten new ids:
@@ -241,8 +242,8 @@ describe('Security None: genuine deliveries pushed by the sandbox (no secret)', 
 				'paid',
 				'refund',
 			]);
-			// The first refund again, now that both tickets are refunded: the API shows what the second run
-			// saw.
+			// The first refund again, now that both tickets are refunded: the API shows what the second
+			// run saw.
 			expect(await post(trigger.url, one.raw)).toEqual({ status: 200, text: '' });
 			expect(trigger.executions).toHaveLength(2);
 		},

@@ -256,21 +256,27 @@ describe('body size', () => {
 		return sale(id, `,"pad":"${'x'.repeat(bytes - bare.length)}"`);
 	};
 
-	test(`default ${DEFAULT_MAX_BODY_KB} KB: a body of exactly the limit starts one execution; one byte more is 413, signed or not`, async () => {
-		const limit = DEFAULT_MAX_BODY_KB * 1024;
-		const trigger = await triggers.start(SIGNED);
-		const atLimit = sized('d-at', limit);
-		const over = sized('d-over', limit + 1);
-		expect(Buffer.byteLength(atLimit)).toBe(limit);
-		const answers = [await post(trigger.url, over, signed(over)), await post(trigger.url, over)];
-		expect(answers.map((a) => a.status)).toEqual([413, 413]);
-		expect(JSON.parse(answers[0].text)).toEqual({
-			message: `The body is ${limit + 1} bytes; this trigger takes at most ${limit} (Max Body Size)`,
-		});
-		expectRefused(trigger, 413);
-		expect((await post(trigger.url, atLimit, signed(atLimit))).status).toBe(200);
-		expect(trigger.executions).toHaveLength(1);
-	});
+	test(
+		`default ${DEFAULT_MAX_BODY_KB} KB: a body of exactly the limit ` +
+			`starts one execution; one byte more is 413, signed or not`,
+		async () => {
+			const limit = DEFAULT_MAX_BODY_KB * 1024;
+			const trigger = await triggers.start(SIGNED);
+			const atLimit = sized('d-at', limit);
+			const over = sized('d-over', limit + 1);
+			expect(Buffer.byteLength(atLimit)).toBe(limit);
+			const answers = [await post(trigger.url, over, signed(over)), await post(trigger.url, over)];
+			expect(answers.map((a) => a.status)).toEqual([413, 413]);
+			expect(JSON.parse(answers[0].text)).toEqual({
+				message:
+					`The body is ${limit + 1} bytes; this trigger ` +
+					`takes at most ${limit} (Max Body Size)`,
+			});
+			expectRefused(trigger, 413);
+			expect((await post(trigger.url, atLimit, signed(atLimit))).status).toBe(200);
+			expect(trigger.executions).toHaveLength(1);
+		},
+	);
 
 	test(
 		'Max Body Size 1 KB: 1,025 bytes are refused before the ' + 'Security check; 1,024 pass it',

@@ -11,7 +11,8 @@ const node: INode = {
 	parameters: {},
 };
 const inputs = new Inputs(node, 3);
-// ID fields as their definitions name them: the name keys the IRI collections, the label the errors.
+// ID fields as their definitions name them: the name keys the IRI collections, the label the
+// errors.
 const event = { name: 'eventId', displayName: 'Event' };
 const places = { name: 'places', displayName: 'Places' };
 const cities = { name: 'cityIds', displayName: 'City Names or IDs' };

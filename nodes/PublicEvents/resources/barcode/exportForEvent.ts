@@ -35,7 +35,10 @@ export const properties: INodeProperties[] = [
 	optionsCollection([pagesInFlightOption]),
 ];
 
-/** One item per ticket of the event, sold or unsold; a 403 (not the organiser) gets its own message in the transport. */
+/**
+ * One item per ticket of the event, sold or unsold; a 403 (not the organiser) gets its own message
+ * in the transport.
+ */
 export async function execute(this: IExecuteFunctions, i: number) {
 	const settings = pageSettings.call(this, i);
 	const eventId = idParameter.call(this, i, new Inputs(this.getNode(), i), eventField);

@@ -11,10 +11,14 @@ import { countryFilter, eventFilters, eventQuery, eventSort } from './filters';
 // An expected event that is absent is an access setting, not a fault. Shown in
 // the output pane when a list comes back empty, once per run.
 const NOTHING_VISIBLE =
-	'No events came back. An API key sees only the events linked to its company: a missing event is an access setting on the service side, not a fault.';
+	'No events came back. An API key sees only the events linked to its company: ' +
+	'a missing event is an access setting on the service side, not a fault.';
 const hinted = new WeakSet<object>();
 
-/** Get Many and Get Many Archived differ only in the path and a word on the filters and on an empty answer. */
+/**
+ * Get Many and Get Many Archived differ only in the path and a word on the filters and on an empty
+ * answer.
+ */
 export function eventList(
 	option: OperationModule['option'],
 	toolText: string,

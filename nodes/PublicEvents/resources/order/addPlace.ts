@@ -64,7 +64,9 @@ export async function execute(this: IExecuteFunctions, i: number) {
 					return places.every((place) => held.has(place));
 				},
 				{
-					onConflict: `${TAKEN} and add those, or read order ${order} (Order > Get): only a held order takes places.`,
+					onConflict:
+						`${TAKEN} and add those, or read order ${order} ` +
+						`(Order > Get): only a held order takes places.`,
 				},
 			),
 		};

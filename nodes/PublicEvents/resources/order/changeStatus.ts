@@ -28,7 +28,8 @@ export const properties: INodeProperties[] = [
 		displayName: 'New Status',
 		name: 'toStatus',
 		type: 'options',
-		// The API description names only `paid`; the other two are what the service takes too. Any value by expression.
+		// The API description names only `paid`; the other two are what the service takes too. Any
+		// value by expression.
 		options: [
 			{
 				name: 'Paid',
@@ -41,7 +42,8 @@ export const properties: INodeProperties[] = [
 				name: 'Release Hold',
 				value: 'expired',
 				description:
-					'End a hold you no longer need: its places are free again and stop counting against your reserved-tickets limit',
+					'End a hold you no longer need: its places are free again ' +
+					'and stop counting against your reserved-tickets limit',
 			},
 		],
 		default: 'paid',

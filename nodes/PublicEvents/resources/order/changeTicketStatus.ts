@@ -31,7 +31,8 @@ export const properties: INodeProperties[] = [
 		default: 'refund',
 		required: true,
 		description:
-			'Sent as toStatus. The spec does not list ticket statuses; "refund" refunds one ticket of a paid order.',
+			'Sent as toStatus. The spec does not list ticket ' +
+			'statuses; "refund" refunds one ticket of a paid order.',
 	},
 	orderOptions(true),
 ];

@@ -43,7 +43,8 @@ export async function execute(this: IExecuteFunctions, i: number) {
 					'Hold Minutes',
 				),
 			},
-			// The new deadline counts from the service's clock: only a change from the deadline read first shows it applied.
+			// The new deadline counts from the service's clock: only a change from the deadline read
+			// first shows it applied.
 			check: orderCheck(
 				order,
 				`Extending the hold of order ${order}`,

@@ -37,12 +37,16 @@ export const holdMinutesField: INodeProperties = {
 	typeOptions: { minValue: 1 },
 	default: 15,
 	description:
-		'How long the places stay reserved, in whole minutes (sent as reservedMinutes; the service default is 15)',
+		'How long the places stay reserved, in whole minutes ' +
+		'(sent as reservedMinutes; the service default is 15)',
 };
 
 export const holdNotice: INodeProperties = {
 	displayName:
-		"The order comes back with status reserved_to_time: its places are held for you, waiting for payment until reservedToDate. Held places count against your account's limit of reserved tickets until the order is paid or the hold ends. Release holds you no longer need: Order > Change Status > Release Hold.",
+		'The order comes back with status reserved_to_time: its places are held for ' +
+		'you, waiting for payment until reservedToDate. Held places count against ' +
+		"your account's limit of reserved tickets until the order is paid or the hold " +
+		'ends. Release holds you no longer need: Order > Change Status > Release Hold.',
 	name: 'holdNotice',
 	type: 'notice',
 	default: '',
@@ -51,7 +55,9 @@ export const holdNotice: INodeProperties = {
 /** The statuses in an order's `status`, said where an order is read. */
 export const statusNotice: INodeProperties = {
 	displayName:
-		"An order's status: reserved_to_time = its places are held, waiting for payment until reservedToDate; paid = sold, the tickets carry barcodes; refund = refunded; expired = the hold ended unpaid or was released.",
+		"An order's status: reserved_to_time = its places are held, waiting for " +
+		'payment until reservedToDate; paid = sold, the tickets carry barcodes; ' +
+		'refund = refunded; expired = the hold ended unpaid or was released.',
 	name: 'statusNotice',
 	type: 'notice',
 	default: '',

@@ -58,7 +58,8 @@ export const properties: INodeProperties[] = [
 					name: 'Held (Reserved to Time)',
 					value: 'reserved_to_time',
 					description:
-						'Status reserved_to_time: the places are held, waiting for payment until reservedToDate',
+						'Status reserved_to_time: the places are held, ' +
+						'waiting for payment until reservedToDate',
 				},
 				{
 					name: 'Paid',
@@ -75,7 +76,10 @@ export const properties: INodeProperties[] = [
 	optionsCollection([outputOption, pagesInFlightOption]),
 ];
 
-/** The company's orders for one event, without tickets; as rows, each is a sale row whatever its status. */
+/**
+ * The company's orders for one event, without tickets; as rows, each is a sale row whatever its
+ * status.
+ */
 export async function execute(this: IExecuteFunctions, i: number) {
 	const settings = pageSettings.call(this, i);
 	const inputs = new Inputs(this.getNode(), i);

@@ -22,7 +22,8 @@ export const properties: INodeProperties[] = [
 	orderIdField,
 	{
 		displayName:
-			'Only when payment goes through the service. If you take payment yourself, skip this: report the result with Change Status > Paid.',
+			'Only when payment goes through the service. If you take payment ' +
+			'yourself, skip this: report the result with Change Status > Paid.',
 		name: 'paymentNotice',
 		type: 'notice',
 		default: '',

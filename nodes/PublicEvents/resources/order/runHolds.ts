@@ -82,8 +82,12 @@ export function ownHoldConflict(
 	const which =
 		ours.length === 1 ? `Place ${named(ours[0])} is` : `Places ${ours.map(named).join(', ')} are`;
 	error.message =
-		`Refused: item ${item}'s places were NOT booked. ${which} already held by order ${first.order}: item ${first.item} of this same run ${first.verb} it a moment ago, nobody else. ` +
-		`This node runs once per input item, and each item's order holds its places. For one order, turn on Execute Once in the node's Settings, or give all places in one item (Places takes a list). ` +
+		`Refused: item ${item}'s places were NOT booked. ${which} ` +
+		`already held by order ${first.order}: item ${first.item} of ` +
+		`this same run ${first.verb} it a moment ago, nobody else. ` +
+		`This node runs once per input item, and each item's order holds ` +
+		`its places. For one order, turn on Execute Once in the node's ` +
+		`Settings, or give all places in one item (Places takes a list). ` +
 		`Release holds you do not need: Order > Change Status > Release Hold on order ${first.order}.`;
 	return error;
 }

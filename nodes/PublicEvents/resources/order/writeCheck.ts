@@ -37,13 +37,19 @@ export interface WriteCheck {
 	change: string;
 	/** Reads the state before the write, for checks that compare (Extend Hold's deadline). */
 	before?: (this: IExecuteFunctions, settings: RequestSettings) => Promise<IDataObject>;
-	/** The order if the write took effect, undefined if it did not; throws when the state cannot be read. */
+	/**
+	 * The order if the write took effect, undefined if it did not; throws when the state cannot be
+	 * read.
+	 */
 	find: (
 		this: IExecuteFunctions,
 		settings: RequestSettings,
 		before?: IDataObject,
 	) => Promise<IDataObject | undefined>;
-	/** What the read showed when the write did not take effect: "the node read order 700001 back: it is unchanged". */
+	/**
+	 * What the read showed when the write did not take effect: "the node read order 700001 back: it
+	 * is unchanged".
+	 */
 	unchanged: string;
 	/** A sentence: what to check by hand when the outcome is not known for sure. */
 	checkFirst: string;
@@ -67,7 +73,10 @@ const DROPPED = /^(?:ECONNRESET|EPIPE|ECONNABORTED|UND_ERR_SOCKET|ERR_STREAM_PRE
 function causeOf(failure: ApiFailure, settings: RequestSettings): string {
 	const { status, code } = failure;
 	if (failure.redirected !== undefined || (status !== undefined && status >= 300 && status < 400)) {
-		return `the service answered with a redirect (${status ?? '3xx'} to ${failure.redirected ?? 'another address'}) instead of the result`;
+		return (
+			`the service answered with a redirect (${status ?? '3xx'} to ` +
+			`${failure.redirected ?? 'another address'}) instead of the result`
+		);
 	}
 	if (status !== undefined && status >= 500)
 		return `the service answered ${status} (a server error) instead of the result`;
@@ -176,7 +185,9 @@ export async function checkedWrite(
 		order = await check.find.call(this, reading, before);
 	} catch (readError) {
 		const why = (readError as Error).message.replace(/\.$/, '');
-		const reason = `Uncertain: ${lower(check.change)} may or may not have been applied: ${cause}, and reading it back failed too (${why}). It was not sent again. ${check.checkFirst}`;
+		const reason =
+			`Uncertain: ${lower(check.change)} may or may not have been applied: ${cause}, and ` +
+			`reading it back failed too (${why}). It was not sent again. ${check.checkFirst}`;
 		throw apiError(this.getNode(), { ...failure, reason });
 	}
 	if (order) return { ...order, writeCheck: { outcome: 'applied', cause } };
@@ -184,15 +195,20 @@ export async function checkedWrite(
 		? ' Check the Base URL in the credential first: the service sends writes to another address.'
 		: '';
 	const reason = final
-		? `${check.change} was NOT applied: ${cause}, so ${check.unchanged}. It is safe to run it again.${elsewhere}`
-		: `Uncertain: ${lower(check.change)} was not applied when the node checked: ${cause}, and ${check.unchanged}. ${LATE} ${check.checkFirst}`;
+		? `${check.change} was NOT applied: ${cause}, so ` +
+			`${check.unchanged}. It is safe to run it again.${elsewhere}`
+		: `Uncertain: ${lower(check.change)} was not applied when the node ` +
+			`checked: ${cause}, and ${check.unchanged}. ${LATE} ${check.checkFirst}`;
 	throw apiError(this.getNode(), { ...failure, reason });
 }
 
 export const ticketsOf = (order: IDataObject) =>
 	Array.isArray(order.tickets) ? (order.tickets as IDataObject[]) : [];
 
-/** The order read back; an answer that is not this order is no evidence either way, so the read fails. */
+/**
+ * The order read back; an answer that is not this order is no evidence either way, so the read
+ * fails.
+ */
 async function readOrder(
 	this: IExecuteFunctions,
 	id: string,
@@ -243,7 +259,9 @@ export function orderCheck(
 }
 
 /** A place held or sold by anyone answers 409. */
-export const TAKEN = `A place that is sold or held cannot be booked: pick other places from the event's place list (Hall Plan > Get Places, those with availableCount above 0)`;
+export const TAKEN =
+	`A place that is sold or held cannot be booked: pick other places from the ` +
+	`event's place list (Hall Plan > Get Places, those with availableCount above 0)`;
 
 const sameIds = (a: unknown[], b: unknown[]) =>
 	a.map(String).sort().join() === b.map(String).sort().join();
@@ -284,7 +302,10 @@ export function createCheck(eventId: string, places: string[]): WriteCheck {
 			return undefined;
 		},
 		unchanged: `the node searched the live orders of event ${eventId}: none holds these places`,
-		checkFirst: `Check the orders of event ${eventId} (Order > Get Many for Event, status Held) before running this again: a hold left behind counts against your reserved-tickets limit until it ends.`,
+		checkFirst:
+			`Check the orders of event ${eventId} (Order > Get Many for ` +
+			`Event, status Held) before running this again: a hold left ` +
+			`behind counts against your reserved-tickets limit until it ends.`,
 		onConflict: `${TAKEN} and create the order again with free ones.`,
 	};
 }

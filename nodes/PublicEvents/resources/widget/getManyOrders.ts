@@ -18,7 +18,9 @@ import type { OperationModule } from '../operation';
 
 // The spec names no filters for the widget lists. These follow the API Platform style the API
 // uses for events (`dateStarted[after]`, `order[dateStarted]`); each description says so.
-/** Get Many Orders and Get Many Refunds differ in the path, the record's time field and the words. */
+/**
+ * Get Many Orders and Get Many Refunds differ in the path, the record's time field and the words.
+ */
 export function widgetList(
 	option: OperationModule['option'],
 	path: string,
@@ -37,7 +39,10 @@ export function widgetList(
 				name: 'after',
 				type: 'dateTime',
 				default: '',
-				description: `${records} ${verb.toLowerCase()} at or after this time, sent as ${time}[after] (ISO 8601). Not named by the API spec: a service that ignores it returns the whole list.`,
+				description:
+					`${records} ${verb.toLowerCase()} at or after this time, ` +
+					`sent as ${time}[after] (ISO 8601). Not named by the API ` +
+					`spec: a service that ignores it returns the whole list.`,
 			},
 		]),
 		optionsCollection([
@@ -47,7 +52,8 @@ export function widgetList(
 				sortField,
 				'Oldest First',
 				'Newest First',
-				`Sent as order[${time}]. Not named by the API spec: a service that ignores it keeps its own order.`,
+				`Sent as order[${time}]. Not named by the API spec: ` +
+					`a service that ignores it keeps its own order.`,
 			),
 			...(withTickets ? [splitTicketsOption] : []),
 		]),

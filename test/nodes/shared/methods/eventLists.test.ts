@@ -27,7 +27,9 @@ describe('what the editor asks for', () => {
 		const [first] = await sb.getAll('/event-points', { query: { 'order[dateStarted]': 'asc' } });
 		const all = await callListSearch({ ...node(store), method: 'searchEvents' });
 		expect(all.results[0]).toEqual({
-			name: `${first.eventName} · ${first.dateStarted.slice(0, 16).replace('T', ' ')} · ${first.venue.name}`,
+			name:
+				`${first.eventName} · ${first.dateStarted.slice(0, 16).replace('T', ' ')}` +
+				` · ${first.venue.name}`,
 			value: String(first.id),
 		});
 		expect(all.results).toHaveLength(30);

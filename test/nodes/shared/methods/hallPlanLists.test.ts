@@ -57,7 +57,9 @@ describe('lists in the editor: sector, place, price category, promo code', () =>
 			expect(all.results).toHaveLength(places.length);
 			const first = places[0];
 			expect(all.results[0]).toEqual({
-				name: `${first.sectorName} · Row ${first.rowName} · Place ${first.placeName} · ${first.availableCount > 0 ? 'available' : 'not available'}`,
+				name:
+					`${first.sectorName} · Row ${first.rowName} · Place ${first.placeName}` +
+					` · ${first.availableCount > 0 ? 'available' : 'not available'}`,
 				value: String(first.id),
 			});
 			expect(all.results.filter((r) => r.name.endsWith('not available'))).toHaveLength(

@@ -24,28 +24,31 @@ const runAll = (store: ReturnType<typeof credentialFor>['store']) =>
 		),
 	);
 
-it(`${RUNS} executions at once with no token fetch one; after it expired, they renew it once`, async () => {
-	const { store, id } = credentialFor(sb);
-	const before = await tokens();
+it(
+	`${RUNS} executions at once with no token ` + `fetch one; after it expired, they renew it once`,
+	async () => {
+		const { store, id } = credentialFor(sb);
+		const before = await tokens();
 
-	const first = await runAll(store);
-	for (const run of first) {
-		expect(run.error).toBeUndefined();
-		expect(run.items).toHaveLength(6);
-	}
-	expect((await tokens()) - before).toBe(1);
-	const token = store.data(id).token;
-	expect(token).toEqual(expect.stringMatching(/\S{20}/));
+		const first = await runAll(store);
+		for (const run of first) {
+			expect(run.error).toBeUndefined();
+			expect(run.items).toHaveLength(6);
+		}
+		expect((await tokens()) - before).toBe(1);
+		const token = store.data(id).token;
+		expect(token).toEqual(expect.stringMatching(/\S{20}/));
 
-	await sb.advanceClock(25 * HOUR);
-	const second = await runAll(store);
-	for (const run of second) {
-		expect(run.error).toBeUndefined();
-		expect(run.items).toHaveLength(6);
-	}
-	expect((await tokens()) - before).toBe(2);
-	expect(store.data(id).token).not.toBe(token);
-});
+		await sb.advanceClock(25 * HOUR);
+		const second = await runAll(store);
+		for (const run of second) {
+			expect(run.error).toBeUndefined();
+			expect(run.items).toHaveLength(6);
+		}
+		expect((await tokens()) - before).toBe(2);
+		expect(store.data(id).token).not.toBe(token);
+	},
+);
 
 it('a later execution of the same process still reads the stored token (no fetch)', async () => {
 	const { store } = credentialFor(sb);

@@ -129,7 +129,8 @@ describe('a 4xx whose body echoes the request: no secret in the error', () => {
 		},
 	});
 	const textEcho = (token: string) =>
-		`400 Bad Request\nGET /api/v2/countries\nAuthorization: Bearer ${token}\nX-Api-Key: ${sb.keys.partner}\n{"apiKey":"${sb.keys.partner}"}`;
+		`400 Bad Request\nGET /api/v2/countries\nAuthorization: Bearer ${token}` +
+		`\nX-Api-Key: ${sb.keys.partner}\n{"apiKey":"${sb.keys.partner}"}`;
 
 	test.each([
 		['as JSON fields', jsonEcho, /^The service rejected the request: Bad request$/],

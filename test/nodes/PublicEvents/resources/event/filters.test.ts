@@ -77,8 +77,8 @@ describe('Event: the Country filter, applied by the node to each event’s count
 			expect(error).toBeUndefined();
 			expect(ids(items)).toEqual(expected);
 			const requests = lists(await since(sb, before), '/event-points');
-			// Pages 1-3 hold the events; without a total, pages read ahead past the short page 3 are fewer
-			// than a window.
+			// Pages 1-3 hold the events; without a total, pages read ahead past the short page 3 are
+			// fewer than a window.
 			const pages = requests.map((e) => Number(query(e).get('page'))).sort((a, b) => a - b);
 			expect(pages.length - 3).toBeLessThan(MAX_PAGES_IN_FLIGHT);
 			expect(pages).toEqual(Array.from({ length: pages.length }, (_, i) => i + 1));

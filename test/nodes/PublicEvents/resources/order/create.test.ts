@@ -182,7 +182,8 @@ describe('Create, answer lost: one order at most, found by the places it holds',
 			expect(created).toBe(0);
 			expect(sent(log, 'POST', '/orders')).toBe(1);
 			expect(error?.message).toBe(
-				`Creating an order on event ${eventId} was NOT applied: the service answered 503 (a server error) instead of the result, so ${searched()}. It is safe to run it again.`,
+				`Creating an order on event ${eventId} was NOT applied: the service answered 503 (a ` +
+					`server error) instead of the result, so ${searched()}. It is safe to run it again.`,
 			);
 			// The other live order was looked at and left alone.
 			expect(readBacks(log)).toBeGreaterThanOrEqual(1);
@@ -223,7 +224,10 @@ describe('Create, answer lost: one order at most, found by the places it holds',
 			expect(items).toEqual([]);
 			expect(created).toBe(0);
 			expect(error?.message).toBe(
-				`Uncertain: creating an order on event ${eventId} was not applied when the node checked: ${cause}, and ${searched()}. ${LATE} Check the orders of event ${eventId} (Order > Get Many for Event, status Held) before running this again: a hold left behind counts against your reserved-tickets limit until it ends.`,
+				`Uncertain: creating an order on event ${eventId} was not applied when the node ` +
+					`checked: ${cause}, and ${searched()}. ${LATE} Check the orders of event ` +
+					`${eventId} (Order > Get Many for Event, status Held) before running this again: ` +
+					`a hold left behind counts against your reserved-tickets limit until it ends.`,
 			);
 			await sb().app.idle();
 			expect(sent(log, 'POST', '/orders')).toBe(1);
@@ -265,7 +269,8 @@ describe('Create, answer lost: one order at most, found by the places it holds',
 				/^Uncertain: creating an order on event \d+ may or may not have been applied: the connection dropped before the answer arrived, and reading it back failed too/,
 			);
 			expect(error?.message).toContain(
-				`Check the orders of event ${eventId} (Order > Get Many for Event, status Held) before running this again`,
+				`Check the orders of event ${eventId} (Order > Get ` +
+					`Many for Event, status Held) before running this again`,
 			);
 			await sb().admin('DELETE', '/faults');
 			for (const id of await liveOrders()) await release(id);

@@ -81,7 +81,9 @@ describe('a read-back that proves nothing is not taken as proof', () => {
 			);
 			expect(error?.message).toMatch(
 				new RegExp(
-					`^Not sent: extending the hold of order ${held.id} was NOT applied, since reading the state first failed\\. GET /orders/${held.id} answered something other than order ${held.id}`,
+					`^Not sent: extending the hold of order ${held.id} was NOT ` +
+						`applied, since reading the state first failed\\. GET /orders/` +
+						`${held.id} answered something other than order ${held.id}`,
 				),
 			);
 			expect(sent(log, 'PUT', '/orders/{id}/reserve')).toBe(0);

@@ -172,7 +172,8 @@ describe.each(writes)('$operation, answer lost', ({ operation, route, prepare })
 				/^Uncertain: .* was not applied when the node checked: the connection dropped before the answer arrived, /,
 			);
 			expect(error?.message).toContain(
-				`read order ${id} back: it is unchanged. ${LATE} Check order ${id} (Order > Get) before running this again.`,
+				`read order ${id} back: it is unchanged. ${LATE} Check ` +
+					`order ${id} (Order > Get) before running this again.`,
 			);
 			expect(error?.message).not.toMatch(/safe to run/);
 			await sb().app.idle();
@@ -281,7 +282,8 @@ describe('an answer the node cannot read is an unknown outcome too', () => {
 			);
 			expect(error?.message).toMatch(
 				new RegExp(
-					`^Changing the status of order ${id} to paid was NOT applied: ${cause}, so the node read order ${id} back: it is unchanged\\. It is safe to run it again\\.$`,
+					`^Changing the status of order ${id} to paid was NOT applied: ${cause}, so the ` +
+						`node read order ${id} back: it is unchanged\\. It is safe to run it again\\.$`,
 				),
 			);
 			expect(sent(log, 'PUT', '/orders/{id}/status')).toBe(1);
@@ -306,7 +308,9 @@ describe(
 					toStatus: 'paid',
 				});
 				expect(conflict.error?.message).toBe(
-					`Refused: changing the status of order ${id} to paid was NOT applied. Conflict: Order ${id} cannot go from paid to paid. Read order ${id} (Order > Get) to see its status before trying again.`,
+					`Refused: changing the status of order ${id} to paid was NOT ` +
+						`applied. Conflict: Order ${id} cannot go from paid to paid. Read ` +
+						`order ${id} (Order > Get) to see its status before trying again.`,
 				);
 				expect(conflict.log.map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([
 					'PUT /orders/{id}/status 409',
@@ -330,7 +334,8 @@ describe(
 				);
 				expect(limit.error?.message).toMatch(
 					new RegExp(
-						`^Refused: creating an order on event ${eventId} was NOT applied\\. A limit of the service was exceeded \\(limit 1\\)`,
+						`^Refused: creating an order on event ${eventId} was NOT ` +
+							`applied\\. A limit of the service was exceeded \\(limit 1\\)`,
 					),
 				);
 				expect(limit.log.map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([

@@ -12,8 +12,8 @@ import {
 } from '../../../../../harness/nodes/publicEvents';
 
 /**
- * A write's outcome is one of three and the node says which: applied, refused ("Refused: … was NOT
- * applied"), or uncertain, read back and never sent again. These are the answers a broken or
+ * A write's outcome is one of three and the node says which: applied, refused ("Refused: … was
+ * NOT applied"), or uncertain, read back and never sent again. These are the answers a broken or
  * hostile service gives that the fault rules alone cannot: writes applied but answered unreadably
  * (the sandbox's mangle quirk), writes redirected, read-backs redirected or answered with
  * something else, and a service that cannot be reached at all.
@@ -120,7 +120,11 @@ describe('a redirect on a write: not followed, read back at the Base URL', () =>
 			);
 			expect(error?.message).toMatch(
 				new RegExp(
-					`^Changing the status of order ${held.id} to paid was NOT applied: the service answered with a redirect \\(307 to http://127\\.0\\.0\\.1:\\d+/api/v2/orders/${held.id}/status\\) instead of the result, so the node read order ${held.id} back: it is unchanged\\. It is safe to run it again\\. Check the Base URL in the credential first`,
+					`^Changing the status of order ${held.id} to paid was NOT applied: the ` +
+						`service answered with a redirect \\(307 to ` +
+						`http://127\\.0\\.0\\.1:\\d+/api/v2/orders/${held.id}/status\\) instead of ` +
+						`the result, so the node read order ${held.id} back: it is unchanged\\. It ` +
+						`is safe to run it again\\. Check the Base URL in the credential first`,
 				),
 			);
 			expect(log.map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([
