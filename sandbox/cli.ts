@@ -4,33 +4,43 @@ import { startSandbox } from './index';
 import { DEFAULT_OPTIONS, ENVELOPES, type Envelope } from './options';
 import { parseQuirks, QUIRK_NAMES, type Quirks } from './quirks';
 
-const USAGE = `npm run sandbox -- [options]
-
-Starts a local Public Events API v2: staging on --port, production on --production-port.
-Prints one JSON line (base URLs and API keys), then a summary; serves until Ctrl+C.
-
-  --port N                  staging port (default 4010; 0 = any free port)
-  --host H                  loopback address to listen on (default 127.0.0.1)
-  --production-port N       production port (default: staging port + 1; 0 = any)
-  --seed N                  data seed (default 1): same seed, same catalog and keys
-  --events N                on-sale event points visible to the partner key (default ${DEFAULT_OPTIONS.events})
-  --places-per-event N      places in each hall (default ${DEFAULT_OPTIONS.placesPerEvent})
-  --big-event-places N      give event point 1001 this many places (e.g. 50000)
-  --private-events N        organiser-only event points (default ${DEFAULT_OPTIONS.privateEvents})
-  --archived-events N       event points whose sales ended (default ${DEFAULT_OPTIONS.archivedEvents})
-  --widget-orders N         past widget sales per company (default ${DEFAULT_OPTIONS.widgetOrders})
-  --envelope E              list envelope: ${ENVELOPES.join(' | ')} (default array)
-  --tickets-per-order N     per-order ticket limit (default ${DEFAULT_OPTIONS.limits.ticketsPerOrder})
-  --reserved-per-account N  simultaneously reserved tickets per account (default ${DEFAULT_OPTIONS.limits.reservedPerAccount})
-  --rate-limit N            requests per key per window, 0 = off (default ${DEFAULT_OPTIONS.rateLimit.limit})
-  --rate-window-ms N        rate-limit window (default ${DEFAULT_OPTIONS.rateLimit.windowMs})
-  --now ISO                 start the sandbox clock at this time (default: real now)
-  --push-url URL            push notifications for the partner company to this URL
-  --push-secret S           sign pushes: X-Signature: sha256=<hex HMAC of the body>
-  --quirks LIST             a difficult service on purpose, comma-separated, e.g.
-                            ignore-sort,clock-skew=+10m,late-visible=8m,redirect=cross-origin,mangle-write-answers=gzip
-                            (${QUIRK_NAMES.join(', ')}; see docs/sandbox.md)
-  --help`;
+const USAGE = [
+	`npm run sandbox -- [options]`,
+	``,
+	`Starts a local Public Events API v2: staging on --port, production on --production-port.`,
+	`Prints one JSON line (base URLs and API keys), then a summary; serves until Ctrl+C.`,
+	``,
+	`  --port N                  staging port (default 4010; 0 = any free port)`,
+	`  --host H                  loopback address to listen on (default 127.0.0.1)`,
+	`  --production-port N       production port (default: staging port + 1; 0 = any)`,
+	`  --seed N                  data seed (default 1): same seed, same catalog and keys`,
+	`  --events N                on-sale event points visible ` +
+		`to the partner key (default ${DEFAULT_OPTIONS.events})`,
+	`  --places-per-event N      places in each hall (default ${DEFAULT_OPTIONS.placesPerEvent})`,
+	`  --big-event-places N      give event point 1001 this many places (e.g. 50000)`,
+	`  --private-events N        organiser-only event ` +
+		`points (default ${DEFAULT_OPTIONS.privateEvents})`,
+	`  --archived-events N       event points whose sales ` +
+		`ended (default ${DEFAULT_OPTIONS.archivedEvents})`,
+	`  --widget-orders N         past widget sales per ` +
+		`company (default ${DEFAULT_OPTIONS.widgetOrders})`,
+	`  --envelope E              list envelope: ${ENVELOPES.join(' | ')} (default array)`,
+	`  --tickets-per-order N     per-order ticket limit ` +
+		`(default ${DEFAULT_OPTIONS.limits.ticketsPerOrder})`,
+	`  --reserved-per-account N  simultaneously reserved tickets per ` +
+		`account (default ${DEFAULT_OPTIONS.limits.reservedPerAccount})`,
+	`  --rate-limit N            requests per key per window, ` +
+		`0 = off (default ${DEFAULT_OPTIONS.rateLimit.limit})`,
+	`  --rate-window-ms N        rate-limit window (default ${DEFAULT_OPTIONS.rateLimit.windowMs})`,
+	`  --now ISO                 start the sandbox clock at this time (default: real now)`,
+	`  --push-url URL            push notifications for the partner company to this URL`,
+	`  --push-secret S           sign pushes: X-Signature: sha256=<hex HMAC of the body>`,
+	`  --quirks LIST             a difficult service on purpose, comma-separated, e.g.`,
+	`                            ` +
+		`ignore-sort,clock-skew=+10m,late-visible=8m,redirect=cross-origin,mangle-write-answers=gzip`,
+	`                            (${QUIRK_NAMES.join(', ')}; see docs/sandbox.md)`,
+	`  --help`,
+].join('\n');
 
 const { values } = parseArgs({
 	options: {
@@ -134,15 +144,26 @@ async function main() {
 			production: { baseUrl: production.baseUrl, keys: production.keys },
 		}),
 	);
-	console.log(`
-Public Events API v2 sandbox
-  staging     ${staging.baseUrl}/api/v2   partner key ${staging.keys.partner}
-              organiser key ${staging.keys.organiser}
-  production  ${production.baseUrl}/api/v2   partner key ${production.keys.partner}
-  control     ${staging.baseUrl}/__sandbox/state   (clock, faults, limits, pushes, request log)
-  quirks      ${staging.app.quirksText || 'none'}${staging.app.otherOrigin.url ? `   (other origin ${staging.app.otherOrigin.url}, record at /__sandbox/other-origin)` : ''}
-  data        ${staging.app.store.events.length} event points (seed ${staging.app.options.seed})${big ? `, event point ${big} has ${staging.app.options.bigEventPlaces} places` : ''}
-Ctrl+C stops it.`);
+	const otherUrl = staging.app.otherOrigin.url;
+	const otherOrigin = otherUrl
+		? `   (other origin ${otherUrl}, record at /__sandbox/other-origin)`
+		: '';
+	console.log(
+		[
+			``,
+			`Public Events API v2 sandbox`,
+			`  staging     ${staging.baseUrl}/api/v2   partner key ${staging.keys.partner}`,
+			`              organiser key ${staging.keys.organiser}`,
+			`  production  ${production.baseUrl}/api/v2   partner key ${production.keys.partner}`,
+			`  control     ${staging.baseUrl}/__sandbox/state   ` +
+				`(clock, faults, limits, pushes, request log)`,
+			`  quirks      ${staging.app.quirksText || 'none'}${otherOrigin}`,
+			`  data        ${staging.app.store.events.length} event ` +
+				`points (seed ${staging.app.options.seed})` +
+				`${big ? `, event point ${big} has ${staging.app.options.bigEventPlaces} places` : ''}`,
+			`Ctrl+C stops it.`,
+		].join('\n'),
+	);
 	const stop = async () => {
 		await Promise.all([staging.stop(), production.stop()]);
 		process.exit(0);

@@ -30,12 +30,15 @@ import {
 	type Example,
 } from './demo/setup';
 
-const USAGE = `npm run demo -- [options]
-
-  --sandbox-port N   the sandbox's port (default 4010; 0 = any free port)
-  --n8n-port N       n8n's port (default 5678; if busy, any free port; 0 = any free port)
-  --n8n-version V    the n8n to run (default ${N8N_VERSION}; 1.123.81 also works, see docs/compatibility.md)
-  --help`;
+const USAGE = [
+	`npm run demo -- [options]`,
+	``,
+	`  --sandbox-port N   the sandbox's port (default 4010; 0 = any free port)`,
+	`  --n8n-port N       n8n's port (default 5678; if busy, any free port; 0 = any free port)`,
+	`  --n8n-version V    the n8n to run (default ${N8N_VERSION}` +
+		`; 1.123.81 also works, see docs/compatibility.md)`,
+	`  --help`,
+].join('\n');
 
 const startedAt = Date.now();
 const say = (message: string) =>
@@ -236,6 +239,12 @@ function printReady({
 				]
 			: []),
 	];
+	const crmLine = crm
+		? `  crm          ${crm}   (stand-in for "Send to CRM": GET lists what it received)\n`
+		: '';
+	const workflows = examples.length
+		? examples.map(workflowLine).join('\n               ')
+		: '(none: examples/ is empty)';
 	console.log(`
 Ready in ${Math.round((Date.now() - startedAt) / 1000)} s.
 
@@ -243,7 +252,7 @@ Ready in ${Math.round((Date.now() - startedAt) / 1000)} s.
   login        ${OWNER.email}  /  ${OWNER.password}   (demo only; everything is deleted on exit)
   sandbox      ${sandbox.baseUrl}/api/v2   control: ${sandbox.baseUrl}/__sandbox/state
   files        ${filesDir}/   (what the file examples write; removed on exit)
-${crm ? `  crm          ${crm}   (stand-in for "Send to CRM": GET lists what it received)\n` : ''}${mcp ? mcpLines(mcp) : ''}  workflows    ${examples.length ? examples.map(workflowLine).join('\n               ') : '(none: examples/ is empty)'}
+${crmLine}${mcp ? mcpLines(mcp) : ''}  workflows    ${workflows}
 
 First steps
 ${steps.map((s, i) => `  ${i + 1}. ${s}`).join('\n')}

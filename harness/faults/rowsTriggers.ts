@@ -1,4 +1,4 @@
-import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
+import { PublicEventsPollTrigger } from '../nodes/pollTrigger';
 import { PublicEventsTrigger } from '../../nodes/PublicEventsTrigger/PublicEventsTrigger.node';
 import { PollSession, WebhookTrigger } from '../engine';
 import { credentialFor, mark, since } from '../nodes/publicEvents';

@@ -3,10 +3,16 @@ import { NodeOperationError, type INode } from 'n8n-workflow';
 // A plain id, or the IRI a user copied from a response (`/api/v2/places/123`): the API wants `123`.
 // The segment before the number names the collection; no segment starts with a dot, so `../` never
 // passes as a path.
-const IRI =
-	/^(?:https?:\/\/[^/?#\s]+)?\/?(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*([A-Za-z][A-Za-z0-9_-]*)\/(\d+)\/?$/;
-const TIME =
-	/^(\d{4}-\d{2}-\d{2})(?:[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:0\d|1[0-4]):?[0-5]\d)?)?$/;
+const IRI = new RegExp(
+	// origin?, path segments, then the collection and the number
+	'^(?:https?://[^/?#\\s]+)?/?(?:[A-Za-z0-9_-][A-Za-z0-9._-]*/)*' +
+		'([A-Za-z][A-Za-z0-9_-]*)/(\\d+)/?$',
+);
+const TIME = new RegExp(
+	// day, then an optional time with optional seconds, fraction and offset (up to ±14:59)
+	'^(\\d{4}-\\d{2}-\\d{2})(?:[T ](?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d+)?)?' +
+		'(?:Z|[+-](?:0\\d|1[0-4]):?[0-5]\\d)?)?$',
+);
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 const INT64_MAX = '9223372036854775807';
 /** Longest id or IRI read; anything longer is not one (and is never put in a URL). */

@@ -298,7 +298,10 @@ describe('real n8n: the example workflows', () => {
 			expect(run.data.resultData.lastNodeExecuted).toBe('Nothing Exported');
 			const message = String(run.data.resultData.error.message);
 			expect(message).toMatch(
-				/^No barcode file was written: Export Barcodes answered an error for each of the \d+ events ahead/,
+				new RegExp(
+					'^No barcode file was written: Export Barcodes answered an er' +
+						'ror for each of the \\d+ events ahead',
+				),
 			);
 			expect(message).toMatch(/403/);
 			expect(message).toMatch(/organiser key/);

@@ -146,7 +146,10 @@ describe("a partner's journeys in the demo's editor (Chromium)", () => {
 			await dialog.getByText('More details').click();
 			await dialog
 				.getByText(
-					/The API key was refused by POST \S+\/api\/v2\/token \(401\)\. Staging and production keys differ/,
+					new RegExp(
+						'The API key was refused by POST \\S+\\/api\\/v2\\/token \\(401\\)\\.' +
+							' Staging and production keys differ',
+					),
 				)
 				.waitFor();
 			await checkpoint('1-credential-refused', { keepHtml: false });

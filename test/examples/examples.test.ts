@@ -10,7 +10,7 @@ import {
 } from 'n8n-workflow';
 
 import { PublicEvents } from '../../nodes/PublicEvents/PublicEvents.node';
-import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
+import { PublicEventsPollTrigger } from '../../harness/nodes/pollTrigger';
 import { PublicEventsTrigger } from '../../nodes/PublicEventsTrigger/PublicEventsTrigger.node';
 import { expectNoSecrets, secretsOf } from '../../harness/secrets';
 import { SandboxClient } from '../../harness/sandbox/client';

@@ -245,10 +245,11 @@ function summary(fault: Fault, obs: Observation): string {
 	}
 	if (obs.webhook) {
 		const w = obs.webhook;
-		const order = w.fetched
-			? 'order read'
-			: `order unavailable` +
-				`${w.unavailable && fault.says.test(w.unavailable) ? ' (says why)' : `: "${String(w.unavailable).slice(0, 50)}"`}`;
+		const why =
+			w.unavailable && fault.says.test(w.unavailable)
+				? ' (says why)'
+				: `: "${String(w.unavailable).slice(0, 50)}"`;
+		const order = w.fetched ? 'order read' : `order unavailable${why}`;
 		const repeat =
 			w.deliveryAttempts > 1 ? `; delivered ${w.deliveryAttempts}×, repeat ignored` : '';
 		const bad = w.badBody

@@ -182,7 +182,10 @@ describe('the engine harness scans every run', () => {
 			const answer = await post(trigger.url, JSON.stringify({ type: sb.keys.partner }));
 			expect(answer.status).toBe(200);
 			expect(() => trigger.calls).toThrow(
-				/^Secret leak in webhook call 1: API key of partner, publicEventsApi.apiKey of credential 2$/,
+				new RegExp(
+					'^Secret leak in webhook call 1: API key of partner, publicEv' +
+						'entsApi.apiKey of credential 2$',
+				),
 			);
 			await expect(trigger.close()).rejects.toThrow(/^Secret leak in webhook call 1/);
 		},

@@ -1,6 +1,6 @@
 import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 
-import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
+import { PublicEventsPollTrigger } from '../../harness/nodes/pollTrigger';
 import { pollProperties } from '../../nodes/PublicEventsPollTrigger/poll/description';
 import {
 	badValues,

@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { PublicEventsApi } from '../../credentials/PublicEventsApi.credentials';
 import { PublicEvents } from '../../nodes/PublicEvents/PublicEvents.node';
-import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
+import { PublicEventsPollTrigger } from '../../harness/nodes/pollTrigger';
 import { PublicEventsTrigger } from '../../nodes/PublicEventsTrigger/PublicEventsTrigger.node';
 
 /** Every property, with the entries of its collections, depth first. */

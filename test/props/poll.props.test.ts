@@ -13,7 +13,7 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
+import { PublicEventsPollTrigger } from '../../harness/nodes/pollTrigger';
 import { recordWidgetSale } from '../../sandbox/seed';
 import { PollSession, type PollResult } from '../../harness/engine';
 import { credentialFor, mark, pollItemId, since } from '../../harness/nodes/publicEvents';

@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
+import { PublicEventsPollTrigger } from '../../harness/nodes/pollTrigger';
 import { PollSession } from '../../harness/engine';
 import { credentialFor, runPublicEvents } from '../../harness/nodes/publicEvents';
 import { SandboxClient } from '../../harness/sandbox/client';

@@ -133,9 +133,10 @@ function said(result: { items: Array<{ json: Record<string, unknown> }>; error?:
 	if (/^Refused: .+ was NOT applied\b/.test(message)) return 'refused';
 	if (/^Not sent: .+ was NOT applied\b/.test(message)) return 'notSent';
 	if (
-		/^Uncertain: .+ was not applied when the node checked: .+ Check .+ before running this again/.test(
-			message,
-		)
+		new RegExp(
+			'^Uncertain: .+ was not applied when the node checked: .+ Che' +
+				'ck .+ before running this again',
+		).test(message)
 	)
 		return 'notYet';
 	if (

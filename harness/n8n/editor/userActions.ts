@@ -9,8 +9,10 @@ import { until } from '../../sandbox/push';
 import type { EditorBrowser } from './browser';
 
 /** The titles of the toast n8n shows when a run from the editor ends. */
-const RUN_ENDED =
-	/Workflow executed successfully|Problem in node|Workflow execution had an error|Workflow has issues/;
+const RUN_ENDED = new RegExp(
+	'Workflow executed successfully|Problem in node|Workflow exec' +
+		'ution had an error|Workflow has issues',
+);
 
 /**
  * Polls `probe` every 100 ms until `done` holds or time is up; returns the last value, for an

@@ -125,6 +125,13 @@ export function pollSettings(this: IPollFunctions): PollSettings {
  * Start From as epoch ms: a Date, a Luxon DateTime, or ISO text; text without an offset is in the
  * workflow's time zone.
  */
+/** A day or date-time in parts: year, month, day, hour, minute, second, offset. */
+const START_PARTS = new RegExp(
+	'^(\\d{4})-(\\d{2})-(\\d{2})(?:[T ](\\d{2}):(\\d{2})(?::(\\d{2})(?:\\.\\d+)?)?)?' +
+		'(Z|[+-]\\d{2}:?\\d{2})?$',
+	'i',
+);
+
 export function startTime(value: unknown, timeZone: string): number | undefined {
 	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
 	const text =
@@ -132,10 +139,7 @@ export function startTime(value: unknown, timeZone: string): number | undefined 
 			? String((value as { toISO: () => string }).toISO())
 			: value;
 	if (typeof text !== 'string') return undefined;
-	const match =
-		/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i.exec(
-			text.trim(),
-		);
+	const match = START_PARTS.exec(text.trim());
 	// 2026-13-01, 10:99 and offsets past ±14:59 are no times
 	if (!match || !isoMoment(text.trim())) return undefined;
 	if (match[7]) {

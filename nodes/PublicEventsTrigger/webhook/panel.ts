@@ -1,7 +1,8 @@
 import type { TriggerPanelDefinition } from 'n8n-workflow';
 
 const DOCS =
-	'https://github.com/public-events/n8n-nodes-public-events/blob/main/docs/triggers.md#testing-in-the-editor';
+	'https://github.com/public-events/n8n-nodes-public-events/blob/main/docs/' +
+	'triggers.md#testing-in-the-editor';
 
 /** What arrives, said once for both states of the workflow. */
 const ARRIVES =

@@ -31,8 +31,11 @@ export interface ApiFailure {
  * Names whose values are credentials, wherever they sit in an error body (headers or fields echoed
  * back).
  */
-const SECRET_NAME =
-	/^(?:(?:proxy-)?authorization|(?:set-)?cookie|x-api-key|api[-_]?key|(?:access|refresh|id|bearer)?[-_]?token|(?:client[-_]?)?secret|password)$/i;
+const SECRET_NAME = new RegExp(
+	'^(?:(?:proxy-)?authorization|(?:set-)?cookie|x-api-key|api[-_]?key|' +
+		'(?:access|refresh|id|bearer)?[-_]?token|(?:client[-_]?)?secret|password)$',
+	'i',
+);
 
 /**
  * Credentials in text: Bearer/Basic values, JWTs (the API's tokens are JWTs), `apiKey=…` or
@@ -42,7 +45,11 @@ const SECRET_TEXT: Array<[RegExp, string]> = [
 	[/\b(Bearer|Basic)\s+[\w\-.~+/]+=*/gi, '$1 [redacted]'],
 	[/\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g, '[redacted]'],
 	[
-		/((?:api[-_]?key|token|secret|password|authorization)["']?\s*[:=]\s*["']?)(?!\[redacted\]|Bearer |Basic )[^\s"'&,;}]+/gi,
+		new RegExp(
+			'((?:api[-_]?key|token|secret|password|authorization)["\']?\\s*[:=]\\s*["\']?)' +
+				'(?!\\[redacted\\]|Bearer |Basic )[^\\s"\'&,;}]+',
+			'gi',
+		),
 		'$1[redacted]',
 	],
 ];
@@ -191,9 +198,7 @@ export function apiError(node: INode, unsafe: ApiFailure, secrets: string[] = []
 	const message = messageFor(failure);
 	const said = bodyMessage(failure.body);
 	const description = [
-		failure.detail ??
-			`${failure.method} ${failure.path}` +
-				`${failure.status ? ` answered ${failure.status}` : ` failed${failure.code ? ` (${failure.code})` : ''}`}`,
+		failure.detail ?? `${failure.method} ${failure.path} ${outcomeOf(failure)}`,
 		said ? `Service said: ${said}` : undefined,
 		failure.status === 422 && failure.method !== 'GET' && failure.path.startsWith('/orders')
 			? HOLDS_HINT
@@ -219,4 +224,10 @@ export function apiError(node: INode, unsafe: ApiFailure, secrets: string[] = []
 	error.message = message;
 	error.context.body = failure.body as JsonObject;
 	return error;
+}
+
+/** "answered 503", or "failed (ECONNRESET)" when no status came back. */
+function outcomeOf({ status, code }: ApiFailure): string {
+	if (status) return `answered ${status}`;
+	return code ? `failed (${code})` : 'failed';
 }

@@ -10,8 +10,25 @@ export interface Received {
 }
 
 /** Failures before any byte of the request reached the service: no name, no connection, no TLS. */
-const NOT_SENT =
-	/^(?:ENOTFOUND|EAI_AGAIN|EAI_NONAME|ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|ERR_INVALID_URL|ERR_TLS_\w+|ERR_SSL_\w+|CERT_\w+|\w+_CERT_\w*|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_\w+|HOSTNAME_MISMATCH)$/;
+const NOT_SENT = new RegExp(
+	`^(?:${[
+		'ENOTFOUND',
+		'EAI_AGAIN',
+		'EAI_NONAME',
+		'ECONNREFUSED',
+		'EHOSTUNREACH',
+		'ENETUNREACH',
+		'ERR_INVALID_URL',
+		'ERR_TLS_\\w+',
+		'ERR_SSL_\\w+',
+		'CERT_\\w+',
+		'\\w+_CERT_\\w*',
+		'DEPTH_ZERO_SELF_SIGNED_CERT',
+		'SELF_SIGNED_CERT_IN_CHAIN',
+		'UNABLE_TO_\\w+',
+		'HOSTNAME_MISMATCH',
+	].join('|')})$`,
+);
 
 /** Whether an attempt failed before any byte reached the service (a client error code). */
 export const neverSent = (code: string | undefined) => code !== undefined && NOT_SENT.test(code);

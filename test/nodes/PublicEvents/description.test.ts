@@ -2,7 +2,7 @@ import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } f
 
 import { PublicEvents } from '../../../nodes/PublicEvents/PublicEvents.node';
 import { allOperations, operationOf } from '../../../nodes/PublicEvents/resources';
-import { PublicEventsPollTrigger } from '../../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
+import { PublicEventsPollTrigger } from '../../../harness/nodes/pollTrigger';
 import { PublicEventsTrigger } from '../../../nodes/PublicEventsTrigger/PublicEventsTrigger.node';
 import pkg from '../../../package.json';
 

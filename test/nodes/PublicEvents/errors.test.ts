@@ -106,8 +106,11 @@ const cases: Case[] = [
 		},
 		refs: ['1001', '1002'],
 		secondFails: true,
-		message:
-			/^The barcode export is only for events your company organises\. .*take the barcodes from the paid order \(Order > Get\)\.$/,
+		message: new RegExp(
+			'^The barcode export is only for events your company organise' +
+				's\\. .*take the barcodes from the paid order \\(Order > Get\\)\\.' +
+				'$',
+		),
 		sent: ['GET /event-points/{id}/barcodes 403'],
 		body: { code: 'barcodes_forbidden' },
 	},
@@ -116,8 +119,10 @@ const cases: Case[] = [
 		key: 'partner',
 		parameters: { resource: 'event', operation: 'get', eventId: byRef },
 		refs: ['999999', '1001'],
-		message:
-			/^Not found: \/event-points\/999999\. .*not linked to your company.*an access setting on the service side, not a fault\.$/,
+		message: new RegExp(
+			'^Not found: \\/event-points\\/999999\\. .*not linked to your co' +
+				'mpany.*an access setting on the service side, not a fault\\.$',
+		),
 		sent: ['GET /event-points/{id} 404'],
 		body: { code: 'not_found' },
 	},
@@ -143,8 +148,10 @@ const cases: Case[] = [
 				current: 41,
 			},
 		},
-		message:
-			/^A limit of the service was exceeded \(limit 40, current 41\): Too many tickets reserved on the account$/,
+		message: new RegExp(
+			'^A limit of the service was exceeded \\(limit 40, current 41\\)' +
+				': Too many tickets reserved on the account$',
+		),
 		sent: ['GET /event-points/{id}/barcodes 422'],
 		body: { limit: 40, current: 41 },
 	},

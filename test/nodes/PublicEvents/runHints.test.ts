@@ -32,7 +32,10 @@ describe('no hidden holds: a node run once per item says so', () => {
 		const [hint] = hintsOf(run);
 		expect(hint).toEqual(expect.objectContaining({ location: 'outputPane', type: 'warning' }));
 		expect(hint.message).toMatch(
-			/^This node ran 2 times, once for each input item: each item created its own order, whose places stay held/,
+			new RegExp(
+				'^This node ran 2 times, once for each input item: each item ' +
+					'created its own order, whose places stay held',
+			),
 		);
 		expect(hint.message).toMatch(/turn on Execute Once in the node's Settings/);
 		for (const item of items) await setStatus((item.json as unknown as Order).id, 'expired');
@@ -180,7 +183,11 @@ describe('reads fed copies say how to avoid them', () => {
 		expect(items.length % 3).toBe(0);
 		const [hint] = hintsOf(run);
 		expect(hint.message).toMatch(
-			/^All 3 input items asked for the same thing, so the output repeats the same results 2 more times\. To read it once, turn on Execute Once/,
+			new RegExp(
+				'^All 3 input items asked for the same thing, so the output r' +
+					'epeats the same results 2 more times\\. To read it once, turn' +
+					' on Execute Once',
+			),
 		);
 		expect(hint.message).toMatch(/map the field to the item's data, e\.g\. \{\{ \$json\.id \}\}/);
 	});

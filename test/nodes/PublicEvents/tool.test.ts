@@ -139,7 +139,10 @@ describe('Public Events as a tool', () => {
 					p.displayOptions?.show?.operation?.[0] === operation,
 			)?.default;
 		expect(of('order', 'create')).toMatch(
-			/event ID \(event search\), the place IDs and one price category ID every place offers \(both from the place list\)/,
+			new RegExp(
+				'event ID \\(event search\\), the place IDs and one price categ' +
+					'ory ID every place offers \\(both from the place list\\)',
+			),
 		);
 		expect(of('hallPlan', 'getPlaces')).toMatch(/by the event ID from the event search/);
 	});

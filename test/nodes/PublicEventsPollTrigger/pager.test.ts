@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { PublicEventsPollTrigger } from '../../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
+import { PublicEventsPollTrigger } from '../../../harness/nodes/pollTrigger';
 import { POLL_BUDGET } from '../../../nodes/PublicEventsPollTrigger/poll/sales';
 import { recordWidgetSale } from '../../../sandbox/seed';
 import { PollSession, type PollResult } from '../../../harness/engine';

@@ -1,6 +1,6 @@
 import type { INodeProperties, TriggerPanelDefinition } from 'n8n-workflow';
 
-import { PublicEventsPollTrigger } from '../../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
+import { PublicEventsPollTrigger } from '../../../harness/nodes/pollTrigger';
 
 /**
  * n8n shows triggerPanel's header and activation hint in the trigger's panel, its executionsHelp

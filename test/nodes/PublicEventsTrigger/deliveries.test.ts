@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { PublicEventsPollTrigger } from '../../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
+import { PublicEventsPollTrigger } from '../../../harness/nodes/pollTrigger';
 import { PollSession } from '../../../harness/engine';
 import { mark, since } from '../../../harness/nodes/publicEvents';
 import {

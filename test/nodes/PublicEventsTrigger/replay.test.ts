@@ -76,7 +76,10 @@ describe(
 				const [first] = await trigger.waitForCalls(1);
 				expect(first.status).toBe(401);
 				expect(JSON.parse(first.response).message).toMatch(
-					/^X-Signature was signed 3[56]\d s before this server's time; the trigger takes 300 s either way \(Replay Window\)$/,
+					new RegExp(
+						"^X-Signature was signed 3[56]\\d s before this server's time;" +
+							' the trigger takes 300 s either way \\(Replay Window\\)$',
+					),
 				);
 				expect(trigger.executions).toEqual([]);
 				expect(trigger.staticData).toEqual({});

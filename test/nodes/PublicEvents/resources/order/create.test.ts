@@ -266,7 +266,11 @@ describe('Create, answer lost: one order at most, found by the places it holds',
 			expect(created).toBe(1);
 			expect(sent(log, 'POST', '/orders')).toBe(1);
 			expect(error?.message).toMatch(
-				/^Uncertain: creating an order on event \d+ may or may not have been applied: the connection dropped before the answer arrived, and reading it back failed too/,
+				new RegExp(
+					'^Uncertain: creating an order on event \\d+ may or may not ha' +
+						've been applied: the connection dropped before the answer ar' +
+						'rived, and reading it back failed too',
+				),
 			);
 			expect(error?.message).toContain(
 				`Check the orders of event ${eventId} (Order > Get ` +

@@ -173,7 +173,11 @@ describe('Order: limits of the service (422)', () => {
 		);
 		// The node's own hint, whatever the service says: holds count until paid or released.
 		expect(refused.error?.description).toMatch(
-			/^POST \/orders answered 422\. Service said: .*\. Held tickets count against the account's limit .*Order > Change Status > Release Hold$/,
+			new RegExp(
+				'^POST \\/orders answered 422\\. Service said: .*\\. Held ticket' +
+					"s count against the account's limit .*Order > Change Status " +
+					'> Release Hold$',
+			),
 		);
 		await order('changeStatus', { orderId: String(first.id), toStatus: 'expired' });
 		expect((await order('create', parameters)).items[0].json.status).toBe('reserved_to_time');

@@ -169,7 +169,10 @@ describe.each(writes)('$operation, answer lost', ({ operation, route, prepare })
 			);
 			expect(items).toEqual([]);
 			expect(error?.message).toMatch(
-				/^Uncertain: .* was not applied when the node checked: the connection dropped before the answer arrived, /,
+				new RegExp(
+					'^Uncertain: .* was not applied when the node checked: the co' +
+						'nnection dropped before the answer arrived, ',
+				),
 			);
 			expect(error?.message).toContain(
 				`read order ${id} back: it is unchanged. ${LATE} Check ` +
@@ -192,7 +195,11 @@ describe.each(writes)('$operation, answer lost', ({ operation, route, prepare })
 			parameters,
 		);
 		expect(error?.message).toMatch(
-			/ was NOT applied: the service answered 503 \(a server error\) instead of the result, so the node read order \d+ back: it is unchanged\. It is safe to run it again\.$/,
+			new RegExp(
+				' was NOT applied: the service answered 503 \\(a server error\\)' +
+					' instead of the result, so the node read order \\d+ back: it ' +
+					'is unchanged\\. It is safe to run it again\\.$',
+			),
 		);
 		expect((error as { httpCode?: string } | undefined)?.httpCode).toBe('503');
 		expect(await applied()).toBe(false);
@@ -213,7 +220,11 @@ describe.each(writes)('$operation, answer lost', ({ operation, route, prepare })
 			);
 			expect(Date.now() - started).toBeLessThan(2000);
 			expect(error?.message).toMatch(
-				/^Uncertain: .* was not applied when the node checked: no answer came within the Timeout \(1 s\), and the node read order \d+ back: it is unchanged/,
+				new RegExp(
+					'^Uncertain: .* was not applied when the node checked: no ans' +
+						'wer came within the Timeout \\(1 s\\), and the node read order' +
+						' \\d+ back: it is unchanged',
+				),
 			);
 			expect(error?.message).toContain(
 				`${LATE} Check order ${id} (Order > Get) before running this again.`,
@@ -249,7 +260,11 @@ describe.each(writes)('$operation, answer lost', ({ operation, route, prepare })
 				},
 			);
 			expect(error?.message).toMatch(
-				/^Uncertain: .* may or may not have been applied: the connection dropped before the answer arrived, and reading it back failed too \(The service failed with status 503/,
+				new RegExp(
+					'^Uncertain: .* may or may not have been applied: the connect' +
+						'ion dropped before the answer arrived, and reading it back f' +
+						'ailed too \\(The service failed with status 503',
+				),
 			);
 			expect(error?.message).toContain('It was not sent again.');
 			expect(error?.message).toContain(

@@ -191,7 +191,11 @@ describe('a read-back that proves nothing is not taken as proof', () => {
 				},
 			);
 			expect(error?.message).toMatch(
-				/^Uncertain: changing the status of order \d+ to paid may or may not have been applied: .* answered something other than order \d+\)/,
+				new RegExp(
+					'^Uncertain: changing the status of order \\d+ to paid may or ' +
+						'may not have been applied: .* answered something other than ' +
+						'order \\d+\\)',
+				),
 			);
 			expect((await getOrder(held.id)).body.status).toBe('paid');
 		},
@@ -208,7 +212,11 @@ describe('a read-back that proves nothing is not taken as proof', () => {
 				{ faults: [{ kind: 'html', status: 500, method: 'PUT', path: '/orders/{id}/status' }] },
 			);
 			expect(error?.message).toMatch(
-				/^Uncertain: changing the status of order \d+ to paid was not applied when the node checked: the service answered 500 \(a server error\) instead of the result, /,
+				new RegExp(
+					'^Uncertain: changing the status of order \\d+ to paid was not' +
+						' applied when the node checked: the service answered 500 \\(a' +
+						' server error\\) instead of the result, ',
+				),
 			);
 			expect(error?.message).not.toMatch(/safe to run/);
 			await release(held.id);
@@ -226,7 +234,11 @@ describe('refused: the service said no, or nothing reached it', () => {
 				ticketId: '900001',
 			});
 			expect(error?.message).toMatch(
-				/^Refused: removing ticket 900001 from order 799999 was NOT applied\. Not found: \/orders\/799999\/tickets\/900001\/remove/,
+				new RegExp(
+					'^Refused: removing ticket 900001 from order 799999 was NOT a' +
+						'pplied\\. Not found: \\/orders\\/799999\\/tickets\\/900001\\/remov' +
+						'e',
+				),
 			);
 			expect(log.map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([
 				'PUT /orders/{id}/tickets/{ticketId}/remove 404',
@@ -254,7 +266,10 @@ describe('refused: the service said no, or nothing reached it', () => {
 				options: { maxRetries: 0 },
 			} as never);
 			expect(error?.message).toMatch(
-				/^Refused: changing the status of order 700001 to paid was NOT applied: the request never reached the service\./,
+				new RegExp(
+					'^Refused: changing the status of order 700001 to paid was NO' +
+						'T applied: the request never reached the service\\.',
+				),
 			);
 			expect(error?.message).not.toMatch(/may have been applied/);
 		},
