@@ -31,6 +31,22 @@ export function signedPushTrigger(
 	};
 }
 
+/**
+ * The poll trigger named 'Poll' on sales and refunds of the widget (`include`), at pollTimes, as
+ * forwardingWorkflow's trigger.
+ */
+export function salesPollTrigger(
+	credential: { id: string; name: string },
+	include: string[] = ['widgetSales', 'widgetRefunds'],
+) {
+	return {
+		name: 'Poll',
+		type: 'n8n-nodes-public-events.publicEventsPollTrigger',
+		parameters: { pollTimes, source: 'salesAndRefunds', include },
+		credentials: { publicEventsApi: credential },
+	};
+}
+
 /** Trigger -> HTTP Request POSTing each item to `receiverUrl`. */
 export function forwardingWorkflow(
 	id: string,

@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { orderHelpers, type Order } from './orderFixtures';
 import { credentialFor, runPublicEvents } from './publicEvents';
 import { SandboxClient } from '../sandbox/client';
+import { onlyEvents } from '../sandbox/suite';
 
 /** Events 1001 and 1002 are on sale with 40 places each (sandbox seed below). */
 export const EVENT = 1001;
@@ -19,14 +20,7 @@ export function orderNodeSuite() {
 	let sb: SandboxClient;
 	let store: ReturnType<typeof credentialFor>['store'];
 	beforeAll(async () => {
-		sb = await SandboxClient.start({
-			events: 3,
-			placesPerEvent: 40,
-			privateEvents: 0,
-			archivedEvents: 0,
-			widgetOrders: 0,
-			limits: { reservedPerAccount: 100 },
-		});
+		sb = await SandboxClient.start(onlyEvents(3, 40, { limits: { reservedPerAccount: 100 } }));
 		store = credentialFor(sb).store;
 	});
 	afterAll(() => sb.stop());

@@ -9,8 +9,10 @@ import { PublicEventsApi } from '../../credentials/PublicEventsApi.credentials';
 import { PublicEventsWebhookApi } from '../../credentials/PublicEventsWebhookApi.credentials';
 import { PublicEventsTrigger } from '../../nodes/PublicEventsTrigger/PublicEventsTrigger.node';
 import { CredentialStore, WebhookTrigger, type WebhookTriggerOptions } from '../engine';
-import { SECRET, signAt, subscribe } from '../sandbox/push';
+import type { SandboxInit } from '../../sandbox';
+import { FIRST_RETRY, SECRET, signAt, subscribe } from '../sandbox/push';
 import type { SandboxClient } from '../sandbox/client';
+import { sandboxSuite } from '../sandbox/suite';
 
 export const TRIGGER_TYPE = 'CUSTOM.publicEventsTrigger';
 export const SIGNED = { authentication: 'signature' };
@@ -77,6 +79,28 @@ export class Triggers {
 	closeAll() {
 		return Promise.all(this.started.splice(0).map((trigger) => trigger.close()));
 	}
+}
+
+/** A sandbox that pushes to the triggers subscribed: retries FIRST_RETRY apart, 5 attempts. */
+export const pushSandbox = (events: number): SandboxInit => ({
+	events,
+	placesPerEvent: 40,
+	push: { retryBaseMs: FIRST_RETRY, maxAttempts: 5 },
+});
+
+/**
+ * One sandbox per suite and the triggers its tests start. After each test: the sandbox's
+ * subscriptions deleted, `reset` run, the triggers closed.
+ */
+export function triggerSuite(init: SandboxInit, reset?: (sb: SandboxClient) => Promise<unknown>) {
+	const sb = sandboxSuite(init);
+	const triggers = new Triggers(sb);
+	afterEach(async () => {
+		await sb().admin('DELETE', '/webhooks');
+		await reset?.(sb());
+		await triggers.closeAll();
+	});
+	return { sb, triggers };
 }
 
 /** A POST as another sender would make it: JSON content type unless told otherwise. */

@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Order } from '../nodes/orderFixtures';
 import { credentialFor, runPublicEvents } from '../nodes/publicEvents';
 import { SandboxClient } from '../sandbox/client';
+import { onlyEvents } from '../sandbox/suite';
 
 /**
  * The cases of writes.props.test.ts: what a case is, and how one is set up in the sandbox and
@@ -69,14 +70,7 @@ export function writesSuite() {
 	let n = 0;
 	let events: number[] = [];
 	beforeAll(async () => {
-		sb = await SandboxClient.start({
-			events: 4,
-			placesPerEvent: 400,
-			privateEvents: 0,
-			archivedEvents: 0,
-			widgetOrders: 0,
-			limits: { reservedPerAccount: 100_000 },
-		});
+		sb = await SandboxClient.start(onlyEvents(4, 400, { limits: { reservedPerAccount: 100_000 } }));
 		store = credentialFor(sb).store;
 		// The seed sells some events out: the cases take those with room.
 		events = (await sb.getAll<{ id: number; countAvailableTickets: number }>('/event-points'))

@@ -7,12 +7,11 @@
  */
 import {
 	apiCredential,
-	ensureN8n,
 	N8nInstance,
-	packPackage,
 	type N8nServer,
 	type PackedPackage,
 } from '../../scripts/n8n/instance';
+import { n8nWithSandbox } from '../../harness/n8n/withSandbox';
 import { SandboxClient } from '../../harness/sandbox/client';
 import { expectNoSecrets, secretsOf } from '../../harness/secrets';
 import { OWNER } from '../../harness/n8n/owner';
@@ -43,14 +42,7 @@ describe('real n8n: the credential test', () => {
 	}
 
 	beforeAll(async () => {
-		const [install, started, pkg] = await Promise.all([
-			ensureN8n(),
-			SandboxClient.start({}),
-			packPackage(),
-		]);
-		sandbox = started;
-		packed = pkg;
-		n8n = await N8nInstance.create({ install, packed });
+		({ sandbox, packed, n8n } = await n8nWithSandbox());
 		const { baseUrl } = sandbox.sandbox;
 		await n8n.importCredentials([
 			apiCredential(GOOD, baseUrl, sandbox.keys.partner),

@@ -16,14 +16,13 @@ import { SandboxClient } from '../../harness/sandbox/client';
 import { expectNoSecrets, secretsOf } from '../../harness/secrets';
 import {
 	apiCredential,
-	ensureN8n,
 	N8N_VERSION,
 	N8nInstance,
-	packPackage,
 	REPO_ROOT,
 	type N8nServer,
 	type PackedPackage,
 } from '../../scripts/n8n/instance';
+import { n8nWithSandbox } from '../../harness/n8n/withSandbox';
 import type { N8nInstall } from '../../scripts/n8n/install';
 import { OWNER } from '../../harness/n8n/owner';
 import { API_CREDENTIAL as DEMO_API } from '../../scripts/demo/setup';
@@ -180,12 +179,7 @@ describe2x('real n8n: sales and refunds into a Data Table (and the Google Sheets
 	}
 
 	beforeAll(async () => {
-		[install, sandbox, packed] = await Promise.all([
-			ensureN8n(),
-			SandboxClient.start({ placesPerEvent: 150 }),
-			packPackage(),
-		]);
-		n8n = await N8nInstance.create({ install, packed });
+		({ install, sandbox, packed, n8n } = await n8nWithSandbox({ placesPerEvent: 150 }));
 		await n8n.importCredentials([
 			apiCredential(DEMO_API, sandbox.sandbox.baseUrl, sandbox.keys.partner),
 		]);

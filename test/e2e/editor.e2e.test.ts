@@ -10,14 +10,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import {
-	ensureN8n,
 	N8nInstance,
 	PACKAGE_NAME,
-	packPackage,
 	REPO_ROOT,
 	type N8nServer,
 	type PackedPackage,
 } from '../../scripts/n8n/instance';
+import { n8nWithSandbox } from '../../harness/n8n/withSandbox';
 import { eventLabel } from '../../nodes/shared/methods/loadOptions';
 import { PUSH_TRIGGER_SCHEMA, readSchema } from '../../harness/engine/outputSchema';
 import { SandboxClient } from '../../harness/sandbox/client';
@@ -93,14 +92,7 @@ describe("real n8n editor in a browser: the package's nodes and credential", () 
 	}
 
 	beforeAll(async () => {
-		const [install, started, pkg] = await Promise.all([
-			ensureN8n(),
-			SandboxClient.start({}),
-			packPackage(),
-		]);
-		sandbox = started;
-		packed = pkg;
-		n8n = await N8nInstance.create({ install, packed });
+		({ sandbox, packed, n8n } = await n8nWithSandbox());
 		order = await chooseOrder(sandbox);
 		await n8n.importCredentials([
 			...credentials(sandbox.sandbox.baseUrl, sandbox.keys.partner),

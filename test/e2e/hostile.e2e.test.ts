@@ -23,6 +23,7 @@ import {
 	type PackedPackage,
 } from '../../scripts/n8n/instance';
 import { expectNoSecrets } from '../../harness/secrets';
+import { manualTrigger } from '../../harness/bench/workflows';
 
 const KEY = 'key_live_hostile_e2e_4d1c9a7b20';
 const WORKFLOW_ID = 'PeE2eWfHostile01';
@@ -186,14 +187,7 @@ describe('real n8n against a hostile service (a stub, not the sandbox)', () => {
 			),
 		);
 		const nodes = [
-			{
-				id: randomUUID(),
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
+			{ id: randomUUID(), position: [0, 0], ...manualTrigger },
 			...CASES.map((c, i) => ({
 				id: randomUUID(),
 				name: c.name,

@@ -18,13 +18,12 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 
 import {
 	apiCredential,
-	ensureN8n,
 	N8nInstance,
-	packPackage,
 	REPO_ROOT,
 	type N8nServer,
 	type PackedPackage,
 } from '../../scripts/n8n/instance';
+import { n8nWithSandbox } from '../../harness/n8n/withSandbox';
 import { until } from '../../harness/sandbox/push';
 import { expectNoSecrets, secretsOf } from '../../harness/secrets';
 import { SandboxClient } from '../../harness/sandbox/client';
@@ -137,14 +136,7 @@ describe(
 		}
 
 		beforeAll(async () => {
-			const [install, started, pkg] = await Promise.all([
-				ensureN8n(),
-				SandboxClient.start({ placesPerEvent: 40 }),
-				packPackage(),
-			]);
-			sandbox = started;
-			packed = pkg;
-			n8n = await N8nInstance.create({ install, packed });
+			({ sandbox, packed, n8n } = await n8nWithSandbox({ placesPerEvent: 40 }));
 			await n8n.importCredentials([
 				apiCredential(DEMO_API, sandbox.sandbox.baseUrl, sandbox.keys.partner),
 				{ ...BEARER, type: 'httpBearerAuth', data: { token: TOKEN } },

@@ -179,6 +179,32 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 			(id) => sink.bodies<{ deliveryId: string }>().filter((b) => b.deliveryId === id).length,
 		);
 
+	/** Waits until `n` deliveries of the subscription were answered 2xx; their ids. */
+	const delivered = (subscriptionId: number, n: number) =>
+		until(
+			async () => {
+				const all = await deliveriesOf(sandbox(), subscriptionId);
+				return (
+					all.length === n &&
+					all.every((d) => d.state === 'delivered') &&
+					all.map((d) => String(d.notificationId))
+				);
+			},
+			'every delivery answered 2xx',
+			30_000,
+		);
+
+	/** Waits until `n` deliveries were answered 2xx and each has started an execution; their ids. */
+	async function settled(subscriptionId: number, n: number) {
+		const ids = await delivered(subscriptionId, n);
+		await until(
+			async () => executionsOf(ids).every((count) => count > 0),
+			'an execution for every delivery',
+			60_000,
+		);
+		return ids;
+	}
+
 	/**
 	 * Sales (and refunds of the first `refunds`) pushed through the balancer, routed as it is set;
 	 * `spaced`: each only after the previous one's execution arrived. Then every delivery again,
@@ -197,29 +223,7 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 			types: ['order.sale', 'order.refund'],
 		});
 		const kept = balancer.deliveries.length;
-		/**
-		 * Waits until `n` deliveries were answered 2xx and each has started an execution; their ids.
-		 */
-		const settle = async (n: number) => {
-			const ids = await until(
-				async () => {
-					const all = await deliveriesOf(sandbox(), subscription.id);
-					return (
-						all.length === n &&
-						all.every((d) => d.state === 'delivered') &&
-						all.map((d) => String(d.notificationId))
-					);
-				},
-				'every delivery answered 2xx',
-				30_000,
-			);
-			await until(
-				async () => executionsOf(ids).every((count) => count > 0),
-				'an execution for every delivery',
-				60_000,
-			);
-			return ids;
-		};
+		const settle = (n: number) => settled(subscription.id, n);
 		const sold: number[] = [];
 		let sent = 0;
 		for (let i = 0; i < sales; i++) {
@@ -327,29 +331,11 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 			});
 			const copies = 5;
 			for (let i = 0; i < copies; i++) await sell();
-			const delivered = async (n: number) =>
-				await until(
-					async () => {
-						const all = await deliveriesOf(sandbox(), subscription.id);
-						return (
-							all.length === n &&
-							all.every((d) => d.state === 'delivered') &&
-							all.map((d) => String(d.notificationId))
-						);
-					},
-					'every delivery answered 2xx',
-					30_000,
-				);
-			const ids = await delivered(copies);
-			await until(
-				async () => executionsOf(ids).every((count) => count > 0),
-				'an execution for every delivery',
-				60_000,
-			);
+			const ids = await settled(subscription.id, copies);
 			// a sale through one processor: once its execution is in, the copies' are most likely in too
 			balancer.route = 'alternate';
 			await sell();
-			const last = (await delivered(copies + 1)).filter((id) => !ids.includes(id));
+			const last = (await delivered(subscription.id, copies + 1)).filter((id) => !ids.includes(id));
 			await until(async () => executionsOf(last)[0] > 0, "the last sale's execution", 60_000);
 			const counts = executionsOf(ids);
 			console.log(

@@ -15,7 +15,7 @@ import { expectNoSecrets, secretsOf } from '../../harness/secrets';
 import {
 	forwardingWorkflow,
 	POLL_EVERY_MS,
-	pollTimes,
+	salesPollTrigger,
 	signedPushTrigger,
 } from '../../harness/n8n/forwardingWorkflow';
 import { QueueCluster } from '../../harness/n8n/queueCluster';
@@ -143,12 +143,7 @@ describe(
 					sellOverWebhook(),
 					forwardingWorkflow(
 						POLL_WORKFLOW,
-						{
-							name: 'Poll',
-							type: 'n8n-nodes-public-events.publicEventsPollTrigger',
-							parameters: { pollTimes, source: 'salesAndRefunds', include: ['widgetSales'] },
-							credentials: { publicEventsApi: API_CREDENTIAL },
-						},
+						salesPollTrigger(API_CREDENTIAL, ['widgetSales']),
 						polled.url,
 					),
 					forwardingWorkflow(

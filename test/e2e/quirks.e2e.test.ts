@@ -26,7 +26,11 @@ import { until } from '../../harness/sandbox/push';
 import { Receiver } from '../../harness/net/receiver';
 import { SandboxClient } from '../../harness/sandbox/client';
 import { expectNoSecrets, secretsOf } from '../../harness/secrets';
-import { forwardingWorkflow, POLL_EVERY_MS, pollTimes } from '../../harness/n8n/forwardingWorkflow';
+import {
+	forwardingWorkflow,
+	POLL_EVERY_MS,
+	salesPollTrigger,
+} from '../../harness/n8n/forwardingWorkflow';
 import { MINUTE } from '../../harness/time';
 import { OWNER } from '../../harness/n8n/owner';
 import { API_CREDENTIAL as DEMO_API } from '../../scripts/demo/setup';
@@ -100,20 +104,7 @@ describe('real n8n against the sandbox in quirks mode', () => {
 			readFileSync(join(REPO_ROOT, 'examples', 'sell-a-ticket.json'), 'utf8'),
 		);
 		await n8n.importWorkflows([
-			forwardingWorkflow(
-				POLL_WORKFLOW,
-				{
-					name: 'Poll',
-					type: 'n8n-nodes-public-events.publicEventsPollTrigger',
-					parameters: {
-						pollTimes,
-						source: 'salesAndRefunds',
-						include: ['widgetSales', 'widgetRefunds'],
-					},
-					credentials: { publicEventsApi: DEMO_API },
-				},
-				polled.url,
-			),
+			forwardingWorkflow(POLL_WORKFLOW, salesPollTrigger(DEMO_API), polled.url),
 			sell,
 		]);
 		server = await n8n.start();

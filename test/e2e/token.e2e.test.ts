@@ -10,13 +10,13 @@ import { expectNoSecrets, secretsOf } from '../../harness/secrets';
 import { SandboxClient } from '../../harness/sandbox/client';
 import {
 	apiCredential,
-	ensureN8n,
 	N8nInstance,
 	nodeOutput,
-	packPackage,
 	type PackedPackage,
 } from '../../scripts/n8n/instance';
+import { n8nWithSandbox } from '../../harness/n8n/withSandbox';
 import { HOUR } from '../../harness/time';
+import { manualTrigger } from '../../harness/bench/workflows';
 
 const CREDENTIAL = { id: 'PeE2eCredToken01', name: 'Public Events sandbox (e2e)' };
 const WORKFLOW_ID = 'PeE2eWfToken0001';
@@ -29,14 +29,7 @@ function workflow() {
 		active: false,
 		settings: { executionOrder: 'v1' },
 		nodes: [
-			{
-				id: randomUUID(),
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
+			{ id: randomUUID(), position: [0, 0], ...manualTrigger },
 			{
 				id: randomUUID(),
 				name: NODE,
@@ -87,15 +80,7 @@ describe('real n8n: token stored across executions and renewed on expiry', () =>
 	}
 
 	beforeAll(async () => {
-		// Install (first time only), sandbox and build in parallel: they do not depend on each other.
-		const [install, started, pkg] = await Promise.all([
-			ensureN8n(),
-			SandboxClient.start({}),
-			packPackage(),
-		]);
-		sandbox = started;
-		packed = pkg;
-		n8n = await N8nInstance.create({ install, packed });
+		({ sandbox, packed, n8n } = await n8nWithSandbox());
 		await n8n.importCredentials([
 			apiCredential(CREDENTIAL, sandbox.sandbox.baseUrl, sandbox.keys.partner),
 		]);

@@ -19,7 +19,7 @@ import { deliveriesOf, subscribe, until } from '../../harness/sandbox/push';
 import {
 	forwardingWorkflow,
 	POLL_EVERY_MS,
-	pollTimes,
+	salesPollTrigger,
 	signedPushTrigger,
 } from '../../harness/n8n/forwardingWorkflow';
 import { Receiver } from '../../harness/net/receiver';
@@ -96,20 +96,7 @@ describe('real n8n: push and poll triggers, activated in a running n8n', () => {
 				signedPushTrigger(WEBHOOK_ID, HOOK_CREDENTIAL, ['sale', 'refund']),
 				pushed.url,
 			),
-			forwardingWorkflow(
-				POLL_WORKFLOW,
-				{
-					name: 'Poll',
-					type: 'n8n-nodes-public-events.publicEventsPollTrigger',
-					parameters: {
-						pollTimes,
-						source: 'salesAndRefunds',
-						include: ['widgetSales', 'widgetRefunds'],
-					},
-					credentials: { publicEventsApi: API_CREDENTIAL },
-				},
-				polled.url,
-			),
+			forwardingWorkflow(POLL_WORKFLOW, salesPollTrigger(API_CREDENTIAL), polled.url),
 		]);
 		server = await n8n.start();
 		cookie = await server.setupOwner(OWNER);

@@ -16,6 +16,7 @@ import { PublicEventsPollTrigger } from '../../harness/nodes/pollTrigger';
 import { PollSession } from '../../harness/engine';
 import { credentialFor, runPublicEvents } from '../../harness/nodes/publicEvents';
 import { SandboxClient } from '../../harness/sandbox/client';
+import { onlyEvents } from '../../harness/sandbox/suite';
 import { checkProperty } from '../../harness/props/property';
 import { MINUTE } from '../../harness/time';
 
@@ -48,13 +49,7 @@ let ended: IDataObject;
 let names: Map<string, unknown>;
 
 beforeAll(async () => {
-	sb = await SandboxClient.start({
-		events: 3,
-		privateEvents: 0,
-		archivedEvents: 1,
-		widgetOrders: 0,
-		placesPerEvent: 400,
-	});
+	sb = await SandboxClient.start(onlyEvents(3, 400, { archivedEvents: 1 }));
 	await sb.token();
 	live = (await sb.getAll('/event-points')).filter((e) => e.countAvailableTickets > 100);
 	[ended] = await sb.getAll('/event-points-archived');

@@ -1,5 +1,8 @@
 import { SandboxClient } from '../../harness/sandbox/client';
+import { onlyEvents, sandboxSuite } from '../../harness/sandbox/suite';
 import { HOUR, DAY } from '../../harness/time';
+
+const SMALL = onlyEvents(3, 4);
 
 /** A token for a key, asked over HTTP without the client's cache. */
 async function freshToken(sb: SandboxClient, company = 'partner'): Promise<string> {
@@ -147,83 +150,63 @@ describe('sandbox auth: POST /token', () => {
 });
 
 describe('sandbox auth: token lifetime of 24 hours on the sandbox clock', () => {
-	let sb: SandboxClient;
-	beforeAll(
-		async () =>
-			(sb = await SandboxClient.start({
-				events: 3,
-				privateEvents: 0,
-				archivedEvents: 0,
-				placesPerEvent: 4,
-				widgetOrders: 0,
-			})),
-	);
-	afterAll(() => sb.stop());
+	const sb = sandboxSuite(SMALL);
 
 	it(
 		'keeps a token valid 23 h later, answers 401 ' +
 			'token_expired past 24 h, and a fresh token works again',
 		async () => {
-			const old = await freshToken(sb);
-			expect((await sb.api('GET', '/countries', { token: old })).status).toBe(200);
+			const old = await freshToken(sb());
+			expect((await sb().api('GET', '/countries', { token: old })).status).toBe(200);
 
-			await sb.advanceClock(23 * HOUR);
-			const at23h = await sb.api('GET', '/countries', { token: old });
+			await sb().advanceClock(23 * HOUR);
+			const at23h = await sb().api('GET', '/countries', { token: old });
 			expect(at23h.status).toBe(200);
 
-			await sb.advanceClock(HOUR + 60_000);
-			const expired = await sb.api('GET', '/countries', { token: old });
+			await sb().advanceClock(HOUR + 60_000);
+			const expired = await sb().api('GET', '/countries', { token: old });
 			expect(expired.status).toBe(401);
 			expect(expired.body.code).toBe('token_expired');
 
-			const fresh = await freshToken(sb);
+			const fresh = await freshToken(sb());
 			expect(fresh).not.toBe(old);
-			expect((await sb.api('GET', '/countries', { token: fresh })).status).toBe(200);
+			expect((await sb().api('GET', '/countries', { token: fresh })).status).toBe(200);
 
-			await sb.advanceClock(23 * HOUR);
-			expect((await sb.api('GET', '/countries', { token: fresh })).status).toBe(200);
-			expect((await sb.api('GET', '/countries', { token: old })).status).toBe(401);
+			await sb().advanceClock(23 * HOUR);
+			expect((await sb().api('GET', '/countries', { token: fresh })).status).toBe(200);
+			expect((await sb().api('GET', '/countries', { token: old })).status).toBe(401);
 
-			await sb.advanceClock(DAY);
-			expect((await sb.api('GET', '/countries', { token: fresh })).body.code).toBe('token_expired');
+			await sb().advanceClock(DAY);
+			expect((await sb().api('GET', '/countries', { token: fresh })).body.code).toBe(
+				'token_expired',
+			);
 		},
 	);
 });
 
 describe('sandbox auth: rate limit per key', () => {
 	const WINDOW = 60_000;
-	let sb: SandboxClient;
-	beforeAll(
-		async () =>
-			(sb = await SandboxClient.start({
-				events: 3,
-				privateEvents: 0,
-				archivedEvents: 0,
-				placesPerEvent: 4,
-				widgetOrders: 0,
-			})),
-	);
-	afterAll(() => sb.stop());
+	const sb = sandboxSuite(SMALL);
 
 	it(
 		'answers 429 with a numeric Retry-After past the limit, ' +
 			'spares other keys, and lets calls through in the next window',
 		async () => {
-			const config = await sb.admin('PUT', '/config', {
+			const config = await sb().admin('PUT', '/config', {
 				rateLimit: { limit: 3, windowMs: WINDOW },
 			});
 			expect(config.status).toBe(200);
 			expect(config.body.rateLimit).toEqual({ limit: 3, windowMs: WINDOW });
 
 			// Start just after a window boundary, so the window cannot roll over during the test.
-			const { nowMs } = await sb.advanceClock(0);
+			const { nowMs } = await sb().advanceClock(0);
 			const boundary = Math.ceil(nowMs / WINDOW) * WINDOW + WINDOW + 1000;
-			await sb.admin('POST', '/clock', { set: new Date(boundary).toISOString() });
+			await sb().admin('POST', '/clock', { set: new Date(boundary).toISOString() });
 
-			const token = await freshToken(sb); // 1st request of the partner key (POST /token counts)
-			expect((await sb.api('GET', '/countries', { token })).status).toBe(200); // 2nd
-			expect((await sb.api('GET', '/countries', { token })).status).toBe(200); // 3rd
-			const limited = await sb.api('GET', '/countries', { token }); // 4th
+			const token = await freshToken(sb()); // 1st request of the partner key (POST /token counts)
+			expect((await sb().api('GET', '/countries', { token })).status).toBe(200); // 2nd
+			expect((await sb().api('GET', '/countries', { token })).status).toBe(200); // 3rd
+			const limited = await sb().api('GET', '/countries', { token }); // 4th
 			expect(limited.status).toBe(429);
 			const retryAfter = limited.headers['retry-after'];
 			expect(retryAfter).toMatch(/^\d+$/);
@@ -233,29 +216,31 @@ describe('sandbox auth: rate limit per key', () => {
 			expect(typeof limited.body.message).toBe('string');
 
 			// POST /token of the same key is limited too.
-			expect((await sb.api('POST', '/token', { body: { apiKey: sb.keys.partner } })).status).toBe(
-				429,
-			);
+			expect(
+				(await sb().api('POST', '/token', { body: { apiKey: sb().keys.partner } })).status,
+			).toBe(429);
 
 			// Another key has its own budget.
-			const organiser = await freshToken(sb, 'organiser');
-			expect((await sb.api('GET', '/countries', { token: organiser })).status).toBe(200);
+			const organiser = await freshToken(sb(), 'organiser');
+			expect((await sb().api('GET', '/countries', { token: organiser })).status).toBe(200);
 
 			// The next window (moved on the sandbox clock, not waited for) lets the partner through
 			// again.
-			await sb.advanceClock(Number(retryAfter) * 1000);
-			const again = await sb.api('GET', '/countries', { token });
+			await sb().advanceClock(Number(retryAfter) * 1000);
+			const again = await sb().api('GET', '/countries', { token });
 			expect(again.status).toBe(200);
 			expect(Array.isArray(again.body)).toBe(true);
 		},
 	);
 
 	it('turns the limit off with limit 0', async () => {
-		await sb.admin('PUT', '/config', { rateLimit: { limit: 0 } });
-		const token = await freshToken(sb);
+		await sb().admin('PUT', '/config', { rateLimit: { limit: 0 } });
+		const token = await freshToken(sb());
 		const statuses = await Promise.all(
 			Array.from({ length: 10 }, () =>
-				sb.api('GET', '/countries', { token }).then((r) => r.status),
+				sb()
+					.api('GET', '/countries', { token })
+					.then((r) => r.status),
 			),
 		);
 		expect(statuses).toEqual(Array(10).fill(200));

@@ -42,6 +42,9 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 	});
 
 	const create = (body: unknown) => sb.send<Order & ErrorBody>('POST', '/orders', body);
+	/** An order for all the free places `p` found. */
+	const createFor = (p: { ids: string[]; priceCategory: string }, eventId = EVENT) =>
+		create({ eventPoint: String(eventId), places: p.ids, priceCategory: p.priceCategory });
 	const setStatus = (id: number, toStatus: string) =>
 		sb.send<Order>('PUT', `/orders/${id}/status`, { toStatus });
 	const setLimits = async (limits: Partial<typeof DEFAULT_LIMITS>) =>
@@ -51,6 +54,31 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 		const res = await create({ eventPoint: String(eventId), places: ids, priceCategory });
 		expect(res.status).toBe(201);
 		return res.body;
+	}
+
+	/** Holds 2 of 3 free places under `limits`, then asks to add the third to the order. */
+	async function addThird(limits: Partial<typeof DEFAULT_LIMITS>) {
+		await setLimits(limits);
+		const p = await sb.freePlaces(EVENT, 3);
+		const order = await hold(p.ids.slice(0, 2), p.priceCategory);
+		const res = await sb.send<ErrorBody>('PUT', `/orders/${order.id}/add-place`, {
+			places: [p.ids[2]],
+			priceCategory: p.priceCategory,
+		});
+		return { p, order, res };
+	}
+
+	/** With room for 3 reserved tickets: a hold of 2, and a request for 2 more to send. */
+	async function holdTwoOfFour() {
+		await setLimits({ reservedPerAccount: 3 });
+		const p = await sb.freePlaces(EVENT, 4);
+		const first = await hold(p.ids.slice(0, 2), p.priceCategory);
+		const second = {
+			eventPoint: String(EVENT),
+			places: p.ids.slice(2, 4),
+			priceCategory: p.priceCategory,
+		};
+		return { p, first, second };
 	}
 
 	async function places(eventId = EVENT): Promise<Place[]> {
@@ -79,11 +107,7 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 			async () => {
 				const before = await snapshot();
 				const p = await sb.freePlaces(EVENT, 11);
-				const res = await create({
-					eventPoint: String(EVENT),
-					places: p.ids,
-					priceCategory: p.priceCategory,
-				});
+				const res = await createFor(p);
 				expect(res.status).toBe(422);
 				expect(res.body.limit).toBe(10);
 				expect(res.body.current).toBe(11);
@@ -99,13 +123,7 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 		it(
 			'add-place past the per-order limit ' + 'answers 422 and leaves the order as it was',
 			async () => {
-				await setLimits({ ticketsPerOrder: 2 });
-				const p = await sb.freePlaces(EVENT, 3);
-				const order = await hold(p.ids.slice(0, 2), p.priceCategory);
-				const res = await sb.send<ErrorBody>('PUT', `/orders/${order.id}/add-place`, {
-					places: [p.ids[2]],
-					priceCategory: p.priceCategory,
-				});
+				const { p, order, res } = await addThird({ ticketsPerOrder: 2 });
 				expect(res.status).toBe(422);
 				expect(res.body.limit).toBe(2);
 				expect(res.body.current).toBe(3);
@@ -118,11 +136,7 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 		it('the per-order limit follows the config: ticketsPerOrder 3 rejects 4 places', async () => {
 			await setLimits({ ticketsPerOrder: 3 });
 			const p = await sb.freePlaces(EVENT, 4);
-			const res = await create({
-				eventPoint: String(EVENT),
-				places: p.ids,
-				priceCategory: p.priceCategory,
-			});
+			const res = await createFor(p);
 			expect(res.status).toBe(422);
 			expect(res.body).toMatchObject({ limit: 3, current: 4 });
 		});
@@ -133,14 +147,7 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 			'a hold of 2 then 2 with reservedPerAccount 3: the second answers ' +
 				'422 with limit 3 and current 2; releasing the first lets it through',
 			async () => {
-				await setLimits({ reservedPerAccount: 3 });
-				const p = await sb.freePlaces(EVENT, 4);
-				const first = await hold(p.ids.slice(0, 2), p.priceCategory);
-				const second = {
-					eventPoint: String(EVENT),
-					places: p.ids.slice(2, 4),
-					priceCategory: p.priceCategory,
-				};
+				const { p, first, second } = await holdTwoOfFour();
 
 				const refused = await create(second);
 				expect(refused.status).toBe(422);
@@ -159,14 +166,7 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 		);
 
 		it('the same request succeeds once the first hold expires by the clock', async () => {
-			await setLimits({ reservedPerAccount: 3 });
-			const p = await sb.freePlaces(EVENT, 4);
-			const first = await hold(p.ids.slice(0, 2), p.priceCategory);
-			const second = {
-				eventPoint: String(EVENT),
-				places: p.ids.slice(2, 4),
-				priceCategory: p.priceCategory,
-			};
+			const { first, second } = await holdTwoOfFour();
 			expect((await create(second)).status).toBe(422);
 
 			await sb.advanceClock(15 * MINUTE + 1000);
@@ -180,34 +180,16 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 			const a = await sb.freePlaces(EVENT, 2);
 			const b = await sb.freePlaces(OTHER_EVENT, 2);
 			const first = await hold(a.ids, a.priceCategory);
-			const refused = await create({
-				eventPoint: String(OTHER_EVENT),
-				places: b.ids,
-				priceCategory: b.priceCategory,
-			});
+			const refused = await createFor(b, OTHER_EVENT);
 			expect(refused.status).toBe(422);
 			expect(refused.body).toMatchObject({ limit: 3, current: 2 });
 
 			expect((await setStatus(first.id, 'paid')).body.status).toBe('paid');
-			expect(
-				(
-					await create({
-						eventPoint: String(OTHER_EVENT),
-						places: b.ids,
-						priceCategory: b.priceCategory,
-					})
-				).status,
-			).toBe(201);
+			expect((await createFor(b, OTHER_EVENT)).status).toBe(201);
 		});
 
 		it('add-place past the account limit answers 422', async () => {
-			await setLimits({ reservedPerAccount: 2 });
-			const p = await sb.freePlaces(EVENT, 3);
-			const order = await hold(p.ids.slice(0, 2), p.priceCategory);
-			const res = await sb.send<ErrorBody>('PUT', `/orders/${order.id}/add-place`, {
-				places: [p.ids[2]],
-				priceCategory: p.priceCategory,
-			});
+			const { res } = await addThird({ reservedPerAccount: 2 });
 			expect(res.status).toBe(422);
 			expect(res.body).toMatchObject({ limit: 2, current: 2 });
 		});
@@ -223,10 +205,7 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 			);
 			expect(res.status).toBe(201);
 			const b = await sb.freePlaces(EVENT, 2);
-			expect(
-				(await create({ eventPoint: String(EVENT), places: b.ids, priceCategory: b.priceCategory }))
-					.status,
-			).toBe(201);
+			expect((await createFor(b)).status).toBe(201);
 		});
 	});
 
@@ -254,11 +233,7 @@ describe('sandbox orders: limits, conflicts and validation', () => {
 			const p = await sb.freePlaces(EVENT, 1);
 			const order = await hold(p.ids, p.priceCategory);
 			await setStatus(order.id, 'paid');
-			const res = await create({
-				eventPoint: String(EVENT),
-				places: p.ids,
-				priceCategory: p.priceCategory,
-			});
+			const res = await createFor(p);
 			expect(res.status).toBe(409);
 			expect(res.body.places).toEqual(p.ids);
 

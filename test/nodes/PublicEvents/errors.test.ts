@@ -2,6 +2,7 @@ import type { IDataObject, INodeParameters, IPairedItemData } from 'n8n-workflow
 
 import {
 	credentialFor,
+	fetchToken,
 	ids,
 	mark,
 	runPublicEvents,
@@ -46,12 +47,7 @@ async function run(
 	extra: { refs?: string[]; continueOnFail?: boolean } = {},
 ) {
 	const { store, id } = credentialFor(sb, { apiKey: sb.keys[key] });
-	await runPublicEvents(store, {
-		resource: 'reference',
-		operation: 'getManyCountries',
-		returnAll: false,
-		limit: 1,
-	});
+	await fetchToken(store);
 	const before = await mark(sb);
 	const result = await runPublicEvents(store, parameters, {
 		inputItems: (extra.refs ?? ['', '']).map((ref) => ({ ref })),

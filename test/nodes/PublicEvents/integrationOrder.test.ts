@@ -4,17 +4,12 @@ import { PublicEvents } from '../../../nodes/PublicEvents/PublicEvents.node';
 import { runWorkflow, type WorkflowNode } from '../../../harness/engine';
 import { credentialFor, mark, since } from '../../../harness/nodes/publicEvents';
 import { SandboxClient } from '../../../harness/sandbox/client';
+import { onlyEvents } from '../../../harness/sandbox/suite';
 
 let sb: SandboxClient;
 
 beforeAll(async () => {
-	sb = await SandboxClient.start({
-		events: 3,
-		placesPerEvent: 20,
-		privateEvents: 0,
-		archivedEvents: 0,
-		widgetOrders: 0,
-	});
+	sb = await SandboxClient.start(onlyEvents(3, 20));
 });
 afterAll(() => sb.stop());
 

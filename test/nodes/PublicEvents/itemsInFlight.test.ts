@@ -3,6 +3,7 @@ import type { IPairedItemData } from 'n8n-workflow';
 import { READS_IN_FLIGHT } from '../../../nodes/PublicEvents/router';
 import {
 	credentialFor,
+	fetchToken,
 	mark,
 	runPublicEvents,
 	since,
@@ -39,12 +40,7 @@ it(
 		'the window; output in input order with pairedItem',
 	async () => {
 		const { store } = credentialFor(sb);
-		await runPublicEvents(store, {
-			resource: 'reference',
-			operation: 'getManyCountries',
-			returnAll: false,
-			limit: 1,
-		});
+		await fetchToken(store);
 		const refs = Array.from({ length: 30 }, (_, i) => visible[(i * 5) % visible.length]);
 		await sb.admin('POST', '/faults', {
 			kind: 'latency',
@@ -86,12 +82,7 @@ it(
 		'input order, each an error item under continueOnFail',
 	async () => {
 		const { store } = credentialFor(sb);
-		await runPublicEvents(store, {
-			resource: 'reference',
-			operation: 'getManyCountries',
-			returnAll: false,
-			limit: 1,
-		});
+		await fetchToken(store);
 		await sb.admin('POST', '/faults', {
 			kind: 'latency',
 			delayMs: DELAY,

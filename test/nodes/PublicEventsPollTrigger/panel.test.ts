@@ -1,26 +1,5 @@
-import type { INodeProperties, TriggerPanelDefinition } from 'n8n-workflow';
-
 import { PublicEventsPollTrigger } from '../../../harness/nodes/pollTrigger';
-
-/**
- * n8n shows triggerPanel's header and activation hint in the trigger's panel, its executionsHelp
- * under "When will this node trigger my flow?".
- */
-function panelOf(description: { triggerPanel?: TriggerPanelDefinition | boolean }) {
-	const panel = description.triggerPanel as TriggerPanelDefinition;
-	const help = panel.executionsHelp as { active: string; inactive: string };
-	const hint = panel.activationHint as { active: string; inactive: string };
-	return { panel, help, hint };
-}
-
-const visible = (properties: INodeProperties[], source: string) =>
-	properties
-		.filter(
-			(p) =>
-				p.type === 'notice' &&
-				(!p.displayOptions?.show?.source || p.displayOptions.show.source.includes(source)),
-		)
-		.map((p) => p.displayName);
+import { panelOf, visible } from '../../../harness/nodes/panel';
 
 describe('the poll trigger says from when and how often', () => {
 	const { description } = new PublicEventsPollTrigger();

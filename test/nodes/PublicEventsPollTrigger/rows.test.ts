@@ -4,6 +4,7 @@ import { PublicEventsPollTrigger } from '../../../harness/nodes/pollTrigger';
 import { PollSession } from '../../../harness/engine';
 import { credentialFor, mark, since } from '../../../harness/nodes/publicEvents';
 import { SandboxClient } from '../../../harness/sandbox/client';
+import { onlyEvents } from '../../../harness/sandbox/suite';
 import { rowsSchema, schemaErrors } from '../../../harness/engine/rowSchema';
 import { MINUTE } from '../../../harness/time';
 
@@ -17,13 +18,7 @@ let live: IDataObject[];
 let archived: IDataObject[];
 
 beforeAll(async () => {
-	sb = await SandboxClient.start({
-		events: 4,
-		privateEvents: 0,
-		archivedEvents: 1,
-		widgetOrders: 0,
-		placesPerEvent: 40,
-	});
+	sb = await SandboxClient.start(onlyEvents(4, 40, { archivedEvents: 1 }));
 	await sb.token();
 	// Most free places first: the tests sell a dozen tickets.
 	live = (await sb.getAll('/event-points')).sort(

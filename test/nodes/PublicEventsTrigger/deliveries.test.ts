@@ -14,35 +14,25 @@ import {
 	until,
 	FIRST_RETRY,
 } from '../../../harness/sandbox/push';
-import { SandboxClient } from '../../../harness/sandbox/client';
-import { post, SIGNED, triggerCredentials, Triggers } from '../../../harness/nodes/webhookTrigger';
+import {
+	post,
+	SIGNED,
+	triggerCredentials,
+	pushSandbox,
+	triggerSuite,
+} from '../../../harness/nodes/webhookTrigger';
 
-let sb: SandboxClient;
-const triggers = new Triggers(() => sb);
-
-beforeAll(
-	async () =>
-		(sb = await SandboxClient.start({
-			events: 6,
-			placesPerEvent: 40,
-			push: { retryBaseMs: FIRST_RETRY, maxAttempts: 5 },
-		})),
-);
-afterEach(async () => {
-	await sb.admin('DELETE', '/webhooks');
-	await triggers.closeAll();
-});
-afterAll(() => sb.stop());
+const { sb, triggers } = triggerSuite(pushSandbox(6));
 
 const widgetSale = async () => {
-	const sale = await sb.admin('POST', '/widget-orders', { tickets: 2 });
+	const sale = await sb().admin('POST', '/widget-orders', { tickets: 2 });
 	expect(sale.status).toBe(201);
 	return sale.body as { id: number; eventPoint: number };
 };
 
 const delivered = (subscriptionId: number, count: number) =>
 	until(async () => {
-		const list = await deliveriesOf(sb, subscriptionId);
+		const list = await deliveriesOf(sb(), subscriptionId);
 		return list.length >= count && list.every((d) => d.state === 'delivered') ? list : undefined;
 	}, `${count} delivered notification(s) of subscription ${subscriptionId}`);
 
@@ -98,7 +88,7 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 			});
 			expect(trigger.executions).toEqual([]);
 			let [delivery] = await until(async () => {
-				const list = await deliveriesOf(sb, subscription.id);
+				const list = await deliveriesOf(sb(), subscription.id);
 				return list[0]?.attempts.length === 1 ? list : undefined;
 			}, 'the first attempt');
 			expect(delivery).toMatchObject({
@@ -108,7 +98,7 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 			// The retry waits for the sandbox clock (moved below), not for wall time.
 			expect(delivery.nextAttemptAt - delivery.attempts[0].at).toBeGreaterThanOrEqual(FIRST_RETRY);
 			expect(trigger.calls).toHaveLength(1);
-			await sb.advanceClock(FIRST_RETRY);
+			await sb().advanceClock(FIRST_RETRY);
 			const [, second] = await trigger.waitForCalls(2);
 			expect([second.status, second.headers['x-delivery-attempt'], second.raw]).toEqual([
 				401,
@@ -117,8 +107,8 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 			]);
 			expect(trigger.executions).toEqual([]);
 
-			trigger.configure({ credentials: triggerCredentials(sb, SECRET) });
-			await sb.advanceClock(2 * FIRST_RETRY);
+			trigger.configure({ credentials: triggerCredentials(sb(), SECRET) });
+			await sb().advanceClock(2 * FIRST_RETRY);
 			const [, , third] = await trigger.waitForCalls(3);
 			expect([third.status, third.headers['x-delivery-attempt']]).toEqual([200, '3']);
 			expect(trigger.executions).toHaveLength(1);
@@ -159,7 +149,7 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 			'twice at once, start one execution',
 		async () => {
 			const { trigger } = await triggers.subscribed(SIGNED);
-			const { orderId } = await payOrder(sb);
+			const { orderId } = await payOrder(sb());
 			const [call] = await trigger.waitForCalls(1);
 			expect(trigger.executions).toHaveLength(1);
 
@@ -179,8 +169,8 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 
 			// A second subscription to the same URL: the sandbox sends each notification twice,
 			// concurrently.
-			await subscribe(sb, { url: trigger.url, secret: SECRET });
-			const refund = await sb.send('PUT', `/orders/${orderId}/status`, { toStatus: 'refund' });
+			await subscribe(sb(), { url: trigger.url, secret: SECRET });
+			const refund = await sb().send('PUT', `/orders/${orderId}/status`, { toStatus: 'refund' });
 			expect(refund.status).toBe(200);
 			const calls = await trigger.waitForCalls(4);
 			expect(calls.slice(2).map((c) => c.headers['x-delivery-id'])).toEqual([
@@ -225,10 +215,10 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 			const only = await Promise.all(kinds.map((kind) => triggers.subscribed({ events: [kind] })));
 			const all = await triggers.subscribed({});
 
-			const created = await sb.admin('POST', '/events', { name: 'Filter Night', places: 10 });
-			await sb.admin('PATCH', `/events/${created.body.id}`, { name: 'Filter Night (moved)' });
+			const created = await sb().admin('POST', '/events', { name: 'Filter Night', places: 10 });
+			await sb().admin('PATCH', `/events/${created.body.id}`, { name: 'Filter Night (moved)' });
 			const sale = await widgetSale();
-			expect((await sb.admin('POST', `/widget-orders/${sale.id}/refund`)).status).toBe(201);
+			expect((await sb().admin('POST', `/widget-orders/${sale.id}/refund`)).status).toBe(201);
 
 			for (const [index, { trigger, subscription }] of only.entries()) {
 				await trigger.waitForCalls(4);
@@ -256,10 +246,10 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 			'barcodes; a refund with its new state',
 		async () => {
 			const { trigger } = await triggers.subscribed({ ...SIGNED, fetchFullOrder: true });
-			const { orderId } = await payOrder(sb);
+			const { orderId } = await payOrder(sb());
 			await trigger.waitForCalls(1);
 			const [[sale]] = trigger.executions;
-			const order = (await sb.get(`/orders/${orderId}`)).body;
+			const order = (await sb().get(`/orders/${orderId}`)).body;
 			expect(sale.json).toMatchObject({
 				type: 'sale',
 				orderId: String(orderId),
@@ -271,7 +261,7 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 			for (const ticket of tickets) expect(ticket.barcode).toEqual(expect.stringMatching(/\S/));
 
 			expect(
-				(await sb.send('PUT', `/orders/${orderId}/status`, { toStatus: 'refund' })).status,
+				(await sb().send('PUT', `/orders/${orderId}/status`, { toStatus: 'refund' })).status,
 			).toBe(200);
 			await trigger.waitForCalls(2);
 			expect(trigger.executions[1][0].json).toMatchObject({
@@ -290,7 +280,7 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 		'Fetch Full Order on a widget sale: no request, and the item ' + 'says why there is no order',
 		async () => {
 			const { trigger } = await triggers.subscribed({ ...SIGNED, fetchFullOrder: true });
-			const before = await mark(sb);
+			const before = await mark(sb());
 			const sale = await widgetSale();
 			await trigger.waitForCalls(1);
 			expect(trigger.executions[0][0].json).toMatchObject({
@@ -299,9 +289,9 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 				order: null,
 				orderUnavailable: expect.stringMatching(/widget sale.*Widget > Get Many Orders/i),
 			});
-			expect((await since(sb, before)).filter((e) => e.route.startsWith('/orders'))).toEqual([]);
+			expect((await since(sb(), before)).filter((e) => e.route.startsWith('/orders'))).toEqual([]);
 			// The same id at /orders/{id} is indeed not this sale.
-			expect((await sb.get(`/orders/${sale.id}`)).status).toBe(404);
+			expect((await sb().get(`/orders/${sale.id}`)).status).toBe(404);
 		},
 	);
 
@@ -310,10 +300,10 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 			'still starts, with the reason and without the key',
 		async () => {
 			const wrongKey = 'pe_test_partner_not_a_key_0000';
-			const store = triggerCredentials(sb);
+			const store = triggerCredentials(sb());
 			store.add(
 				'publicEventsApi',
-				{ environment: 'staging', baseUrl: sb.sandbox.baseUrl, apiKey: wrongKey },
+				{ environment: 'staging', baseUrl: sb().sandbox.baseUrl, apiKey: wrongKey },
 				{ id: 'wrong' },
 			);
 			const trigger = await triggers.start({ ...SIGNED, fetchFullOrder: true });
@@ -324,8 +314,8 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 					publicEventsApi: { id: 'wrong', name: 'wrong key' },
 				},
 			});
-			await subscribe(sb, { url: trigger.url, secret: SECRET });
-			const { orderId } = await payOrder(sb);
+			await subscribe(sb(), { url: trigger.url, secret: SECRET });
+			const { orderId } = await payOrder(sb());
 			const [call] = await trigger.waitForCalls(1);
 			expect(call.status).toBe(200);
 			expect(trigger.executions[0][0].json).toMatchObject({
@@ -342,15 +332,15 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 		'new events and event updates are emitted without an order, ' + 'even with Fetch Full Order on',
 		async () => {
 			const { trigger } = await triggers.subscribed({ ...SIGNED, fetchFullOrder: true });
-			const before = await mark(sb);
-			const created = await sb.admin('POST', '/events', { name: 'Quiet Premiere', places: 5 });
+			const before = await mark(sb());
+			const created = await sb().admin('POST', '/events', { name: 'Quiet Premiere', places: 5 });
 			await trigger.waitForCalls(1);
 			expect(trigger.executions[0][0].json).toMatchObject({
 				type: 'newEvent',
 				eventPointId: String(created.body.id),
 			});
 			expect(trigger.executions[0][0].json).not.toHaveProperty('order');
-			expect((await since(sb, before)).map((e) => e.route)).not.toContain('/orders/{id}');
+			expect((await since(sb(), before)).map((e) => e.route)).not.toContain('/orders/{id}');
 		},
 	);
 
@@ -363,13 +353,13 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 				nodeType: new PublicEventsPollTrigger(),
 				type: 'CUSTOM.publicEventsPollTrigger',
 				parameters: { include: ['widgetSales', 'widgetRefunds'] },
-				credentials: triggerCredentials(sb),
+				credentials: triggerCredentials(sb()),
 			});
 			expect((await poller.poll()).returnedNull).toBe(true); // activation
 			const sale = await widgetSale();
 			await trigger.waitForCalls(1);
-			await sb.advanceClock(1000);
-			expect((await sb.admin('POST', `/widget-orders/${sale.id}/refund`)).status).toBe(201);
+			await sb().advanceClock(1000);
+			expect((await sb().admin('POST', `/widget-orders/${sale.id}/refund`)).status).toBe(201);
 			await trigger.waitForCalls(2);
 			const polled = await poller.poll();
 			expect(polled.error).toBeUndefined();

@@ -6,7 +6,6 @@ import { normaliseType } from '../../../nodes/PublicEventsTrigger/webhook/normal
 import { callWebhookMethod } from '../../../harness/engine';
 import { mark, since } from '../../../harness/nodes/publicEvents';
 import { SECRET, sign } from '../../../harness/sandbox/push';
-import { SandboxClient } from '../../../harness/sandbox/client';
 import {
 	post,
 	SIGNED,
@@ -14,19 +13,14 @@ import {
 	TOKEN_HEADER,
 	TRIGGER_TYPE,
 	triggerCredentials,
-	Triggers,
+	triggerSuite,
 } from '../../../harness/nodes/webhookTrigger';
 
 /**
  * The trigger's description and lifecycle, and requests other senders would make (sent here
  * directly).
  */
-let sb: SandboxClient;
-const triggers = new Triggers(() => sb);
-
-beforeAll(async () => (sb = await SandboxClient.start({ events: 2, placesPerEvent: 2 })));
-afterEach(() => triggers.closeAll());
-afterAll(() => sb.stop());
+const { sb, triggers } = triggerSuite({ events: 2, placesPerEvent: 2 });
 
 /** The node after a restart of n8n: a fresh copy of its module, its memory empty. */
 async function restartedNode() {
@@ -83,13 +77,13 @@ describe('Public Events Trigger: the node', () => {
 			nodeType: new PublicEventsTrigger(),
 			type: TRIGGER_TYPE,
 			parameters: { fetchFullOrder: true },
-			credentials: triggerCredentials(sb),
+			credentials: triggerCredentials(sb()),
 		};
-		const before = await mark(sb);
+		const before = await mark(sb());
 		expect(await callWebhookMethod(options, 'checkExists')).toBe(false);
 		expect(await callWebhookMethod(options, 'create')).toBe(true);
 		expect(await callWebhookMethod(options, 'delete', 'manual')).toBe(true);
-		expect(await since(sb, before)).toEqual([]);
+		expect(await since(sb(), before)).toEqual([]);
 	});
 
 	it('type names of other senders map to the four kinds; unknown ones to other', () => {

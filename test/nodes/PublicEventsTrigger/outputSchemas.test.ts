@@ -7,9 +7,8 @@ import {
 	PUSH_TRIGGER_SCHEMA as PUSH_SCHEMA,
 	type JsonSchema,
 } from '../../../harness/engine/outputSchema';
-import { FIRST_RETRY, payOrder } from '../../../harness/sandbox/push';
-import { SandboxClient } from '../../../harness/sandbox/client';
-import { SIGNED, Triggers } from '../../../harness/nodes/webhookTrigger';
+import { payOrder } from '../../../harness/sandbox/push';
+import { SIGNED, pushSandbox, triggerSuite } from '../../../harness/nodes/webhookTrigger';
 
 /**
  * The push trigger's output schema (its items have one fixed shape), inferred from and checked
@@ -19,20 +18,7 @@ import { SIGNED, Triggers } from '../../../harness/nodes/webhookTrigger';
  * its AI builder's output lookup). `npm run schemas` rewrites it (UPDATE_SCHEMAS=1).
  */
 
-let sb: SandboxClient;
-const triggers = new Triggers(() => sb);
-beforeAll(
-	async () =>
-		(sb = await SandboxClient.start({
-			events: 6,
-			placesPerEvent: 40,
-			push: { retryBaseMs: FIRST_RETRY, maxAttempts: 5 },
-		})),
-);
-afterAll(async () => {
-	await triggers.closeAll();
-	await sb.stop();
-});
+const { sb, triggers } = triggerSuite(pushSandbox(6));
 
 /** n8n looks the schema up by the node's version: v1.0.0.json for 1, v1.1.0.json for 1.1. */
 const schemaOf = (typeVersion: number) =>
@@ -42,11 +28,11 @@ test.each([1, 1.1])(
 	'push trigger %s: the shipped schema fits every real item, and is what they infer',
 	async (typeVersion) => {
 		const { trigger } = await triggers.subscribed(SIGNED, { typeVersion });
-		expect((await sb.admin('POST', '/widget-orders', { tickets: 2 })).status).toBe(201);
-		const { orderId } = await payOrder(sb);
-		expect((await sb.send('PUT', `/orders/${orderId}/status`, { toStatus: 'refund' })).status).toBe(
-			200,
-		);
+		expect((await sb().admin('POST', '/widget-orders', { tickets: 2 })).status).toBe(201);
+		const { orderId } = await payOrder(sb());
+		expect(
+			(await sb().send('PUT', `/orders/${orderId}/status`, { toStatus: 'refund' })).status,
+		).toBe(200);
 		await trigger.waitForCalls(3);
 		const items = trigger.executions.flat().map((item) => item.json);
 		expect(new Set(items.map((item) => item.type))).toEqual(new Set(['sale', 'refund']));
@@ -64,6 +50,6 @@ test.each([1, 1.1])(
 		expect(shipped.required).toEqual(
 			expect.arrayContaining(['type', 'orderId', 'deliveryId', 'occurredAt', 'payload']),
 		);
-		await sb.admin('DELETE', '/webhooks');
+		await sb().admin('DELETE', '/webhooks');
 	},
 );

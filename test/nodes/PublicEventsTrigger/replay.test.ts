@@ -10,14 +10,14 @@ import {
 	until,
 	FIRST_RETRY,
 } from '../../../harness/sandbox/push';
-import { SandboxClient } from '../../../harness/sandbox/client';
 import {
 	post,
 	postSigned,
 	SIGNED,
 	TOKEN,
 	TOKEN_HEADER,
-	Triggers,
+	pushSandbox,
+	triggerSuite,
 } from '../../../harness/nodes/webhookTrigger';
 import { MINUTE } from '../../../harness/time';
 
@@ -27,23 +27,9 @@ import { MINUTE } from '../../../harness/time';
  * delivery replayed after 1,000 newer ones, the bytes the memory keeps for ids of any length, and
  * Header Token deliveries deduped by their body.
  */
-let sb: SandboxClient;
-const triggers = new Triggers(() => sb);
-
-beforeAll(
-	async () =>
-		(sb = await SandboxClient.start({
-			events: 4,
-			placesPerEvent: 40,
-			push: { retryBaseMs: FIRST_RETRY, maxAttempts: 5 },
-		})),
+const { sb, triggers } = triggerSuite(pushSandbox(4), (sandbox) =>
+	sandbox.admin('POST', '/clock', { set: new Date().toISOString() }),
 );
-afterEach(async () => {
-	await sb.admin('DELETE', '/webhooks');
-	await sb.admin('POST', '/clock', { set: new Date().toISOString() });
-	await triggers.closeAll();
-});
-afterAll(() => sb.stop());
 
 const node = (trigger: { staticData: IDataObject }) =>
 	(trigger.staticData['node:Node under test'] ?? {}) as {
@@ -71,8 +57,8 @@ describe(
 				'nothing; the retry, signed on time, starts one run',
 			async () => {
 				const { trigger, subscription } = await triggers.subscribed(SIGNED);
-				await sb.advanceClock(-6 * MINUTE);
-				expect((await sb.admin('POST', '/widget-orders', {})).status).toBe(201);
+				await sb().advanceClock(-6 * MINUTE);
+				expect((await sb().admin('POST', '/widget-orders', {})).status).toBe(201);
 				const [first] = await trigger.waitForCalls(1);
 				expect(first.status).toBe(401);
 				expect(JSON.parse(first.response).message).toMatch(
@@ -85,7 +71,7 @@ describe(
 				expect(trigger.staticData).toEqual({});
 
 				// Back on time and past the first retry's delay: the sandbox signs the same body anew.
-				await sb.advanceClock(6 * MINUTE + FIRST_RETRY);
+				await sb().advanceClock(6 * MINUTE + FIRST_RETRY);
 				const [, second] = await trigger.waitForCalls(2);
 				expect([second.status, second.raw, second.headers['x-delivery-id']]).toEqual([
 					200,
@@ -97,7 +83,7 @@ describe(
 				).toBeGreaterThanOrEqual(6 * 60 + FIRST_RETRY / 1000);
 				expect(trigger.executions).toHaveLength(1);
 				const [delivery] = await until(async () => {
-					const list = await deliveriesOf(sb, subscription.id);
+					const list = await deliveriesOf(sb(), subscription.id);
 					return list[0]?.state === 'delivered' ? list : undefined;
 				}, 'the sale delivered');
 				expect(delivery.attempts.map((a: IDataObject) => a.status)).toEqual([401, 200]);
@@ -109,8 +95,8 @@ describe(
 				'Window 600 s both skews pass',
 			async () => {
 				const { trigger } = await triggers.subscribed(SIGNED);
-				await sb.advanceClock(6 * MINUTE);
-				expect((await sb.admin('POST', '/widget-orders', {})).status).toBe(201);
+				await sb().advanceClock(6 * MINUTE);
+				expect((await sb().admin('POST', '/widget-orders', {})).status).toBe(201);
 				const [ahead] = await trigger.waitForCalls(1);
 				expect([ahead.status, JSON.parse(ahead.response).message]).toEqual([
 					401,
@@ -158,7 +144,7 @@ describe('a captured delivery replayed after 1,000 newer ones', () => {
 		async () => {
 			const workflowId = 'replay-after-1000';
 			const { trigger } = await triggers.subscribed(SIGNED, {});
-			const made = await sb.admin('POST', '/widget-orders', {});
+			const made = await sb().admin('POST', '/widget-orders', {});
 			expect(made.status).toBe(201);
 			const [captured] = await trigger.waitForCalls(1);
 			expect(captured.status).toBe(200);

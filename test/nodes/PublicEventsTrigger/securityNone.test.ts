@@ -11,8 +11,13 @@ import {
 	until,
 	FIRST_RETRY,
 } from '../../../harness/sandbox/push';
-import { SandboxClient } from '../../../harness/sandbox/client';
-import { NONE, post, TRIGGER_TYPE, Triggers } from '../../../harness/nodes/webhookTrigger';
+import {
+	NONE,
+	post,
+	TRIGGER_TYPE,
+	pushSandbox,
+	triggerSuite,
+} from '../../../harness/nodes/webhookTrigger';
 
 /**
  * Security None: anyone who finds the URL can post to it, so every delivery is a claim the
@@ -21,30 +26,16 @@ import { NONE, post, TRIGGER_TYPE, Triggers } from '../../../harness/nodes/webho
  * the API confirmed, not the sender's delivery id. Genuine deliveries are the sandbox's own
  * pushes over real HTTP; forged ones are posted directly.
  */
-let sb: SandboxClient;
-const triggers = new Triggers(() => sb);
-
-beforeAll(
-	async () =>
-		(sb = await SandboxClient.start({
-			events: 6,
-			placesPerEvent: 40,
-			push: { retryBaseMs: FIRST_RETRY, maxAttempts: 5 },
-		})),
+const { sb, triggers } = triggerSuite(pushSandbox(6), (sandbox) =>
+	sandbox.admin('DELETE', '/faults'),
 );
-afterEach(async () => {
-	await sb.admin('DELETE', '/webhooks');
-	await sb.admin('DELETE', '/faults');
-	await triggers.closeAll();
-});
-afterAll(() => sb.stop());
 
 /**
  * API requests since `before`, token requests left out (each trigger's credential fetches one
  * first).
  */
 const requestsSince = async (before: number) =>
-	(await since(sb, before))
+	(await since(sb(), before))
 		.filter((e) => e.route !== '/token')
 		.map((e) => `${e.method} ${e.route} ${e.status}`);
 const sale = (orderId: number | string, id = `forged-${orderId}`, data: IDataObject = {}) =>
@@ -61,9 +52,9 @@ describe('Security None: forged deliveries', () => {
 			'as a started run is; the order read is the only request',
 		async () => {
 			const trigger = await triggers.start(NONE);
-			const { orderId } = await reserveOrder(sb);
+			const { orderId } = await reserveOrder(sb());
 			const logged = logPosition();
-			const before = await mark(sb);
+			const before = await mark(sb());
 			const answer = await post(trigger.url, sale(orderId));
 			expect(answer).toEqual({ status: 200, text: '' });
 			expect(trigger.executions).toEqual([]);
@@ -75,8 +66,8 @@ describe('Security None: forged deliveries', () => {
 
 			// An order that does not exist, a refund of a paid order, the same claim under ten new ids:
 			// nothing, one GET each.
-			const { orderId: paid } = await payOrder(sb);
-			const more = await mark(sb);
+			const { orderId: paid } = await payOrder(sb());
+			const more = await mark(sb());
 			const claims = [
 				sale(999_999),
 				refund(paid),
@@ -103,7 +94,7 @@ describe('Security None: forged deliveries', () => {
 				...NONE,
 				events: ['sale', 'refund', 'newEvent', 'eventUpdated', 'other'],
 			});
-			const before = await mark(sb);
+			const before = await mark(sb());
 			for (const body of [
 				JSON.stringify({ type: 'order.sale', data: {} }),
 				JSON.stringify({ type: 'order.sale', data: { orderId: 'abc' } }),
@@ -125,13 +116,13 @@ describe('Security None: forged deliveries', () => {
 
 	it("an event that is not the key's (organiser only) is not confirmed", async () => {
 		const trigger = await triggers.start(NONE);
-		const hidden = await sb.admin('POST', '/events', {
+		const hidden = await sb().admin('POST', '/events', {
 			name: 'Closed Rehearsal',
 			places: 5,
 			companies: [],
 		});
 		expect(hidden.status).toBe(201);
-		const before = await mark(sb);
+		const before = await mark(sb());
 		expect(
 			(
 				await post(
@@ -152,15 +143,15 @@ describe('Security None: genuine deliveries pushed by the sandbox (no secret)', 
 			'nothing',
 		async () => {
 			const trigger = await triggers.start(NONE);
-			await subscribe(sb, { url: trigger.url });
-			const before = await mark(sb);
-			const { orderId } = await payOrder(sb);
+			await subscribe(sb(), { url: trigger.url });
+			const before = await mark(sb());
+			const { orderId } = await payOrder(sb());
 			const [call] = await trigger.waitForCalls(1);
 			expect([call.status, call.response]).toEqual([200, '']);
 			expect((await requestsSince(before)).filter((r) => r.startsWith('GET /orders'))).toEqual([
 				'GET /orders/{id} 200',
 			]);
-			const order = (await sb.get(`/orders/${orderId}`)).body;
+			const order = (await sb().get(`/orders/${orderId}`)).body;
 			expect(trigger.executions.map(([item]) => item.json)).toEqual([
 				expect.objectContaining({
 					type: 'sale',
@@ -191,7 +182,7 @@ describe('Security None: genuine deliveries pushed by the sandbox (no secret)', 
 			});
 
 			expect(
-				(await sb.send('PUT', `/orders/${orderId}/status`, { toStatus: 'refund' })).status,
+				(await sb().send('PUT', `/orders/${orderId}/status`, { toStatus: 'refund' })).status,
 			).toBe(200);
 			await trigger.waitForCalls(9);
 			expect(trigger.executions[1][0].json).toMatchObject({
@@ -207,23 +198,26 @@ describe('Security None: genuine deliveries pushed by the sandbox (no secret)', 
 			'order stays paid); a repeat of the first starts nothing',
 		async () => {
 			const trigger = await triggers.start({ ...NONE, events: ['refund'] });
-			const { orderId, eventId } = await reserveOrder(sb);
-			const place = await sb.freePlace(eventId);
+			const { orderId, eventId } = await reserveOrder(sb());
+			const place = await sb().freePlace(eventId);
 			expect(
 				(
-					await sb.send('PUT', `/orders/${orderId}/add-place`, {
+					await sb().send('PUT', `/orders/${orderId}/add-place`, {
 						places: [place.id],
 						priceCategory: place.priceCategory,
 					})
 				).status,
 			).toBe(200);
-			const paid = await sb.send('PUT', `/orders/${orderId}/status`, { toStatus: 'paid' });
+			const paid = await sb().send('PUT', `/orders/${orderId}/status`, { toStatus: 'paid' });
 			const [first, second] = (paid.body.tickets as IDataObject[]).map((t) => t.ticketId);
-			await subscribe(sb, { url: trigger.url, types: ['order.refund'] });
+			await subscribe(sb(), { url: trigger.url, types: ['order.refund'] });
 
 			expect(
-				(await sb.send('PUT', `/orders/${orderId}/tickets/${first}/status`, { toStatus: 'refund' }))
-					.status,
+				(
+					await sb().send('PUT', `/orders/${orderId}/tickets/${first}/status`, {
+						toStatus: 'refund',
+					})
+				).status,
 			).toBe(200);
 			const [one] = await trigger.waitForCalls(1);
 			expect(JSON.parse(one.raw).data).toMatchObject({ status: 'paid', ticketIds: [first] });
@@ -232,7 +226,7 @@ describe('Security None: genuine deliveries pushed by the sandbox (no secret)', 
 
 			expect(
 				(
-					await sb.send('PUT', `/orders/${orderId}/tickets/${second}/status`, {
+					await sb().send('PUT', `/orders/${orderId}/tickets/${second}/status`, {
 						toStatus: 'refund',
 					})
 				).status,
@@ -254,12 +248,12 @@ describe('Security None: genuine deliveries pushed by the sandbox (no secret)', 
 			'lists (one GET each) and start one run each',
 		async () => {
 			const trigger = await triggers.start(NONE);
-			await subscribe(sb, { url: trigger.url });
-			const before = await mark(sb);
-			const made = await sb.admin('POST', '/widget-orders', { tickets: 1 });
+			await subscribe(sb(), { url: trigger.url });
+			const before = await mark(sb());
+			const made = await sb().admin('POST', '/widget-orders', { tickets: 1 });
 			expect(made.status).toBe(201);
 			await trigger.waitForCalls(1);
-			expect((await sb.admin('POST', `/widget-orders/${made.body.id}/refund`)).status).toBe(201);
+			expect((await sb().admin('POST', `/widget-orders/${made.body.id}/refund`)).status).toBe(201);
 			const calls = await trigger.waitForCalls(2);
 			expect(await requestsSince(before)).toEqual([
 				'GET /widget-orders 200',
@@ -287,10 +281,10 @@ describe('Security None: genuine deliveries pushed by the sandbox (no secret)', 
 			'claimed again with nothing changed starts nothing',
 		async () => {
 			const trigger = await triggers.start({ ...NONE, events: ['newEvent', 'eventUpdated'] });
-			await subscribe(sb, { url: trigger.url });
-			const created = await sb.admin('POST', '/events', { name: 'Open Air', places: 5 });
+			await subscribe(sb(), { url: trigger.url });
+			const created = await sb().admin('POST', '/events', { name: 'Open Air', places: 5 });
 			await trigger.waitForCalls(1);
-			await sb.admin('PATCH', `/events/${created.body.id}`, { name: 'Open Air (moved)' });
+			await sb().admin('PATCH', `/events/${created.body.id}`, { name: 'Open Air (moved)' });
 			const [, update] = await trigger.waitForCalls(2);
 			expect(trigger.executions.map(([item]) => [item.json.type, item.json.eventPointId])).toEqual([
 				['newEvent', String(created.body.id)],
@@ -300,7 +294,7 @@ describe('Security None: genuine deliveries pushed by the sandbox (no secret)', 
 				await post(trigger.url, JSON.stringify({ ...JSON.parse(update.raw), id: 'again' })),
 			).toEqual({ status: 200, text: '' });
 			expect(trigger.executions).toHaveLength(2);
-			await sb.admin('PATCH', `/events/${created.body.id}`, { name: 'Open Air (moved again)' });
+			await sb().admin('PATCH', `/events/${created.body.id}`, { name: 'Open Air (moved again)' });
 			await trigger.waitForCalls(4);
 			expect(trigger.executions).toHaveLength(3);
 		},
@@ -312,13 +306,13 @@ describe('Security None: genuine deliveries pushed by the sandbox (no secret)', 
 			'one run',
 		async () => {
 			const trigger = await triggers.start(NONE);
-			const subscription = await subscribe(sb, { url: trigger.url, types: ['order.sale'] });
-			const { orderId } = await reserveOrder(sb);
+			const subscription = await subscribe(sb(), { url: trigger.url, types: ['order.sale'] });
+			const { orderId } = await reserveOrder(sb());
 			// An HTML page instead of the order (a proxy's error page): not an answer to judge the claim
 			// by.
 			expect(
 				(
-					await sb.admin('POST', '/faults', {
+					await sb().admin('POST', '/faults', {
 						kind: 'html',
 						method: 'GET',
 						path: '/orders/{id}',
@@ -326,9 +320,9 @@ describe('Security None: genuine deliveries pushed by the sandbox (no secret)', 
 					})
 				).status,
 			).toBe(201);
-			expect((await sb.send('PUT', `/orders/${orderId}/status`, { toStatus: 'paid' })).status).toBe(
-				200,
-			);
+			expect(
+				(await sb().send('PUT', `/orders/${orderId}/status`, { toStatus: 'paid' })).status,
+			).toBe(200);
 			const [first] = await trigger.waitForCalls(1);
 			expect([first.status, JSON.parse(first.response)]).toEqual([
 				503,
@@ -340,17 +334,17 @@ describe('Security None: genuine deliveries pushed by the sandbox (no secret)', 
 			expect(trigger.executions).toEqual([]);
 			expect(trigger.staticData).toEqual({});
 
-			await sb.admin('DELETE', '/faults');
-			await sb.advanceClock(FIRST_RETRY);
+			await sb().admin('DELETE', '/faults');
+			await sb().advanceClock(FIRST_RETRY);
 			const [, second] = await trigger.waitForCalls(2);
 			expect(second.status).toBe(200);
 			expect(trigger.executions.map(([item]) => item.json.orderId)).toEqual([String(orderId)]);
 			const [delivery] = await until(async () => {
-				const list = await deliveriesOf(sb, subscription.id);
+				const list = await deliveriesOf(sb(), subscription.id);
 				return list[0]?.state === 'delivered' ? list : undefined;
 			}, 'the sale delivered');
 			expect(delivery.attempts.map((a: IDataObject) => a.status)).toEqual([503, 200]);
-			await sb.advanceClock(-FIRST_RETRY);
+			await sb().advanceClock(-FIRST_RETRY);
 		},
 	);
 
@@ -361,7 +355,7 @@ describe('Security None: genuine deliveries pushed by the sandbox (no secret)', 
 			const trigger = await triggers.start(NONE, {
 				nodeCredentials: { publicEventsWebhookApi: { id: '1', name: 'secret' } },
 			});
-			const { orderId } = await payOrder(sb);
+			const { orderId } = await payOrder(sb());
 			const logged = logPosition();
 			expect((await post(trigger.url, sale(orderId))).status).toBe(503);
 			expect(trigger.executions).toEqual([]);
@@ -380,15 +374,15 @@ describe('versions', () => {
 		async () => {
 			const { description } = new PublicEventsTrigger();
 			expect([description.version, description.defaultVersion]).toEqual([[1, 1.1], 1.1]);
-			const { orderId } = await reserveOrder(sb);
+			const { orderId } = await reserveOrder(sb());
 
 			const v1 = await triggers.start({}, { typeVersion: 1 });
-			let before = await mark(sb);
+			let before = await mark(sb());
 			expect(await post(v1.url, sale(orderId))).toEqual({ status: 200, text: '' });
 			expect(await requestsSince(before)).toEqual(['GET /orders/{id} 200']);
 
 			const v11 = await triggers.start({});
-			before = await mark(sb);
+			before = await mark(sb());
 			expect(await post(v11.url, sale(orderId))).toEqual({
 				status: 401,
 				text: JSON.stringify({ message: 'Missing X-Signature header' }),

@@ -2,8 +2,14 @@ import crypto from 'crypto';
 
 import { DEFAULT_MAX_BODY_KB } from '../../../nodes/PublicEventsTrigger/webhook/description';
 import { SECRET, sign, signAt } from '../../../harness/sandbox/push';
-import { SandboxClient } from '../../../harness/sandbox/client';
-import { post, SIGNED, TOKEN, TOKEN_HEADER, Triggers } from '../../../harness/nodes/webhookTrigger';
+import {
+	post,
+	SIGNED,
+	TOKEN,
+	TOKEN_HEADER,
+	triggerSuite,
+	type Triggers,
+} from '../../../harness/nodes/webhookTrigger';
 
 /**
  * What the Public Events Trigger refuses, each without starting an execution (the harness's
@@ -11,12 +17,7 @@ import { post, SIGNED, TOKEN, TOKEN_HEADER, Triggers } from '../../../harness/no
  * secrets wrong at every length, replays (also under a new delivery id), oversized and
  * malformed bodies.
  */
-let sb: SandboxClient;
-const triggers = new Triggers(() => sb);
-
-beforeAll(async () => (sb = await SandboxClient.start({ events: 1, placesPerEvent: 2 })));
-afterEach(() => triggers.closeAll());
-afterAll(() => sb.stop());
+const { triggers } = triggerSuite({ events: 1, placesPerEvent: 2 });
 
 type Trigger = Awaited<ReturnType<Triggers['start']>>;
 

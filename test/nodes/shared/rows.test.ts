@@ -2,6 +2,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { credentialFor, mark, runPublicEvents, since } from '../../../harness/nodes/publicEvents';
 import { SandboxClient } from '../../../harness/sandbox/client';
+import { onlyEvents } from '../../../harness/sandbox/suite';
 import { rowsSchema, schemaErrors } from '../../../harness/engine/rowSchema';
 
 /**
@@ -15,13 +16,7 @@ let archived: IDataObject[];
 let hidden: IDataObject;
 
 beforeAll(async () => {
-	sb = await SandboxClient.start({
-		events: 4,
-		privateEvents: 1,
-		archivedEvents: 1,
-		widgetOrders: 0,
-		placesPerEvent: 30,
-	});
+	sb = await SandboxClient.start(onlyEvents(4, 30, { privateEvents: 1, archivedEvents: 1 }));
 	live = await sb.getAll('/event-points');
 	archived = await sb.getAll('/event-points-archived');
 	// An event only the organiser sees: in neither of the partner's lists.

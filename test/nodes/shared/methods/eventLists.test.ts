@@ -1,18 +1,9 @@
 import { PublicEvents } from '../../../../nodes/PublicEvents/PublicEvents.node';
 import { callListSearch, callLoadOptions } from '../../../../harness/engine';
 import { credentialFor } from '../../../../harness/nodes/publicEvents';
-import { SandboxClient } from '../../../../harness/sandbox/client';
+import { eventsSuite } from '../../../../harness/nodes/suites';
 
-let sb: SandboxClient;
-
-beforeAll(async () => {
-	sb = await SandboxClient.start({ events: 30, placesPerEvent: 2, archivedEvents: 3 });
-	await sb.token(); // the test's own token, so the counters below count the node's alone
-});
-
-afterAll(() => sb.stop());
-
-beforeEach(() => sb.admin('DELETE', '/requests'));
+const { sb, credential } = eventsSuite();
 
 describe('what the editor asks for', () => {
 	const node = (store: ReturnType<typeof credentialFor>['store']) => ({
@@ -23,8 +14,8 @@ describe('what the editor asks for', () => {
 	});
 
 	it('the event list shows name, date and venue, and filters by text', async () => {
-		const { store } = credentialFor(sb);
-		const [first] = await sb.getAll('/event-points', { query: { 'order[dateStarted]': 'asc' } });
+		const { store } = credential();
+		const [first] = await sb().getAll('/event-points', { query: { 'order[dateStarted]': 'asc' } });
 		const all = await callListSearch({ ...node(store), method: 'searchEvents' });
 		expect(all.results[0]).toEqual({
 			name:
@@ -41,8 +32,8 @@ describe('what the editor asks for', () => {
 	});
 
 	it('city, category, genre and hall filters load from the reference lists', async () => {
-		const { store } = credentialFor(sb);
-		const cities = await sb.getAll('/cities');
+		const { store } = credential();
+		const cities = await sb().getAll('/cities');
 		const options = await callLoadOptions({ ...node(store), method: 'getCities' });
 		expect(options.map((o) => o.value).sort()).toEqual(cities.map((c) => String(c.id)).sort());
 		expect(options.map((o) => o.name)).toEqual(
@@ -58,7 +49,7 @@ describe('what the editor asks for', () => {
 			const values = (await callLoadOptions({ ...node(store), method })).map((o) => o.value).sort();
 			expect([method, values]).toEqual([
 				method,
-				(await sb.getAll(path)).map((r) => String(r.id)).sort(),
+				(await sb().getAll(path)).map((r) => String(r.id)).sort(),
 			]);
 		}
 	});

@@ -1,40 +1,20 @@
 import { PublicEvents } from '../../../../nodes/PublicEvents/PublicEvents.node';
 import { callListSearch, callLoadOptions } from '../../../../harness/engine';
-import { credentialFor, mark, since } from '../../../../harness/nodes/publicEvents';
-import { SandboxClient } from '../../../../harness/sandbox/client';
+import { byId, mark, since } from '../../../../harness/nodes/publicEvents';
+import { EVENT, hallPlanSuite } from '../../../../harness/nodes/hallPlan';
 
-/** Event 1001 has 30 places in two sectors, some sold; 1003 is sold out (sandbox seed). */
-const EVENT = 1001;
-
-let sb: SandboxClient;
-
-let store: ReturnType<typeof credentialFor>['store'];
-
-beforeAll(async () => {
-	sb = await SandboxClient.start({
-		events: 4,
-		placesPerEvent: 30,
-		privateEvents: 0,
-		archivedEvents: 0,
-		widgetOrders: 0,
-	});
-	store = credentialFor(sb).store;
-});
-
-afterAll(() => sb.stop());
-
-const byId = (value: string | number) => ({ __rl: true, mode: 'id', value: String(value) });
+const { sb, store } = hallPlanSuite();
 
 describe('lists in the editor: sector, place, price category, promo code', () => {
 	const editor = (parameters: Record<string, unknown>) => ({
 		nodeType: new PublicEvents(),
 		type: 'CUSTOM.publicEvents',
-		credentials: store,
+		credentials: store(),
 		parameters: { resource: 'order', operation: 'create', ...parameters },
 	});
 
 	it('sectors of the chosen event, with free places', async () => {
-		const sectors = await sb.getAll(`/event-points/${EVENT}/sectors`);
+		const sectors = await sb().getAll(`/event-points/${EVENT}/sectors`);
 		const { results } = await callListSearch({
 			...editor({ eventId: { __rl: true, mode: 'list', value: String(EVENT) } }),
 			method: 'searchSectors',
@@ -50,8 +30,8 @@ describe('lists in the editor: sector, place, price category, promo code', () =>
 	it(
 		'places show sector, row, place and availability; the sector ' + 'narrows them; text filters',
 		async () => {
-			const places = await sb.getAll(`/event-points/${EVENT}/places`);
-			const [sector] = await sb.getAll(`/event-points/${EVENT}/sectors`);
+			const places = await sb().getAll(`/event-points/${EVENT}/places`);
+			const [sector] = await sb().getAll(`/event-points/${EVENT}/sectors`);
 			const event = { __rl: true, mode: 'id', value: `/api/v2/event-points/${EVENT}` };
 			const all = await callListSearch({ ...editor({ eventId: event }), method: 'searchPlaces' });
 			expect(all.results).toHaveLength(places.length);
@@ -94,8 +74,8 @@ describe('lists in the editor: sector, place, price category, promo code', () =>
 		'price categories come from the chosen place, with their ' +
 			'price; read from its sector when one is chosen',
 		async () => {
-			const free = await sb.freePlace(EVENT);
-			const chosen = (await sb.getAll(`/event-points/${EVENT}/places`)).find(
+			const free = await sb().freePlace(EVENT);
+			const chosen = (await sb().getAll(`/event-points/${EVENT}/places`)).find(
 				(p) => String(p.id) === free.id,
 			);
 			const expected = chosen.priceCategories.map((c: any) => ({
@@ -110,7 +90,7 @@ describe('lists in the editor: sector, place, price category, promo code', () =>
 				}),
 			).toEqual(expected);
 
-			const before = await mark(sb);
+			const before = await mark(sb());
 			const sectorId = byId(chosen.sectorId);
 			expect(
 				await callLoadOptions({
@@ -119,7 +99,7 @@ describe('lists in the editor: sector, place, price category, promo code', () =>
 				}),
 			).toEqual(expected);
 			expect(
-				(await since(sb, before)).filter((e) => e.route !== '/token').map((e) => e.path),
+				(await since(sb(), before)).filter((e) => e.route !== '/token').map((e) => e.path),
 			).toEqual([`/event-points/${EVENT}/sectors/${chosen.sectorId}/places`]);
 			expect(
 				await callLoadOptions({
@@ -136,7 +116,7 @@ describe('lists in the editor: sector, place, price category, promo code', () =>
 		"a price category set by an expression (a tool's $fromAI) " + 'lists nothing and asks nothing',
 		async () => {
 			const fromAI = (key: string) => `={{ $fromAI('${key}', 'an id', 'number') }}`;
-			const before = await mark(sb);
+			const before = await mark(sb());
 			const parameters = {
 				eventId: byId(fromAI('eventId')),
 				places: byId(fromAI('placeIds')),
@@ -154,7 +134,7 @@ describe('lists in the editor: sector, place, price category, promo code', () =>
 			expect(await callLoadOptions({ ...editor(resolved), method: 'getPriceCategories' })).toEqual(
 				[],
 			);
-			expect(await since(sb, before)).toEqual([]);
+			expect(await since(sb(), before)).toEqual([]);
 		},
 	);
 
@@ -170,7 +150,7 @@ describe('lists in the editor: sector, place, price category, promo code', () =>
 		'without an event the lists wait: one entry says to choose ' +
 			'the event first, nothing is asked',
 		async () => {
-			const before = await mark(sb);
+			const before = await mark(sb());
 			const none = { __rl: true, mode: 'list', value: '' };
 			expect(await callListSearch({ ...editor({}), method: 'searchPlaces' })).toEqual({
 				results: [{ name: 'Choose the event above first: its places are listed here', value: '' }],
@@ -191,7 +171,7 @@ describe('lists in the editor: sector, place, price category, promo code', () =>
 					value: '',
 				},
 			]);
-			expect(await since(sb, before)).toEqual([]);
+			expect(await since(sb(), before)).toEqual([]);
 		},
 	);
 });

@@ -1,9 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode } from '../../../../harness/engine';
-import { credentialFor, mark, since, type LogEntry } from '../../../../harness/nodes/publicEvents';
+import { credentialFor, probeLogged, type LogEntry } from '../../../../harness/nodes/publicEvents';
 import { SandboxClient } from '../../../../harness/sandbox/client';
-import { TransportProbe } from '../../../../harness/engine/transportProbe';
 
 /** The page window over real HTTP: its ceiling, and a 429's Retry-After holding every page. */
 let sb: SandboxClient;
@@ -19,21 +17,8 @@ afterEach(() => sb.admin('DELETE', '/faults'));
 
 async function probe(parameters: IDataObject) {
 	const { store } = credentialFor(sb);
-	await runNode({
-		nodeType: new TransportProbe(),
-		type: 'CUSTOM.transportProbe',
-		credentials: store,
-		parameters: { path: '/countries' },
-	});
-	const before = await mark(sb);
-	const result = await runNode({
-		nodeType: new TransportProbe(),
-		type: 'CUSTOM.transportProbe',
-		credentials: store,
-		parameters,
-	});
-	const log = (await since(sb, before)).filter((e) => e.route === '/event-points');
-	return { ...result, log };
+	const result = await probeLogged(sb, store, parameters);
+	return { ...result, log: result.log.filter((e) => e.route === '/event-points') };
 }
 
 const page = (e: LogEntry) => Number(new URLSearchParams(e.query).get('page'));

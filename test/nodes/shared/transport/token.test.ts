@@ -1,56 +1,41 @@
-import {
-	credentialFor,
-	ids,
-	mark,
-	runPublicEvents,
-	since,
-} from '../../../../harness/nodes/publicEvents';
-import { SandboxClient } from '../../../../harness/sandbox/client';
+import { ids, mark, runPublicEvents, since } from '../../../../harness/nodes/publicEvents';
+import { eventsSuite } from '../../../../harness/nodes/suites';
 import { HOUR } from '../../../../harness/time';
 
-let sb: SandboxClient;
-
-beforeAll(async () => {
-	sb = await SandboxClient.start({ events: 30, placesPerEvent: 2, archivedEvents: 3 });
-	await sb.token(); // the test's own token, so the counters below count the node's alone
-});
-
-afterAll(() => sb.stop());
-
-beforeEach(() => sb.admin('DELETE', '/requests'));
+const { sb, credential } = eventsSuite();
 
 const getMany = { resource: 'event', operation: 'getMany', returnAll: true };
 
 describe('Event: the token, in n8n-core', () => {
 	it('50 executions of Get Many with one credential send exactly one /token request', async () => {
-		const { store, id } = credentialFor(sb);
-		const visible = (await sb.getAll('/event-points')).map((event) => String(event.id));
-		await sb.admin('DELETE', '/requests');
+		const { store, id } = credential();
+		const visible = (await sb().getAll('/event-points')).map((event) => String(event.id));
+		await sb().admin('DELETE', '/requests');
 		for (let run = 0; run < 50; run++) {
 			const { items, error } = await runPublicEvents(store, getMany);
 			expect(error).toBeUndefined();
 			expect(ids(items)).toEqual(visible);
 		}
-		const counters = await sb.counters();
+		const counters = await sb().counters();
 		expect(counters['POST /token']).toBe(1);
 		expect(counters['GET /event-points']).toBe(50);
 		expect(store.data(id).token).toEqual(expect.any(String));
 	});
 
 	it('25 hours later: one 401, one new token, complete results', async () => {
-		const { store, id } = credentialFor(sb);
+		const { store, id } = credential();
 		await runPublicEvents(store, getMany);
 		const oldToken = store.data(id).token;
-		await sb.advanceClock(25 * HOUR);
-		sb.forgetTokens();
-		const visible = (await sb.getAll('/event-points')).map((event) => String(event.id));
-		const before = await mark(sb);
+		await sb().advanceClock(25 * HOUR);
+		sb().forgetTokens();
+		const visible = (await sb().getAll('/event-points')).map((event) => String(event.id));
+		const before = await mark(sb());
 
 		const { items, error } = await runPublicEvents(store, getMany);
 
 		expect(error).toBeUndefined();
 		expect(ids(items)).toEqual(visible);
-		const log = await since(sb, before);
+		const log = await since(sb(), before);
 		expect(
 			log
 				.filter((e) => e.route !== '/event-points' || e.status !== 200)
@@ -61,11 +46,11 @@ describe('Event: the token, in n8n-core', () => {
 
 	it('a key the service refuses: a message that says so, without the key', async () => {
 		const wrongKey = 'pe_live_partner_0123456789abcdef';
-		const { store } = credentialFor(sb, { apiKey: wrongKey });
+		const { store } = credential({ apiKey: wrongKey });
 		const { error } = await runPublicEvents(store, getMany);
 		expect(error?.message).toMatch(/API key was refused.*Staging and production keys differ/);
 		expect(JSON.stringify(error)).not.toContain(wrongKey);
 		expect(String(error?.stack)).not.toContain(wrongKey);
-		expect((await sb.counters())['GET /event-points']).toBeUndefined();
+		expect((await sb().counters())['GET /event-points']).toBeUndefined();
 	});
 });

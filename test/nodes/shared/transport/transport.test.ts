@@ -1,9 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode } from '../../../../harness/engine';
-import { credentialFor, mark, since, type LogEntry } from '../../../../harness/nodes/publicEvents';
+import { credentialFor, probeLogged, type LogEntry } from '../../../../harness/nodes/publicEvents';
 import { SandboxClient } from '../../../../harness/sandbox/client';
-import { TransportProbe } from '../../../../harness/engine/transportProbe';
 
 let sb: SandboxClient;
 
@@ -17,20 +15,8 @@ afterEach(() => sb.admin('DELETE', '/faults'));
 async function probe(parameters: IDataObject) {
 	const { store, id } = credentialFor(sb);
 	// A token first, so the requests under test are the only ones after the mark.
-	await runNode({
-		nodeType: new TransportProbe(),
-		type: 'CUSTOM.transportProbe',
-		credentials: store,
-		parameters: { path: '/countries' },
-	});
-	const before = await mark(sb);
-	const result = await runNode({
-		nodeType: new TransportProbe(),
-		type: 'CUSTOM.transportProbe',
-		credentials: store,
-		parameters,
-	});
-	const log = (await since(sb, before)).filter((e) => e.route !== '/__sandbox');
+	const result = await probeLogged(sb, store, parameters);
+	const log = result.log.filter((e) => e.route !== '/__sandbox');
 	return { ...result, log, token: String(store.data(id).token) };
 }
 

@@ -1,35 +1,16 @@
 import {
-	credentialFor,
+	byId,
 	mark,
+	query,
+	routed,
 	runPublicEvents,
 	since,
-	type LogEntry,
 } from '../../../../../harness/nodes/publicEvents';
-import { SandboxClient } from '../../../../../harness/sandbox/client';
+import { widgetSuite } from '../../../../../harness/nodes/suites';
 
-let sb: SandboxClient;
+const { sb, credential } = widgetSuite();
 
-beforeAll(async () => {
-	// 120 widget orders: two pages of 100.
-	sb = await SandboxClient.start({
-		events: 10,
-		placesPerEvent: 60,
-		archivedEvents: 2,
-		widgetOrders: 120,
-	});
-	await sb.token();
-	await sb.token('organiser');
-});
-
-afterAll(() => sb.stop());
-
-const query = (entry: LogEntry) => new URLSearchParams(entry.query);
-
-const routed = (log: LogEntry[], route: string) => log.filter((e) => e.route === route);
-
-const organiser = () => credentialFor(sb, { apiKey: sb.keys.organiser });
-
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+const organiser = () => credential({ apiKey: sb().keys.organiser });
 
 describe('Barcode: Export for Event', () => {
 	const exportFor = (eventId: string, extra: object = {}) => ({
@@ -43,7 +24,7 @@ describe('Barcode: Export for Event', () => {
 	it(
 		'the organiser gets one item per ticket, sold or unsold, as ' + 'the service lists them',
 		async () => {
-			const expected = await sb.getAll('/event-points/1001/barcodes', { as: 'organiser' });
+			const expected = await sb().getAll('/event-points/1001/barcodes', { as: 'organiser' });
 			expect(expected).toHaveLength(60);
 			expect(new Set(expected.map((b) => b.sold))).toEqual(new Set([true, false]));
 			const { store } = organiser();
@@ -57,9 +38,9 @@ describe('Barcode: Export for Event', () => {
 	);
 
 	it('Limit 5 from one request for 5; an IRI is read as its ID', async () => {
-		const expected = await sb.getAll('/event-points/1002/barcodes', { as: 'organiser' });
+		const expected = await sb().getAll('/event-points/1002/barcodes', { as: 'organiser' });
 		const { store } = organiser();
-		const before = await mark(sb);
+		const before = await mark(sb());
 		const { items } = await runPublicEvents(
 			store,
 			exportFor('/api/v2/event-points/1002', { returnAll: false, limit: 5 }),
@@ -67,14 +48,14 @@ describe('Barcode: Export for Event', () => {
 		expect(items.map((item) => item.json.barcode)).toEqual(
 			expected.slice(0, 5).map((b) => b.barcode),
 		);
-		const requests = routed(await since(sb, before), '/event-points/{id}/barcodes');
+		const requests = routed(await since(sb(), before), '/event-points/{id}/barcodes');
 		expect(requests.map((e) => `${e.path} ${query(e).get('itemsPerPage')}`)).toEqual([
 			'/event-points/1002/barcodes 5',
 		]);
 	});
 
 	it('an archived event can be exported by ID', async () => {
-		const [archived] = await sb.getAll('/event-points-archived', { as: 'organiser' });
+		const [archived] = await sb().getAll('/event-points-archived', { as: 'organiser' });
 		const { store } = organiser();
 		const { items, error } = await runPublicEvents(store, exportFor(String(archived.id)));
 		expect(error).toBeUndefined();
@@ -82,7 +63,7 @@ describe('Barcode: Export for Event', () => {
 	});
 
 	it('a partner is told to take barcodes from the paid order', async () => {
-		const { store } = credentialFor(sb);
+		const { store } = credential();
 		const { error, items } = await runPublicEvents(store, exportFor('1001'));
 		expect(items).toEqual([]);
 		expect(error?.message).toBe(

@@ -2,33 +2,16 @@ import { PublicEvents } from '../../../../../nodes/PublicEvents/PublicEvents.nod
 import { MAX_PAGES_IN_FLIGHT } from '../../../../../nodes/shared/transport';
 import { callLoadOptions } from '../../../../../harness/engine';
 import {
-	credentialFor,
 	ids,
 	mark,
 	runPublicEvents,
+	query,
+	routed as lists,
 	since,
-	type LogEntry,
 } from '../../../../../harness/nodes/publicEvents';
-import { SandboxClient } from '../../../../../harness/sandbox/client';
+import { manyEventsSuite } from '../../../../../harness/nodes/suites';
 
-let sb: SandboxClient;
-
-beforeAll(async () => {
-	// 250 events: three pages of 100, so the Country filter's page counts show.
-	sb = await SandboxClient.start({ events: 250, placesPerEvent: 2, archivedEvents: 6 });
-	await sb.token();
-});
-
-afterAll(() => sb.stop());
-
-afterEach(async () => {
-	await sb.admin('PUT', '/config', { envelope: 'array' });
-	await sb.admin('DELETE', '/faults');
-});
-
-const lists = (log: LogEntry[], route: string) => log.filter((e) => e.route === route);
-
-const query = (entry: LogEntry) => new URLSearchParams(entry.query);
+const { sb, credential } = manyEventsSuite();
 
 describe('Event: the Country filter, applied by the node to each event’s country', () => {
 	let events: any[];
@@ -44,13 +27,13 @@ describe('Event: the Country filter, applied by the node to each event’s count
 	});
 
 	beforeAll(async () => {
-		events = await sb.getAll('/event-points');
-		countries = await sb.getAll('/countries');
+		events = await sb().getAll('/event-points');
+		countries = await sb().getAll('/countries');
 		expect(events).toHaveLength(250);
 	});
 
 	it('the dropdown lists the countries of the reference list', async () => {
-		const { store } = credentialFor(sb);
+		const { store } = credential();
 		const options = await callLoadOptions({
 			nodeType: new PublicEvents(),
 			type: 'CUSTOM.publicEvents',
@@ -69,14 +52,14 @@ describe('Event: the Country filter, applied by the node to each event’s count
 			const expected = inCountries(chosen);
 			expect(expected.length).toBeGreaterThan(0);
 			expect(expected.length).toBeLessThan(250);
-			const { store } = credentialFor(sb);
-			const before = await mark(sb);
+			const { store } = credential();
+			const before = await mark(sb());
 
 			const { items, error } = await runPublicEvents(store, getMany(chosen.map(String)));
 
 			expect(error).toBeUndefined();
 			expect(ids(items)).toEqual(expected);
-			const requests = lists(await since(sb, before), '/event-points');
+			const requests = lists(await since(sb(), before), '/event-points');
 			// Pages 1-3 hold the events; without a total, pages read ahead past the short page 3 are
 			// fewer than a window.
 			const pages = requests.map((e) => Number(query(e).get('page'))).sort((a, b) => a - b);
@@ -94,23 +77,23 @@ describe('Event: the Country filter, applied by the node to each event’s count
 			const expected = inCountries([cz]);
 			const onFirstPage = events.slice(0, 100).filter((e) => e.country.id === cz).length;
 			expect(expected.length).toBeGreaterThan(onFirstPage + 1);
-			const { store } = credentialFor(sb);
+			const { store } = credential();
 
-			let before = await mark(sb);
+			let before = await mark(sb());
 			const few = await runPublicEvents(
 				store,
 				getMany([String(cz)], { returnAll: false, limit: onFirstPage }),
 			);
 			expect(ids(few.items)).toEqual(expected.slice(0, onFirstPage));
-			expect(lists(await since(sb, before), '/event-points')).toHaveLength(1);
+			expect(lists(await since(sb(), before), '/event-points')).toHaveLength(1);
 
-			before = await mark(sb);
+			before = await mark(sb());
 			const more = await runPublicEvents(
 				store,
 				getMany([String(cz)], { returnAll: false, limit: onFirstPage + 1 }),
 			);
 			expect(ids(more.items)).toEqual(expected.slice(0, onFirstPage + 1));
-			const requests = lists(await since(sb, before), '/event-points');
+			const requests = lists(await since(sb(), before), '/event-points');
 			// Full pages: a filter on this side cannot know how many a Limit needs; pages read ahead
 			// of page 2 (where the Limit was reached) are fewer than a window.
 			const pages = requests
@@ -125,23 +108,23 @@ describe('Event: the Country filter, applied by the node to each event’s count
 	it(
 		'with a stated total (JSON-LD): Limit reads page by page, ' + 'Return All gets every match',
 		async () => {
-			await sb.admin('PUT', '/config', { envelope: 'hydra' });
+			await sb().admin('PUT', '/config', { envelope: 'hydra' });
 			const de = countries.find((c) => c.code === 'DE').id;
 			const expected = inCountries([de]);
-			const { store } = credentialFor(sb);
+			const { store } = credential();
 
-			let before = await mark(sb);
+			let before = await mark(sb());
 			const limited = await runPublicEvents(
 				store,
 				getMany([String(de)], { returnAll: false, limit: 10 }),
 			);
 			expect(ids(limited.items)).toEqual(expected.slice(0, 10));
-			expect(lists(await since(sb, before), '/event-points')).toHaveLength(1);
+			expect(lists(await since(sb(), before), '/event-points')).toHaveLength(1);
 
-			before = await mark(sb);
+			before = await mark(sb());
 			const all = await runPublicEvents(store, getMany([String(de)]));
 			expect(ids(all.items)).toEqual(expected);
-			expect(lists(await since(sb, before), '/event-points')).toHaveLength(3);
+			expect(lists(await since(sb(), before), '/event-points')).toHaveLength(3);
 		},
 	);
 
@@ -149,7 +132,7 @@ describe('Event: the Country filter, applied by the node to each event’s count
 		const city = events[0].city.id;
 		const country = events[0].country.id;
 		const other = countries.find((c) => c.id !== country).id;
-		const { store } = credentialFor(sb);
+		const { store } = credential();
 		const same = await runPublicEvents(
 			store,
 			getMany([String(country)], {}, { cityIds: [String(city)] }),
@@ -166,9 +149,9 @@ describe('Event: the Country filter, applied by the node to each event’s count
 	});
 
 	it('applies to Get Many Archived too', async () => {
-		const archived = await sb.getAll('/event-points-archived');
+		const archived = await sb().getAll('/event-points-archived');
 		const country = archived[0].country.id;
-		const { store } = credentialFor(sb);
+		const { store } = credential();
 		const { items } = await runPublicEvents(store, {
 			...getMany([String(country)]),
 			operation: 'getManyArchived',
@@ -193,14 +176,14 @@ describe('Event: the Country filter, applied by the node to each event’s count
 				{ id: 8 },
 				{ id: 9, country: null },
 			];
-			await sb.admin('POST', '/faults', {
+			await sb().admin('POST', '/faults', {
 				kind: 'status',
 				status: 200,
 				path: '/event-points',
 				body: served,
 				count: 1,
 			});
-			const { store } = credentialFor(sb);
+			const { store } = credential();
 			const { items, error } = await runPublicEvents(store, getMany(['/api/v2/countries/4']));
 			expect(error).toBeUndefined();
 			expect(ids(items)).toEqual(['1', '2', '3', '4', '5']);

@@ -1,28 +1,14 @@
-import {
-	credentialFor,
-	mark,
-	runPublicEvents,
-	since,
-} from '../../../../../harness/nodes/publicEvents';
-import { SandboxClient } from '../../../../../harness/sandbox/client';
+import { mark, runPublicEvents, since } from '../../../../../harness/nodes/publicEvents';
+import { eventsSuite } from '../../../../../harness/nodes/suites';
 
-let sb: SandboxClient;
-
-beforeAll(async () => {
-	sb = await SandboxClient.start({ events: 30, placesPerEvent: 2, archivedEvents: 3 });
-	await sb.token(); // the test's own token, so the counters below count the node's alone
-});
-
-afterAll(() => sb.stop());
-
-beforeEach(() => sb.admin('DELETE', '/requests'));
+const { sb, credential } = eventsSuite();
 
 const getMany = { resource: 'event', operation: 'getMany', returnAll: true };
 
 describe('Event operations', () => {
 	it('Get takes an ID, an IRI or an expression, one output item per input item', async () => {
-		const { store } = credentialFor(sb);
-		const [first, second] = await sb.getAll('/event-points');
+		const { store } = credential();
+		const [first, second] = await sb().getAll('/event-points');
 		const { items, error } = await runPublicEvents(
 			store,
 			{
@@ -40,11 +26,11 @@ describe('Event operations', () => {
 	});
 
 	it('the credential default language is sent, and the node option overrides it', async () => {
-		const [first] = await sb.getAll('/event-points');
-		const german = (await sb.get(`/event-points/${first.id}`, { lang: 'de' })).body.eventName;
-		const english = (await sb.get(`/event-points/${first.id}`, { lang: 'en' })).body.eventName;
+		const [first] = await sb().getAll('/event-points');
+		const german = (await sb().get(`/event-points/${first.id}`, { lang: 'de' })).body.eventName;
+		const english = (await sb().get(`/event-points/${first.id}`, { lang: 'en' })).body.eventName;
 		expect(german).not.toBe(english);
-		const { store } = credentialFor(sb, { language: 'de' });
+		const { store } = credential({ language: 'de' });
 		const get = {
 			resource: 'event',
 			operation: 'get',
@@ -58,8 +44,8 @@ describe('Event operations', () => {
 	});
 
 	it('bad input fails before any request, naming the field and the item', async () => {
-		const { store } = credentialFor(sb);
-		const before = await mark(sb);
+		const { store } = credential();
+		const before = await mark(sb());
 		const bad = await runPublicEvents(store, {
 			resource: 'event',
 			operation: 'get',
@@ -84,15 +70,15 @@ describe('Event operations', () => {
 		expect(badRetries.error?.message).toMatch(
 			/^Max Retries: expected a whole number of at least 0 and at most 20/,
 		);
-		expect(await since(sb, before)).toEqual([]);
+		expect(await since(sb(), before)).toEqual([]);
 	});
 
 	it(
 		'continueOnFail: a missing event becomes an error item with ' +
 			'the message and the body, and the run goes on',
 		async () => {
-			const { store } = credentialFor(sb);
-			const [first] = await sb.getAll('/event-points');
+			const { store } = credential();
+			const [first] = await sb().getAll('/event-points');
 			const { items, error } = await runPublicEvents(
 				store,
 				{

@@ -1,37 +1,22 @@
 import { NODE_NAME } from '../../../../../harness/engine';
-import {
-	credentialFor,
-	ids,
-	mark,
-	runPublicEvents,
-	since,
-} from '../../../../../harness/nodes/publicEvents';
-import { SandboxClient } from '../../../../../harness/sandbox/client';
+import { ids, mark, runPublicEvents, since } from '../../../../../harness/nodes/publicEvents';
+import { eventsSuite } from '../../../../../harness/nodes/suites';
 
-let sb: SandboxClient;
-
-beforeAll(async () => {
-	sb = await SandboxClient.start({ events: 30, placesPerEvent: 2, archivedEvents: 3 });
-	await sb.token(); // the test's own token, so the counters below count the node's alone
-});
-
-afterAll(() => sb.stop());
-
-beforeEach(() => sb.admin('DELETE', '/requests'));
+const { sb, credential } = eventsSuite();
 
 const getMany = { resource: 'event', operation: 'getMany', returnAll: true };
 
 describe('Event operations', () => {
 	it('Get Many: Limit, filters and sort are sent as the spec names them', async () => {
-		const { store } = credentialFor(sb);
-		const all = await sb.getAll('/event-points');
+		const { store } = credential();
+		const all = await sb().getAll('/event-points');
 		const city = all[0].city.id;
 		const expected = (
-			await sb.getAll('/event-points', {
+			await sb().getAll('/event-points', {
 				query: { 'city.id[]': [city], 'order[dateStarted]': 'desc' },
 			})
 		).map((e) => String(e.id));
-		const before = await mark(sb);
+		const before = await mark(sb());
 		const { items, error } = await runPublicEvents(store, {
 			resource: 'event',
 			operation: 'getMany',
@@ -42,7 +27,9 @@ describe('Event operations', () => {
 		});
 		expect(error).toBeUndefined();
 		expect(ids(items)).toEqual(expected.slice(0, 3));
-		const [request, ...more] = (await since(sb, before)).filter((e) => e.route === '/event-points');
+		const [request, ...more] = (await since(sb(), before)).filter(
+			(e) => e.route === '/event-points',
+		);
 		expect(more).toEqual([]);
 		const query = new URLSearchParams(request.query);
 		expect(query.getAll('city.id[]')).toEqual([String(city)]);
@@ -55,8 +42,8 @@ describe('Event operations', () => {
 		'a credential Default Language that is not a code (here with ' +
 			'a header injected) fails naming it; nothing is sent',
 		async () => {
-			const { store } = credentialFor(sb, { language: 'de\r\nX-Injected: 1' });
-			const before = (await sb.admin('GET', '/requests')).body.entries.length;
+			const { store } = credential({ language: 'de\r\nX-Injected: 1' });
+			const before = (await sb().admin('GET', '/requests')).body.entries.length;
 			const { items, error } = await runPublicEvents(store, getMany);
 			expect(items).toEqual([]);
 			expect(error).toMatchObject({
@@ -65,14 +52,14 @@ describe('Event operations', () => {
 					/^The credential's Default Language must be a language code such as en or pt-BR/,
 				),
 			});
-			expect((await sb.admin('GET', '/requests')).body.entries.length).toBe(before);
+			expect((await sb().admin('GET', '/requests')).body.entries.length).toBe(before);
 		},
 	);
 
 	it(
 		'an empty list carries one hint, for the whole run: a missing ' + 'event is an access setting',
 		async () => {
-			const { store } = credentialFor(sb);
+			const { store } = credential();
 			const hintsOf = (result: Awaited<ReturnType<typeof runPublicEvents>>) =>
 				result.run.data.resultData.runData[NODE_NAME][0].hints;
 			const empty = await runPublicEvents(

@@ -1,48 +1,11 @@
-import {
-	credentialFor,
-	ids,
-	mark,
-	runPublicEvents,
-	since,
-} from '../../../../../harness/nodes/publicEvents';
-import { SandboxClient } from '../../../../../harness/sandbox/client';
+import { byId, ids, mark, runPublicEvents, since } from '../../../../../harness/nodes/publicEvents';
+import { EVENT, hallPlanSuite, SOLD_OUT } from '../../../../../harness/nodes/hallPlan';
 
-/** Event 1001 has 30 places in two sectors, some sold; 1003 is sold out (sandbox seed). */
-const EVENT = 1001;
-
-const SOLD_OUT = 1003;
-
-let sb: SandboxClient;
-
-let store: ReturnType<typeof credentialFor>['store'];
-
-beforeAll(async () => {
-	sb = await SandboxClient.start({
-		events: 4,
-		placesPerEvent: 30,
-		privateEvents: 0,
-		archivedEvents: 0,
-		widgetOrders: 0,
-	});
-	store = credentialFor(sb).store;
-});
-
-afterAll(() => sb.stop());
-
-const byId = (value: string | number) => ({ __rl: true, mode: 'id', value: String(value) });
-
-const hallPlan = (operation: string, parameters: Record<string, unknown> = {}) =>
-	runPublicEvents(store, {
-		resource: 'hallPlan',
-		operation,
-		eventId: byId(EVENT),
-		returnAll: true,
-		...parameters,
-	});
+const { sb, store, hallPlan } = hallPlanSuite();
 
 describe('Hall Plan operations', () => {
 	it('Get Places: every place of the event, one item each, with price categories', async () => {
-		const places = await sb.getAll(`/event-points/${EVENT}/places`);
+		const places = await sb().getAll(`/event-points/${EVENT}/places`);
 		const { items, error } = await hallPlan('getPlaces');
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(30);
@@ -56,7 +19,7 @@ describe('Hall Plan operations', () => {
 	it(
 		'Get Places, Only Available: sold places are left out, Limit ' + 'counts the places kept',
 		async () => {
-			const places = await sb.getAll(`/event-points/${EVENT}/places`);
+			const places = await sb().getAll(`/event-points/${EVENT}/places`);
 			const free = places.filter((p) => p.availableCount > 0);
 			const firstSold = places.findIndex((p) => p.availableCount === 0);
 			expect(firstSold).toBeGreaterThanOrEqual(0);
@@ -72,7 +35,7 @@ describe('Hall Plan operations', () => {
 			});
 			expect(ids(limited.items)).toEqual(free.slice(0, firstSold + 1).map((p) => String(p.id)));
 
-			const soldOut = await runPublicEvents(store, {
+			const soldOut = await runPublicEvents(store(), {
 				resource: 'hallPlan',
 				operation: 'getPlaces',
 				eventId: byId(SOLD_OUT),
@@ -85,8 +48,8 @@ describe('Hall Plan operations', () => {
 	);
 
 	it('a hold shows at once: the held place is no longer available', async () => {
-		const place = await sb.freePlace(EVENT);
-		const order = await sb.send('POST', '/orders', {
+		const place = await sb().freePlace(EVENT);
+		const order = await sb().send('POST', '/orders', {
 			eventPoint: String(EVENT),
 			places: [place.id],
 			priceCategory: place.priceCategory,
@@ -94,26 +57,26 @@ describe('Hall Plan operations', () => {
 		expect(order.status).toBe(201);
 		const available = await hallPlan('getPlaces', { options: { onlyAvailable: true } });
 		expect(ids(available.items)).not.toContain(place.id);
-		await sb.send('PUT', `/orders/${order.body.id}/status`, { toStatus: 'expired' });
+		await sb().send('PUT', `/orders/${order.body.id}/status`, { toStatus: 'expired' });
 		expect(
 			ids((await hallPlan('getPlaces', { options: { onlyAvailable: true } })).items),
 		).toContain(place.id);
 	});
 
 	it('reads the JSON-LD envelope the same way', async () => {
-		const expected = (await sb.getAll(`/event-points/${EVENT}/places`)).map((p) => String(p.id));
-		await sb.admin('PUT', '/config', { envelope: 'hydra' });
+		const expected = (await sb().getAll(`/event-points/${EVENT}/places`)).map((p) => String(p.id));
+		await sb().admin('PUT', '/config', { envelope: 'hydra' });
 		try {
 			const { items, error } = await hallPlan('getPlaces');
 			expect(error).toBeUndefined();
 			expect(ids(items)).toEqual(expected);
 		} finally {
-			await sb.admin('PUT', '/config', { envelope: 'array' });
+			await sb().admin('PUT', '/config', { envelope: 'array' });
 		}
 	});
 
 	it('bad input fails before any request, naming the field', async () => {
-		const before = await mark(sb);
+		const before = await mark(sb());
 		expect((await hallPlan('getPlaces', { eventId: byId('next week') })).error?.message).toMatch(
 			/^Event: expected a numeric ID/,
 		);
@@ -123,7 +86,7 @@ describe('Hall Plan operations', () => {
 		expect(
 			(await hallPlan('getSectors', { returnAll: false, limit: '={{ -1 }}' })).error?.message,
 		).toMatch(/^Limit: expected a whole number/);
-		expect(await since(sb, before)).toEqual([]);
+		expect(await since(sb(), before)).toEqual([]);
 	});
 
 	it('a missing event says it is an access setting, not a fault', async () => {

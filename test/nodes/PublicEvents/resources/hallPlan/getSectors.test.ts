@@ -1,46 +1,11 @@
-import {
-	credentialFor,
-	ids,
-	mark,
-	runPublicEvents,
-	since,
-} from '../../../../../harness/nodes/publicEvents';
-import { SandboxClient } from '../../../../../harness/sandbox/client';
+import { ids, mark, runPublicEvents, since } from '../../../../../harness/nodes/publicEvents';
+import { EVENT, hallPlanSuite } from '../../../../../harness/nodes/hallPlan';
 
-/** Event 1001 has 30 places in two sectors, some sold; 1003 is sold out (sandbox seed). */
-const EVENT = 1001;
-
-let sb: SandboxClient;
-
-let store: ReturnType<typeof credentialFor>['store'];
-
-beforeAll(async () => {
-	sb = await SandboxClient.start({
-		events: 4,
-		placesPerEvent: 30,
-		privateEvents: 0,
-		archivedEvents: 0,
-		widgetOrders: 0,
-	});
-	store = credentialFor(sb).store;
-});
-
-afterAll(() => sb.stop());
-
-const byId = (value: string | number) => ({ __rl: true, mode: 'id', value: String(value) });
-
-const hallPlan = (operation: string, parameters: Record<string, unknown> = {}) =>
-	runPublicEvents(store, {
-		resource: 'hallPlan',
-		operation,
-		eventId: byId(EVENT),
-		returnAll: true,
-		...parameters,
-	});
+const { sb, store, hallPlan } = hallPlanSuite();
 
 describe('Hall Plan operations', () => {
 	it('Get Sectors: one item per sector; Limit asks for no more than it needs', async () => {
-		const sectors = await sb.getAll(`/event-points/${EVENT}/sectors`);
+		const sectors = await sb().getAll(`/event-points/${EVENT}/sectors`);
 		expect(sectors.length).toBe(2);
 		const all = await hallPlan('getSectors');
 		expect(all.error).toBeUndefined();
@@ -49,10 +14,10 @@ describe('Hall Plan operations', () => {
 			expect.objectContaining({ name: sectors[0].name, availableCount: sectors[0].availableCount }),
 		);
 
-		const before = await mark(sb);
+		const before = await mark(sb());
 		const one = await hallPlan('getSectors', { returnAll: false, limit: 1 });
 		expect(ids(one.items)).toEqual([String(sectors[0].id)]);
-		const requests = (await since(sb, before)).filter(
+		const requests = (await since(sb(), before)).filter(
 			(e) => e.route === '/event-points/{id}/sectors',
 		);
 		expect(requests.map((e) => new URLSearchParams(e.query).get('itemsPerPage'))).toEqual(['1']);
@@ -60,7 +25,7 @@ describe('Hall Plan operations', () => {
 
 	it('the event by expression, one run per input item, paired to its item', async () => {
 		const two = await runPublicEvents(
-			store,
+			store(),
 			{
 				resource: 'hallPlan',
 				operation: 'getSectors',

@@ -1,35 +1,9 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { orderNodeSuite, json } from '../../../../../harness/nodes/orderNode';
-import { mark, since, type LogEntry } from '../../../../../harness/nodes/publicEvents';
+import { faultedWrites, sent } from '../../../../../harness/nodes/orderWrites';
 
-const { sb, order, create, getOrder, setStatus, place } = orderNodeSuite();
-
-const fault = (rule: IDataObject) => sb().admin('POST', '/faults', rule);
-
-afterEach(() => sb().admin('DELETE', '/faults'));
-
-// One event of its own with room for every case (paid places stay sold).
-let eventId: number;
-
-beforeAll(async () => {
-	eventId = (await sb().admin('POST', '/events', { name: 'Uncertain writes', places: 400 })).body
-		.id;
-});
-
-/** Runs the node with the fault in place; returns its outcome and the API requests it made. */
-async function runWith(rule: IDataObject | undefined, operation: string, parameters: IDataObject) {
-	if (rule) await fault(rule);
-	const before = await mark(sb());
-	const result = await order(operation, parameters);
-	const log = (await since(sb(), before)).filter((e) => e.route !== '/token');
-	return { ...result, log };
-}
-
-const sent = (log: LogEntry[], method: string, route: string) =>
-	log.filter((e) => e.method === method && e.route === route).length;
-
-const held = async (count: number) => (await create(count, {}, eventId)).order;
+const suite = orderNodeSuite();
+const { sb, order, create, getOrder, setStatus, place } = suite;
+const { runWith, held } = faultedWrites(suite);
 
 describe('Order: statuses', () => {
 	it(

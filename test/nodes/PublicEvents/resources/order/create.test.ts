@@ -3,43 +3,13 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Order } from '../../../../../harness/nodes/orderFixtures';
 import { MINUTE } from '../../../../../harness/time';
 import { byId, EVENT, orderNodeSuite } from '../../../../../harness/nodes/orderNode';
-import { mark, since, type LogEntry } from '../../../../../harness/nodes/publicEvents';
+import { faultedWrites, readBacks, sent } from '../../../../../harness/nodes/orderWrites';
+import { mark, since } from '../../../../../harness/nodes/publicEvents';
 import { LATE } from '../../../../../nodes/PublicEvents/resources/order/writeCheck';
 
-const { sb, order, create, getOrder, setStatus, place, ms } = orderNodeSuite();
-
-const fault = (rule: IDataObject) => sb().admin('POST', '/faults', rule);
-
-afterEach(() => sb().admin('DELETE', '/faults'));
-
-// One event of its own with room for every case (paid places stay sold).
-let eventId: number;
-
-beforeAll(async () => {
-	eventId = (await sb().admin('POST', '/events', { name: 'Uncertain writes', places: 400 })).body
-		.id;
-});
-
-/** Runs the node with the fault in place; returns its outcome and the API requests it made. */
-async function runWith(rule: IDataObject | undefined, operation: string, parameters: IDataObject) {
-	if (rule) await fault(rule);
-	const before = await mark(sb());
-	const result = await order(operation, parameters);
-	const log = (await since(sb(), before)).filter((e) => e.route !== '/token');
-	return { ...result, log };
-}
-
-const sent = (log: LogEntry[], method: string, route: string) =>
-	log.filter((e) => e.method === method && e.route === route).length;
-
-const readBacks = (log: LogEntry[]) => sent(log, 'GET', '/orders/{id}');
-
-const held = async (count: number) => (await create(count, {}, eventId)).order;
-
-/** Ends a hold the case left, so holds never pile up against the account's limit. */
-async function release(id: number) {
-	if ((await getOrder(id)).body.status === 'reserved_to_time') await setStatus(id, 'expired');
-}
+const suite = orderNodeSuite();
+const { sb, order, create, getOrder, setStatus, place, ms } = suite;
+const { eventId, fault, runWith, held, release } = faultedWrites(suite);
 
 describe('Order: create and read', () => {
 	it(
@@ -119,7 +89,7 @@ describe('Create, answer lost: one order at most, found by the places it holds',
 	const orderCount = () => sb().app.store.orders.size;
 	const liveOrders = async () =>
 		(
-			await sb().getAll<Order>(`/event-points/${eventId}/orders`, {
+			await sb().getAll<Order>(`/event-points/${eventId()}/orders`, {
 				query: { status: 'reserved_to_time' },
 			})
 		).map((o) => o.id);
@@ -127,10 +97,10 @@ describe('Create, answer lost: one order at most, found by the places it holds',
 	async function createWith(rule: IDataObject, options: IDataObject = {}) {
 		// Another live order of the account on the event: the search must not take it for the new one.
 		const other = await held(1);
-		const free = await sb().freePlaces(eventId, 2);
+		const free = await sb().freePlaces(eventId(), 2);
 		const count = orderCount();
 		const result = await runWith(rule, 'create', {
-			eventId: byId(String(eventId)),
+			eventId: byId(String(eventId())),
 			places: byId(free.ids.join(',')),
 			priceCategory: free.priceCategory,
 			options,
@@ -166,7 +136,7 @@ describe('Create, answer lost: one order at most, found by the places it holds',
 	);
 
 	const searched = () =>
-		`the node searched the live orders of event ${eventId}: none holds these places`;
+		`the node searched the live orders of event ${eventId()}: none holds these places`;
 
 	it(
 		'a 5xx from the API before it was applied: no order, a clear ' +
@@ -182,7 +152,7 @@ describe('Create, answer lost: one order at most, found by the places it holds',
 			expect(created).toBe(0);
 			expect(sent(log, 'POST', '/orders')).toBe(1);
 			expect(error?.message).toBe(
-				`Creating an order on event ${eventId} was NOT applied: the service answered 503 (a ` +
+				`Creating an order on event ${eventId()} was NOT applied: the service answered 503 (a ` +
 					`server error) instead of the result, so ${searched()}. It is safe to run it again.`,
 			);
 			// The other live order was looked at and left alone.
@@ -224,9 +194,9 @@ describe('Create, answer lost: one order at most, found by the places it holds',
 			expect(items).toEqual([]);
 			expect(created).toBe(0);
 			expect(error?.message).toBe(
-				`Uncertain: creating an order on event ${eventId} was not applied when the node ` +
+				`Uncertain: creating an order on event ${eventId()} was not applied when the node ` +
 					`checked: ${cause}, and ${searched()}. ${LATE} Check the orders of event ` +
-					`${eventId} (Order > Get Many for Event, status Held) before running this again: ` +
+					`${eventId()} (Order > Get Many for Event, status Held) before running this again: ` +
 					`a hold left behind counts against your reserved-tickets limit until it ends.`,
 			);
 			await sb().app.idle();
@@ -238,7 +208,7 @@ describe('Create, answer lost: one order at most, found by the places it holds',
 				expect(
 					(
 						await sb().send('POST', '/orders', {
-							eventPoint: String(eventId),
+							eventPoint: String(eventId()),
 							places: free.ids,
 							priceCategory: free.priceCategory,
 						})
@@ -273,7 +243,7 @@ describe('Create, answer lost: one order at most, found by the places it holds',
 				),
 			);
 			expect(error?.message).toContain(
-				`Check the orders of event ${eventId} (Order > Get ` +
+				`Check the orders of event ${eventId()} (Order > Get ` +
 					`Many for Event, status Held) before running this again`,
 			);
 			await sb().admin('DELETE', '/faults');

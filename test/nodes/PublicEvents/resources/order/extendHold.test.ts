@@ -1,40 +1,10 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { MINUTE } from '../../../../../harness/time';
 import { orderNodeSuite } from '../../../../../harness/nodes/orderNode';
-import { mark, since, type LogEntry } from '../../../../../harness/nodes/publicEvents';
+import { hostileWrites, sent } from '../../../../../harness/nodes/orderWrites';
 
-const { sb, order, create, getOrder, setStatus, ms, now } = orderNodeSuite();
-
-afterEach(async () => {
-	await sb().admin('DELETE', '/faults');
-	await sb().setQuirks({});
-	await sb().clearOtherOrigin();
-});
-
-const sent = (log: LogEntry[], method: string, route: string) =>
-	log.filter((e) => e.method === method && e.route === route).length;
-
-async function runWith(
-	operation: string,
-	parameters: IDataObject,
-	setup: { quirks?: IDataObject; faults?: IDataObject[] } = {},
-) {
-	for (const rule of setup.faults ?? []) await sb().admin('POST', '/faults', rule);
-	if (setup.quirks) await sb().setQuirks(setup.quirks as never);
-	const before = await mark(sb());
-	const result = await order(operation, {
-		...parameters,
-		options: { maxRetries: 1, maxRetryWait: 2, ...(parameters.options as IDataObject) },
-	});
-	await sb().setQuirks({});
-	const log = (await since(sb(), before)).filter((e) => e.route !== '/token');
-	return { ...result, log };
-}
-
-async function release(id: number) {
-	if ((await getOrder(id)).body.status === 'reserved_to_time') await setStatus(id, 'expired');
-}
+const suite = orderNodeSuite();
+const { sb, order, create, getOrder, setStatus, ms, now } = suite;
+const { runWith, release } = hostileWrites(suite);
 
 describe('Order: changing a hold', () => {
 	it('Extend Hold moves the deadline: past the old one the hold is still live', async () => {

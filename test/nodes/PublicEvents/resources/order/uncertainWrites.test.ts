@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { byId, orderNodeSuite } from '../../../../../harness/nodes/orderNode';
-import { mark, since, type LogEntry } from '../../../../../harness/nodes/publicEvents';
+import { faultedWrites, readBacks, sent } from '../../../../../harness/nodes/orderWrites';
 import { LATE } from '../../../../../nodes/PublicEvents/resources/order/writeCheck';
 
 /**
@@ -9,33 +9,9 @@ import { LATE } from '../../../../../nodes/PublicEvents/resources/order/writeChe
  * connection, drops it first, answers 5xx first, or answers after the node's Timeout) is never
  * sent again; the node reads the state back and reports what really happened.
  */
-const { sb, order, create, getOrder, setStatus } = orderNodeSuite();
-
-const fault = (rule: IDataObject) => sb().admin('POST', '/faults', rule);
-
-afterEach(() => sb().admin('DELETE', '/faults'));
-
-// One event of its own with room for every case (paid places stay sold).
-let eventId: number;
-
-beforeAll(async () => {
-	eventId = (await sb().admin('POST', '/events', { name: 'Uncertain writes', places: 400 })).body
-		.id;
-});
-
-/** Runs the node with the fault in place; returns its outcome and the API requests it made. */
-async function runWith(rule: IDataObject | undefined, operation: string, parameters: IDataObject) {
-	if (rule) await fault(rule);
-	const before = await mark(sb());
-	const result = await order(operation, parameters);
-	const log = (await since(sb(), before)).filter((e) => e.route !== '/token');
-	return { ...result, log };
-}
-
-const sent = (log: LogEntry[], method: string, route: string) =>
-	log.filter((e) => e.method === method && e.route === route).length;
-
-const readBacks = (log: LogEntry[]) => sent(log, 'GET', '/orders/{id}');
+const suite = orderNodeSuite();
+const { sb, getOrder, setStatus } = suite;
+const { eventId, fault, runWith, held, release } = faultedWrites(suite);
 
 interface WriteCase {
 	operation: string;
@@ -46,8 +22,6 @@ interface WriteCase {
 	 */
 	prepare: () => Promise<{ id: number; parameters: IDataObject; applied: () => Promise<boolean> }>;
 }
-
-const held = async (count: number) => (await create(count, {}, eventId)).order;
 
 const ticketsOf = async (id: number) => (await getOrder(id)).body.tickets!;
 
@@ -96,7 +70,7 @@ const writes: WriteCase[] = [
 		prepare: async () => {
 			const { id } = await held(1);
 			const [ticket] = await ticketsOf(id);
-			const free = await sb().freePlaces(eventId, 1);
+			const free = await sb().freePlaces(eventId(), 1);
 			return {
 				id,
 				parameters: {
@@ -125,11 +99,6 @@ const writes: WriteCase[] = [
 		},
 	},
 ];
-
-/** Ends a hold the case left, so holds never pile up against the account's limit. */
-async function release(id: number) {
-	if ((await getOrder(id)).body.status === 'reserved_to_time') await setStatus(id, 'expired');
-}
 
 describe.each(writes)('$operation, answer lost', ({ operation, route, prepare }) => {
 	it(
@@ -331,7 +300,7 @@ describe(
 					'PUT /orders/{id}/status 409',
 				]);
 
-				const free = await sb().freePlaces(eventId, 1);
+				const free = await sb().freePlaces(eventId(), 1);
 				const limit = await runWith(
 					{
 						kind: 'status',
@@ -342,14 +311,14 @@ describe(
 					},
 					'create',
 					{
-						eventId: byId(String(eventId)),
+						eventId: byId(String(eventId())),
 						places: byId(free.ids[0]),
 						priceCategory: free.priceCategory,
 					},
 				);
 				expect(limit.error?.message).toMatch(
 					new RegExp(
-						`^Refused: creating an order on event ${eventId} was NOT ` +
+						`^Refused: creating an order on event ${eventId()} was NOT ` +
 							`applied\\. A limit of the service was exceeded \\(limit 1\\)`,
 					),
 				);

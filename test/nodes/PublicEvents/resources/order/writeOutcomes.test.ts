@@ -1,15 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { IDataObject } from 'n8n-workflow';
 
 import { byId, EVENT, orderNodeSuite } from '../../../../../harness/nodes/orderNode';
-import {
-	credentialFor,
-	mark,
-	runPublicEvents,
-	since,
-	type LogEntry,
-} from '../../../../../harness/nodes/publicEvents';
+import { hostileWrites, sent } from '../../../../../harness/nodes/orderWrites';
+import { credentialFor, runPublicEvents } from '../../../../../harness/nodes/publicEvents';
 
 /**
  * A write's outcome is one of three and the node says which: applied, refused ("Refused: … was
@@ -18,37 +12,9 @@ import {
  * (the sandbox's mangle quirk), writes redirected, read-backs redirected or answered with
  * something else, and a service that cannot be reached at all.
  */
-const { sb, order, create, getOrder, setStatus } = orderNodeSuite();
-
-afterEach(async () => {
-	await sb().admin('DELETE', '/faults');
-	await sb().setQuirks({});
-	await sb().clearOtherOrigin();
-});
-
-const sent = (log: LogEntry[], method: string, route: string) =>
-	log.filter((e) => e.method === method && e.route === route).length;
-
-async function runWith(
-	operation: string,
-	parameters: IDataObject,
-	setup: { quirks?: IDataObject; faults?: IDataObject[] } = {},
-) {
-	for (const rule of setup.faults ?? []) await sb().admin('POST', '/faults', rule);
-	if (setup.quirks) await sb().setQuirks(setup.quirks as never);
-	const before = await mark(sb());
-	const result = await order(operation, {
-		...parameters,
-		options: { maxRetries: 1, maxRetryWait: 2, ...(parameters.options as IDataObject) },
-	});
-	await sb().setQuirks({});
-	const log = (await since(sb(), before)).filter((e) => e.route !== '/token');
-	return { ...result, log };
-}
-
-async function release(id: number) {
-	if ((await getOrder(id)).body.status === 'reserved_to_time') await setStatus(id, 'expired');
-}
+const suite = orderNodeSuite();
+const { sb, create, getOrder } = suite;
+const { runWith, release } = hostileWrites(suite);
 
 describe('applied, but the answer cannot be read: read back, "applied", sent once', () => {
 	it.each([

@@ -1,30 +1,14 @@
 import {
-	credentialFor,
+	fetchToken,
 	mark,
 	runPublicEvents,
+	query,
+	routed as lists,
 	since,
-	type LogEntry,
 } from '../../../../../harness/nodes/publicEvents';
-import { SandboxClient } from '../../../../../harness/sandbox/client';
+import { manyEventsSuite } from '../../../../../harness/nodes/suites';
 
-let sb: SandboxClient;
-
-beforeAll(async () => {
-	// 250 events: three pages of 100, so the Country filter's page counts show.
-	sb = await SandboxClient.start({ events: 250, placesPerEvent: 2, archivedEvents: 6 });
-	await sb.token();
-});
-
-afterAll(() => sb.stop());
-
-afterEach(async () => {
-	await sb.admin('PUT', '/config', { envelope: 'array' });
-	await sb.admin('DELETE', '/faults');
-});
-
-const lists = (log: LogEntry[], route: string) => log.filter((e) => e.route === route);
-
-const query = (entry: LogEntry) => new URLSearchParams(entry.query);
+const { sb, credential } = manyEventsSuite();
 
 describe('Reference: Get Many', () => {
 	it.each([
@@ -38,16 +22,11 @@ describe('Reference: Get Many', () => {
 	])(
 		'%s: Return All gives every record of GET %s, one item each, in one request',
 		async (operation, path) => {
-			const expected = await sb.getAll(path);
+			const expected = await sb().getAll(path);
 			expect(expected.length).toBeGreaterThan(0);
-			const { store } = credentialFor(sb);
-			await runPublicEvents(store, {
-				resource: 'reference',
-				operation: 'getManyCountries',
-				returnAll: false,
-				limit: 1,
-			});
-			const before = await mark(sb);
+			const { store } = credential();
+			await fetchToken(store);
+			const before = await mark(sb());
 
 			const { items, error } = await runPublicEvents(store, {
 				resource: 'reference',
@@ -58,16 +37,16 @@ describe('Reference: Get Many', () => {
 			expect(error).toBeUndefined();
 			expect(items.map((item) => item.json)).toEqual(expected);
 			expect(items.every((item) => JSON.stringify(item.pairedItem) === '{"item":0}')).toBe(true);
-			const log = await since(sb, before);
+			const log = await since(sb(), before);
 			expect(log.map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([`GET ${path} 200`]);
 			expect(query(log[0]).get('itemsPerPage')).toBe('100');
 		},
 	);
 
 	it('Limit 2: two cities from one request for two', async () => {
-		const cities = await sb.getAll('/cities');
-		const { store } = credentialFor(sb);
-		const before = await mark(sb);
+		const cities = await sb().getAll('/cities');
+		const { store } = credential();
+		const before = await mark(sb());
 		const { items } = await runPublicEvents(store, {
 			resource: 'reference',
 			operation: 'getManyCities',
@@ -75,13 +54,13 @@ describe('Reference: Get Many', () => {
 			limit: 2,
 		});
 		expect(items.map((item) => item.json)).toEqual(cities.slice(0, 2));
-		const requests = lists(await since(sb, before), '/cities');
+		const requests = lists(await since(sb(), before), '/cities');
 		expect(requests).toHaveLength(1);
 		expect(query(requests[0]).get('itemsPerPage')).toBe('2');
 	});
 
 	it('the Language option names the records in that language', async () => {
-		const { store } = credentialFor(sb);
+		const { store } = credential();
 		const run = (language: string) =>
 			runPublicEvents(store, {
 				resource: 'reference',
@@ -96,10 +75,10 @@ describe('Reference: Get Many', () => {
 	});
 
 	it('promo codes are those of the key’s company', async () => {
-		const partner = (await sb.getAll('/promocodes')).map((p) => p.code);
-		const organiser = (await sb.getAll('/promocodes', { as: 'organiser' })).map((p) => p.code);
+		const partner = (await sb().getAll('/promocodes')).map((p) => p.code);
+		const organiser = (await sb().getAll('/promocodes', { as: 'organiser' })).map((p) => p.code);
 		expect(partner).not.toEqual(organiser);
-		const { store } = credentialFor(sb);
+		const { store } = credential();
 		const { items } = await runPublicEvents(store, {
 			resource: 'reference',
 			operation: 'getManyPromoCodes',
@@ -109,16 +88,16 @@ describe('Reference: Get Many', () => {
 	});
 
 	it('a JSON-LD envelope gives the same records in one request', async () => {
-		const venues = await sb.getAll('/venues');
-		await sb.admin('PUT', '/config', { envelope: 'hydra' });
-		const { store } = credentialFor(sb);
-		const before = await mark(sb);
+		const venues = await sb().getAll('/venues');
+		await sb().admin('PUT', '/config', { envelope: 'hydra' });
+		const { store } = credential();
+		const before = await mark(sb());
 		const { items } = await runPublicEvents(store, {
 			resource: 'reference',
 			operation: 'getManyVenues',
 			returnAll: true,
 		});
 		expect(items.map((item) => item.json.id)).toEqual(venues.map((v) => v.id));
-		expect(lists(await since(sb, before), '/venues')).toHaveLength(1);
+		expect(lists(await since(sb(), before), '/venues')).toHaveLength(1);
 	});
 });

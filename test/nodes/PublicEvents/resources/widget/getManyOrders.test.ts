@@ -1,33 +1,15 @@
 import { MAX_PAGES_IN_FLIGHT } from '../../../../../nodes/shared/transport';
 import {
-	credentialFor,
 	ids,
 	mark,
+	query,
+	routed,
 	runPublicEvents,
 	since,
-	type LogEntry,
 } from '../../../../../harness/nodes/publicEvents';
-import { SandboxClient } from '../../../../../harness/sandbox/client';
+import { widgetSuite } from '../../../../../harness/nodes/suites';
 
-let sb: SandboxClient;
-
-beforeAll(async () => {
-	// 120 widget orders: two pages of 100.
-	sb = await SandboxClient.start({
-		events: 10,
-		placesPerEvent: 60,
-		archivedEvents: 2,
-		widgetOrders: 120,
-	});
-	await sb.token();
-	await sb.token('organiser');
-});
-
-afterAll(() => sb.stop());
-
-const query = (entry: LogEntry) => new URLSearchParams(entry.query);
-
-const routed = (log: LogEntry[], route: string) => log.filter((e) => e.route === route);
+const { sb, credential } = widgetSuite();
 
 describe('Widget', () => {
 	const list = (operation: string, extra: object = {}) => ({
@@ -40,16 +22,16 @@ describe('Widget', () => {
 	it(
 		'Get Many Orders: every widget sale of the company over 2 ' + 'pages, tickets with barcodes',
 		async () => {
-			const expected = await sb.getAll('/widget-orders');
+			const expected = await sb().getAll('/widget-orders');
 			expect(expected).toHaveLength(120);
-			const { store } = credentialFor(sb);
-			const before = await mark(sb);
+			const { store } = credential();
+			const before = await mark(sb());
 			const { items, error } = await runPublicEvents(store, list('getManyOrders'));
 			expect(error).toBeUndefined();
 			expect(items.map((item) => item.json)).toEqual(expected);
 			expect((items[0].json.tickets as any[])[0].barcode).toEqual(expect.any(String));
 			// Without a total, pages read ahead past the short page 2 are fewer than a window.
-			const pages = routed(await since(sb, before), '/widget-orders')
+			const pages = routed(await since(sb(), before), '/widget-orders')
 				.map((e) => Number(query(e).get('page')))
 				.sort((a, b) => a - b);
 			expect(pages.length - 2).toBeLessThan(MAX_PAGES_IN_FLIGHT);
@@ -61,8 +43,8 @@ describe('Widget', () => {
 		'Get Many Orders, Split Tickets Into Items: one row per ' +
 			'ticket with its order id, status and totals',
 		async () => {
-			const expected = await sb.getAll('/widget-orders');
-			const { store } = credentialFor(sb);
+			const expected = await sb().getAll('/widget-orders');
+			const { store } = credential();
 			const { items, error } = await runPublicEvents(
 				store,
 				list('getManyOrders', { options: { splitTickets: true } }),
@@ -84,40 +66,40 @@ describe('Widget', () => {
 	);
 
 	it('Paid After and Sort are sent as payAt[after] and order[payAt]', async () => {
-		const all = await sb.getAll('/widget-orders');
+		const all = await sb().getAll('/widget-orders');
 		const middle = all[60].payAt as string;
 		const expected = (
-			await sb.getAll('/widget-orders', {
+			await sb().getAll('/widget-orders', {
 				query: { 'payAt[after]': middle, 'order[payAt]': 'desc' },
 			})
 		).map((o) => String(o.id));
 		expect(expected.length).toBeGreaterThan(0);
 		expect(expected.length).toBeLessThan(all.length);
-		const { store } = credentialFor(sb);
-		const before = await mark(sb);
+		const { store } = credential();
+		const before = await mark(sb());
 		const { items, error } = await runPublicEvents(
 			store,
 			list('getManyOrders', { filters: { after: middle }, options: { sort: 'desc' } }),
 		);
 		expect(error).toBeUndefined();
 		expect(ids(items)).toEqual(expected);
-		const [request] = routed(await since(sb, before), '/widget-orders');
+		const [request] = routed(await since(sb(), before), '/widget-orders');
 		expect(query(request).get('payAt[after]')).toBe(middle);
 		expect(query(request).get('order[payAt]')).toBe('desc');
 	});
 
 	it('Paid After takes a date-time value from an expression ($now minus 3 days)', async () => {
-		const { store } = credentialFor(sb);
-		const before = await mark(sb);
+		const { store } = credential();
+		const before = await mark(sb());
 		const { items, error } = await runPublicEvents(
 			store,
 			list('getManyOrders', { filters: { after: '={{ $now.minus({ days: 3 }) }}' } }),
 		);
 		expect(error).toBeUndefined();
-		const [request] = routed(await since(sb, before), '/widget-orders');
+		const [request] = routed(await since(sb(), before), '/widget-orders');
 		const sent = query(request).get('payAt[after]')!;
 		expect(Math.abs(Date.parse(sent) - (Date.now() - 3 * 86_400_000))).toBeLessThan(60_000);
-		const expected = (await sb.getAll('/widget-orders', { query: { 'payAt[after]': sent } })).map(
+		const expected = (await sb().getAll('/widget-orders', { query: { 'payAt[after]': sent } })).map(
 			(o) => String(o.id),
 		);
 		expect(ids(items)).toEqual(expected);

@@ -1,32 +1,14 @@
 import {
-	credentialFor,
 	ids,
 	mark,
+	query,
+	routed,
 	runPublicEvents,
 	since,
-	type LogEntry,
 } from '../../../../../harness/nodes/publicEvents';
-import { SandboxClient } from '../../../../../harness/sandbox/client';
+import { widgetSuite } from '../../../../../harness/nodes/suites';
 
-let sb: SandboxClient;
-
-beforeAll(async () => {
-	// 120 widget orders: two pages of 100.
-	sb = await SandboxClient.start({
-		events: 10,
-		placesPerEvent: 60,
-		archivedEvents: 2,
-		widgetOrders: 120,
-	});
-	await sb.token();
-	await sb.token('organiser');
-});
-
-afterAll(() => sb.stop());
-
-const query = (entry: LogEntry) => new URLSearchParams(entry.query);
-
-const routed = (log: LogEntry[], route: string) => log.filter((e) => e.route === route);
+const { sb, credential } = widgetSuite();
 
 describe('Widget', () => {
 	const list = (operation: string, extra: object = {}) => ({
@@ -37,12 +19,12 @@ describe('Widget', () => {
 	});
 
 	it('Get Many Refunds: every refund, Limit and Refunded After', async () => {
-		const paid = (await sb.getAll('/widget-orders')).filter((o) => o.status === 'paid');
+		const paid = (await sb().getAll('/widget-orders')).filter((o) => o.status === 'paid');
 		for (const order of paid.slice(0, 3))
-			expect((await sb.admin('POST', `/widget-orders/${order.id}/refund`)).status).toBe(201);
-		const refunds = await sb.getAll('/widget-orders-refunds');
+			expect((await sb().admin('POST', `/widget-orders/${order.id}/refund`)).status).toBe(201);
+		const refunds = await sb().getAll('/widget-orders-refunds');
 		expect(refunds.length).toBeGreaterThanOrEqual(3);
-		const { store } = credentialFor(sb);
+		const { store } = credential();
 
 		const all = await runPublicEvents(store, list('getManyRefunds'));
 		expect(all.items.map((item) => item.json)).toEqual(refunds);
@@ -56,17 +38,17 @@ describe('Widget', () => {
 		const latest = [...refunds].sort(
 			(a, b) => Date.parse(b.refundedAt) - Date.parse(a.refundedAt),
 		)[0].refundedAt;
-		const before = await mark(sb);
+		const before = await mark(sb());
 		const recent = await runPublicEvents(
 			store,
 			list('getManyRefunds', { filters: { after: latest }, options: { sort: 'asc' } }),
 		);
 		const expected = (
-			await sb.getAll('/widget-orders-refunds', { query: { 'refundedAt[after]': latest } })
+			await sb().getAll('/widget-orders-refunds', { query: { 'refundedAt[after]': latest } })
 		).map((r) => String(r.id));
 		expect(ids(recent.items)).toEqual(expected);
 		expect(expected.length).toBeLessThan(refunds.length);
-		const [request] = routed(await since(sb, before), '/widget-orders-refunds');
+		const [request] = routed(await since(sb(), before), '/widget-orders-refunds');
 		expect(query(request).get('refundedAt[after]')).toBe(latest);
 		expect(query(request).get('order[refundedAt]')).toBe('asc');
 	});
