@@ -22,8 +22,23 @@ export function idParameter(
 	inputs: Inputs,
 	field: INodeProperties,
 ): string {
+	return inputs.id(rawParameter.call(this, i, field), field);
+}
+
+/** A locator or ID field of item `i` holding one or more IDs, at least one, each checked. */
+export function idsParameter(
+	this: IExecuteFunctions,
+	i: number,
+	inputs: Inputs,
+	field: INodeProperties,
+): string[] {
+	return inputs.someIds(rawParameter.call(this, i, field), field);
+}
+
+/** A field's value as given: a locator's value, not its mode. */
+function rawParameter(this: IExecuteFunctions, i: number, field: INodeProperties): unknown {
 	const extractValue = field.type === 'resourceLocator';
-	return inputs.id(this.getNodeParameter(field.name, i, '', { extractValue }), field);
+	return this.getNodeParameter(field.name, i, '', { extractValue });
 }
 
 /**

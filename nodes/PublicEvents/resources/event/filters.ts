@@ -77,7 +77,9 @@ export const eventSort = sortOption(
 /** A filter's definition by parameter name: its label names it in errors. */
 function filterField(name: string): INodeProperties {
 	const options = (eventFilters.options ?? []) as INodeProperties[];
-	return options.find((option) => option.name === name) ?? { ...eventFilters, name };
+	return (
+		options.find((option) => option.name === name) ?? { ...eventFilters, name, displayName: name }
+	);
 }
 
 /** The query string of the catalog list, checked before any request. */

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { placeLocator } from '../../../shared/fields';
-import { idParameter } from '../../../shared/settings';
+import { idParameter, idsParameter } from '../../../shared/settings';
 import { path } from '../../../shared/path';
 import { orderCall, orderId } from './call';
 import {
@@ -45,10 +45,7 @@ export const properties: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, i: number) {
 	return await orderCall.call(this, i, (inputs) => {
 		const order = orderId.call(this, i, inputs);
-		const places = inputs.someIds(
-			this.getNodeParameter('places', i, '', { extractValue: true }),
-			placeLocator,
-		);
+		const places = idsParameter.call(this, i, inputs, placeLocator);
 		return {
 			method: 'PUT',
 			path: path`/orders/${order}/add-place`,

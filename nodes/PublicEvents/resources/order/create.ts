@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { idParameter } from '../../../shared/settings';
+import { idParameter, idsParameter } from '../../../shared/settings';
 import { eventLocator, placeLocator } from '../../../shared/fields';
 import { orderCall } from './call';
 import {
@@ -66,10 +66,7 @@ export async function execute(this: IExecuteFunctions, i: number) {
 	return await orderCall.call(this, i, (inputs) => {
 		const promoCode = (this.getNodeParameter('additionalFields', i, {}) as IDataObject).promoCode;
 		const eventPoint = idParameter.call(this, i, inputs, eventLocator);
-		const places = inputs.someIds(
-			this.getNodeParameter('places', i, '', { extractValue: true }),
-			placeLocator,
-		);
+		const places = idsParameter.call(this, i, inputs, placeLocator);
 		const body: IDataObject = {
 			eventPoint,
 			places,
