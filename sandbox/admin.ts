@@ -3,6 +3,7 @@ import { z } from 'zod';
 
 import { registerCrmAdmin } from './adminCrm';
 import { registerQuirksAdmin } from './adminQuirks';
+import { registerScenarioAdmin } from './adminScenario';
 import { DAY, HOUR, isoTime } from './clock';
 import type { AdminCtx } from './context';
 import { HttpError, parseJson, readBody, Router, send, type Reply } from './http';
@@ -325,6 +326,7 @@ router
 
 registerQuirksAdmin(router);
 registerCrmAdmin(router);
+registerScenarioAdmin(router);
 
 export async function handleAdmin(
 	app: ApiState,

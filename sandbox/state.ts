@@ -9,6 +9,7 @@ import { Notifier } from './push';
 import { formatQuirks, toQuirks, type MangleKind, type Quirks } from './quirks';
 import { Random } from './random';
 import { RequestLog } from './requestLog';
+import { Scenario } from './scenario';
 import { seedStore } from './seed';
 import { Serializer } from './serialize';
 import type { Store } from './store';
@@ -31,6 +32,8 @@ export class ApiState {
 	readonly otherOrigin: OtherOrigin;
 	/** What the example's CRM step posted to the stand-in CRM (`/__sandbox/crm/deals`). */
 	readonly crmDeals: Array<{ receivedAt: string; body: unknown }> = [];
+	/** The run of a rush being counted (`/__sandbox/scenario`). */
+	readonly scenario: Scenario;
 	private readonly windows = new Map<number, { start: number; count: number }>();
 	private readonly pageCache = new Map<string, Reply>();
 	/** The skew already applied to the clock, so a new one moves it by the difference. */
@@ -46,6 +49,7 @@ export class ApiState {
 		this.otherOrigin = new OtherOrigin(options.host);
 		this.mangleRandom = new Random(options.seed ^ 0x3a61e);
 		this.store = seedStore(options, this.clock.now());
+		this.scenario = new Scenario(this.clock.now());
 		this.random = new Random(options.seed ^ 0x5eed);
 		this.issuer = new TokenIssuer(options.environment);
 		this.serialize = new Serializer(this.store, options.currency);

@@ -7,6 +7,7 @@ import {
 	type Sandbox,
 	type SandboxInit,
 } from '../../sandbox';
+import type { ScenarioReport } from '../../sandbox/scenario';
 
 export interface ApiResponse<T = any> {
 	status: number;
@@ -144,6 +145,20 @@ export class SandboxClient {
 
 	async advanceClock(ms: number) {
 		return (await this.admin('POST', '/clock', { advanceMs: ms })).body;
+	}
+
+	/** Starts counting a new run of a rush (`POST /__sandbox/scenario`); its report, all zero. */
+	async startScenario(name: string): Promise<ScenarioReport> {
+		const res = await this.admin<ScenarioReport>('POST', '/scenario', { name });
+		if (res.status !== 201) throw new Error(`scenario: ${res.status} ${res.text}`);
+		return res.body;
+	}
+
+	/** What the holds of the current scenario became, and the refusals answered meanwhile. */
+	async scenarioReport(): Promise<ScenarioReport> {
+		const res = await this.admin<ScenarioReport>('GET', '/scenario');
+		if (res.status !== 200) throw new Error(`scenario: ${res.status} ${res.text}`);
+		return res.body;
 	}
 
 	/** Replaces every quirk (typed object or the CLI's string form); throws on a 400. */

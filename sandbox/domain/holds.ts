@@ -72,6 +72,7 @@ export function openHold(app: ApiState, hold: NewHold): Order {
 	addTickets(app, order, places, hold.priceCategory);
 	app.store.orders.set(order.id, order);
 	app.store.liveHolds.add(order);
+	app.scenario.holdOpened(order);
 	return order;
 }
 
@@ -157,6 +158,7 @@ function takePlaces(
 	}
 	const held = app.store.heldTickets(companyId);
 	if (held + places.length > reservedPerAccount) {
+		app.scenario.limitRefused();
 		throw new HttpError(422, {
 			code: 'reserved_tickets_limit',
 			message:
@@ -170,6 +172,7 @@ function takePlaces(
 	}
 	const taken = places.filter((p) => p.state !== 'free');
 	if (taken.length > 0) {
+		app.scenario.placesTaken();
 		throw conflict(
 			'places_unavailable',
 			`Places already held or sold: ${taken.map((p) => p.id).join(', ')}`,

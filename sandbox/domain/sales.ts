@@ -18,15 +18,20 @@ export function setOrderStatus(
 	const allowed =
 		(toStatus === 'refund' && order.status === 'paid') ||
 		(toStatus !== 'refund' && order.status === 'reserved_to_time');
-	if (!allowed)
+	if (!allowed) {
+		// A payment for a hold the partner released or the clock ended: the sale is lost.
+		if (toStatus === 'paid' && order.status === 'expired') app.scenario.lostHoldPaid();
 		throw conflict(
 			'invalid_status_transition',
 			`Order ${order.id} cannot go from ${order.status} to ${toStatus}`,
 			{ from: order.status, to: toStatus },
 		);
+	}
 	if (toStatus === 'paid') pay(app, order);
-	else if (toStatus === 'expired') endHold(app, order, 'expired');
-	else
+	else if (toStatus === 'expired') {
+		endHold(app, order, 'expired');
+		app.scenario.holdReleased(order);
+	} else
 		refundTickets(
 			app,
 			order,
