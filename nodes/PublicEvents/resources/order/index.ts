@@ -7,6 +7,7 @@ import * as extendHold from './extendHold';
 import * as get from './get';
 import * as getManyForEvent from './getManyForEvent';
 import * as getPaymentData from './getPaymentData';
+import * as holdBestAvailable from './holdBestAvailable';
 import * as removeTicket from './removeTicket';
 
 export const order: ResourceModule = {
@@ -21,6 +22,7 @@ export const order: ResourceModule = {
 		get,
 		getManyForEvent,
 		getPaymentData,
+		holdBestAvailable,
 		removeTicket,
 	],
 };

@@ -1,0 +1,106 @@
+import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
+
+// Hold Best Available's choice of places from the free ones of a hall plan.
+
+interface Place {
+	id: string;
+	sectorName?: unknown;
+	rowName?: unknown;
+	placeName?: unknown;
+	row: string;
+	seat: number;
+}
+
+interface Pick {
+	places: Place[];
+	priceCategory: string;
+}
+
+export interface Wish {
+	quantity: number;
+	price: 'cheapest' | 'any' | 'category';
+	priceCategory?: string;
+	together: boolean;
+}
+
+const amountOf = (category: IDataObject) => {
+	const price = category.price as IDataObject | number | undefined;
+	const amount = typeof price === 'object' && price !== null ? price.amount : price;
+	return Number.isFinite(Number(amount)) ? Number(amount) : Infinity;
+};
+
+/** A random few of `list` in place order: buyers in a rush spread out instead of colliding. */
+function someOf<T>(list: T[], count: number): T[] {
+	const start = Math.floor(Math.random() * (list.length - count + 1));
+	return list.slice(start, start + count);
+}
+
+/**
+ * The best free places for a wish: by price category (cheapest first, or the one with the most
+ * free places), then one row with room, chosen at random among those that have it, then (not
+ * together) places from rows with the most room. Undefined when no category has enough.
+ */
+export function bestPlaces(free: IDataObject[], wish: Wish): Pick | undefined {
+	const byCategory = new Map<string, { amount: number; places: Place[] }>();
+	for (const raw of free) {
+		const place: Place = {
+			id: String(raw.id),
+			sectorName: raw.sectorName,
+			rowName: raw.rowName,
+			placeName: raw.placeName,
+			row: `${String(raw.sectorId ?? raw.sectorName)}/${String(raw.rowName)}`,
+			seat: Number.parseFloat(String(raw.placeName)),
+		};
+		for (const category of (raw.priceCategories ?? []) as IDataObject[]) {
+			const id = String(category.id);
+			if (wish.price === 'category' && id !== wish.priceCategory) continue;
+			const entry = byCategory.get(id) ?? { amount: amountOf(category), places: [] };
+			entry.amount = Math.min(entry.amount, amountOf(category));
+			entry.places.push(place);
+			byCategory.set(id, entry);
+		}
+	}
+	const categories = [...byCategory].sort(([, a], [, b]) =>
+		wish.price === 'cheapest' ? a.amount - b.amount : b.places.length - a.places.length,
+	);
+	for (const [priceCategory, { places }] of categories) {
+		const rows = new Map<string, Place[]>();
+		for (const place of places) rows.set(place.row, [...(rows.get(place.row) ?? []), place]);
+		const roomy = [...rows.values()].filter((row) => row.length >= wish.quantity);
+		if (roomy.length > 0) {
+			const row = roomy[Math.floor(Math.random() * roomy.length)].sort((a, b) => a.seat - b.seat);
+			return { places: someOf(row, wish.quantity), priceCategory };
+		}
+		if (wish.together || places.length < wish.quantity) continue;
+		const fullest = [...rows.values()].sort((a, b) => b.length - a.length).flat();
+		return { places: fullest.slice(0, wish.quantity), priceCategory };
+	}
+	return undefined;
+}
+
+/** What is left, for "Not enough places": the most one order could hold, and all that is free. */
+export function notEnough(node: INode, i: number, free: IDataObject[], wish: Wish) {
+	let most = 0;
+	for (let n = wish.quantity - 1; n >= 1 && most === 0; n--)
+		if (bestPlaces(free, { ...wish, quantity: n })) most = n;
+	const how = [
+		wish.together && 'together in one row',
+		wish.price === 'category' && `at price category ${wish.priceCategory}`,
+	].filter(Boolean);
+	const left =
+		free.length === 0
+			? 'none is free (sold out, or all held)'
+			: `${most === 0 ? 'none' : `at most ${most}`} can be held that way; ${free.length} ` +
+				`place${free.length === 1 ? ' is' : 's are'} free in all`;
+	return new NodeOperationError(
+		node,
+		`Not enough places: ${wish.quantity} asked${how.length ? ` ${how.join(', ')}` : ''}, ` +
+			`${left}`,
+		{
+			itemIndex: i,
+			description:
+				'Places held by others may come free again when their holds end. Ask for fewer, or ' +
+				'turn off Together in One Row.',
+		},
+	);
+}

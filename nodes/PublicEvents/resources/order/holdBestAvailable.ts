@@ -1,0 +1,294 @@
+import {
+	NodeApiError,
+	sleep,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+import { additionalBodyOption, withAdditionalBody } from '../../../shared/body';
+import { eventLocator, optionsCollection, pagesInFlightOption } from '../../../shared/fields';
+import { Inputs } from '../../../shared/inputs';
+import { path } from '../../../shared/path';
+import { idParameter, pageSettings } from '../../../shared/settings';
+import { apiRequestAllItems, type PageSettings } from '../../../shared/transport';
+import { backoffMs } from '../../../shared/transport/retry';
+import { holdMinutesField, holdNotice, listSectorLocator } from './fields';
+import { bestPlaces, notEnough, type Wish } from './bestPlaces';
+import { AFTER_A_WRITE, checkedWrite, createCheck } from './writeCheck';
+
+export const option = {
+	name: 'Hold Best Available',
+	value: 'holdBestAvailable',
+	description:
+		'Hold the best free places for a number of minutes: picks them, and picks others when ' +
+		"someone else was faster or waits while your account's reserved-tickets limit is reached",
+	action: 'Hold the best available places',
+};
+
+export const kind = 'write';
+
+export const eachRun =
+	'each item held its own places in a new order, which count against your reserved-tickets ' +
+	'limit until paid or until the hold ends';
+
+export const toolText =
+	'Hold the best free places of an event for a customer, in one step: give the event ID (event ' +
+	'search) and how many places; optionally a price (cheapest, any, or one price category ID), a ' +
+	'sector ID and whether they must sit together in one row. Picks free places, holds them in a ' +
+	'new order and picks others when they were taken meanwhile. Answers the order: id (the order ' +
+	'ID), status reserved_to_time, totalPrice, reservedToDate (the hold deadline) and places ' +
+	'(sector, row, place names). "Not enough places" says how many are left. Not a sale: payment ' +
+	'is the partner\'s own step (Change Status "paid"); release holds that will not be paid.' +
+	AFTER_A_WRITE;
+
+export const properties: INodeProperties[] = [
+	eventLocator,
+	{
+		displayName: 'Places',
+		name: 'quantity',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 1,
+		required: true,
+		description: 'How many places to hold, all in one order at one price category',
+	},
+	{
+		displayName: 'Price',
+		name: 'price',
+		type: 'options',
+		options: [
+			{
+				name: 'Cheapest Available',
+				value: 'cheapest',
+				description: 'The lowest price category that still has enough free places',
+			},
+			{
+				name: 'Any Price',
+				value: 'any',
+				description: 'The price category with the most free places: the fastest to hold',
+			},
+			{ name: 'A Price Category', value: 'category', description: 'One price category by ID' },
+		],
+		default: 'cheapest',
+	},
+	{
+		displayName: 'Price Category ID',
+		name: 'priceCategoryId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 3001',
+		description: "The ID of one of the places' priceCategories (Hall Plan > Get Places)",
+		displayOptions: { show: { price: ['category'] } },
+	},
+	{ ...listSectorLocator, description: 'Optional: hold places in this sector only' },
+	{
+		displayName: 'Together in One Row',
+		name: 'together',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether all places must be in the same row of one sector. Off, one row is still ' +
+			'preferred when one has room.',
+	},
+	holdMinutesField,
+	holdNotice,
+	optionsCollection([
+		{
+			displayName: 'New Picks After a Conflict',
+			name: 'conflictRetries',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 20 },
+			default: 5,
+			description:
+				'How often to pick other free places when the ones picked were taken by someone ' +
+				'else in the meantime (409 Conflict)',
+		},
+		{
+			displayName: 'Max Wait for the Reserved-Tickets Limit (Seconds)',
+			name: 'limitWaitSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 3600, numberPrecision: 0 },
+			default: 30,
+			description:
+				"How long to wait, in all, while your account's limit of reserved tickets is reached " +
+				'(422): holds of others end meanwhile. 0 fails at once.',
+		},
+		pagesInFlightOption,
+		additionalBodyOption,
+	]),
+];
+
+interface Attempts {
+	conflicts: number;
+	limitWaits: number;
+	waitedMs: number;
+}
+
+interface Limits {
+	conflictRetries: number;
+	limitWaitMs: number;
+	eventId: string;
+	quantity: number;
+}
+
+const isStatus = (error: unknown, status: string) =>
+	error instanceof NodeApiError && error.httpCode === status;
+
+/** The places a 409 names as taken, when its body lists them. */
+function takenIn(error: NodeApiError): string[] {
+	const body = error.context?.body as IDataObject | undefined;
+	return Array.isArray(body?.places) ? body.places.map(String) : [];
+}
+
+/** A 422 about the tickets in one order cannot pass by waiting; the account's limit can. */
+function perOrderLimit(error: NodeApiError): boolean {
+	return /per[\s_-]?order|in one order|an order may/i.test(
+		JSON.stringify(error.context?.body ?? '') + error.message,
+	);
+}
+
+/**
+ * After a refused hold: undefined to pick again (a 409 within New Picks, its places set aside) or
+ * to try again once the reserved-tickets limit had time to clear (a 422, waited out within Max
+ * Wait, a Retry-After honoured); otherwise the error to fail with.
+ */
+async function absorb(
+	this: IExecuteFunctions,
+	error: unknown,
+	places: string[],
+	limits: Limits,
+	attempts: Attempts,
+	taken: Set<string>,
+): Promise<unknown> {
+	if (isStatus(error, '409') && attempts.conflicts < limits.conflictRetries) {
+		attempts.conflicts++;
+		// Those it names, or else all picked: a plan that still shows them free cannot loop.
+		const named = takenIn(error as NodeApiError);
+		for (const place of named.length ? named : places) taken.add(place);
+		return undefined;
+	}
+	if (!isStatus(error, '422') || perOrderLimit(error as NodeApiError)) return error;
+	const apiError = error as NodeApiError;
+	const hinted = apiError.context?.retryAfterMs;
+	const wait = typeof hinted === 'number' ? hinted : backoffMs(attempts.limitWaits);
+	if (attempts.waitedMs + wait > limits.limitWaitMs) {
+		const { quantity, eventId } = limits;
+		apiError.message =
+			`Refused: holding ${quantity} place${quantity === 1 ? '' : 's'} on event ${eventId} was ` +
+			`NOT applied: your account's limit of reserved tickets stayed reached through ` +
+			`${Math.round(attempts.waitedMs / 1000)} s of waiting (Max Wait for the Reserved-Tickets ` +
+			`Limit: ${limits.limitWaitMs / 1000} s). Release holds you no longer need.`;
+		return apiError;
+	}
+	attempts.limitWaits++;
+	attempts.waitedMs += wait;
+	await sleep(wait);
+	return this.getExecutionCancelSignal?.()?.aborted ? error : undefined;
+}
+
+export async function execute(this: IExecuteFunctions, i: number) {
+	const inputs = new Inputs(this.getNode(), i);
+	const eventId = idParameter.call(this, i, inputs, eventLocator);
+	const raw = this.getNodeParameter('sectorId', i, '', { extractValue: true });
+	const sectorId =
+		raw === '' || raw === null || raw === undefined
+			? undefined
+			: idParameter.call(this, i, inputs, listSectorLocator);
+	const price = this.getNodeParameter('price', i, 'cheapest') as Wish['price'];
+	if (!['cheapest', 'any', 'category'].includes(price))
+		inputs.fail('Price', 'expected cheapest, any or category');
+	const wish: Wish = {
+		quantity: inputs.positiveInt(this.getNodeParameter('quantity', i, 1), 'Places'),
+		price,
+		priceCategory:
+			price === 'category'
+				? inputs.id(this.getNodeParameter('priceCategoryId', i, ''), {
+						name: 'priceCategoryId',
+						displayName: 'Price Category ID',
+					})
+				: undefined,
+		together: inputs.flag(this.getNodeParameter('together', i, false), 'Together in One Row'),
+	};
+	const reservedMinutes = inputs.positiveInt(
+		this.getNodeParameter('reservedMinutes', i, 15),
+		'Hold Minutes',
+	);
+	const settings = pageSettings.call(this, i);
+	const { options } = settings;
+	const conflictRetries = inputs.number(
+		options.conflictRetries ?? 5,
+		'New Picks After a Conflict',
+		{
+			min: 0,
+			max: 20,
+			whole: true,
+		},
+	);
+	const limits = { conflictRetries, limitWaitMs: 0, eventId, quantity: wish.quantity };
+	limits.limitWaitMs =
+		inputs.number(
+			options.limitWaitSeconds ?? 30,
+			'Max Wait for the Reserved-Tickets Limit (Seconds)',
+			{
+				min: 0,
+				max: 3600,
+				whole: true,
+			},
+		) * 1000;
+	const bodyOf = (places: string[], priceCategory: string) =>
+		withAdditionalBody(
+			options,
+			{ eventPoint: eventId, places, priceCategory, reservedMinutes },
+			inputs,
+		);
+	// Extra body fields are checked before any request.
+	bodyOf([], '');
+	// The whole hall plan (or sector) is read each time: a Limit would cut it.
+	const reading: PageSettings = {
+		...settings,
+		limit: undefined,
+		keep: (place) => Number(place.availableCount) > 0,
+	};
+	const planPath = sectorId
+		? path`/event-points/${eventId}/sectors/${sectorId}/places`
+		: path`/event-points/${eventId}/places`;
+
+	const attempts: Attempts = { conflicts: 0, limitWaits: 0, waitedMs: 0 };
+	const taken = new Set<string>();
+	for (;;) {
+		const free = (await apiRequestAllItems.call(this, planPath, {}, reading)).filter(
+			(place) => !taken.has(String(place.id)),
+		);
+		const pick = bestPlaces(free, wish);
+		if (!pick) throw notEnough(this.getNode(), i, free, wish);
+		const places = pick.places.map((place) => place.id);
+		try {
+			const order = await checkedWrite.call(
+				this,
+				{
+					method: 'POST',
+					path: '/orders',
+					body: bodyOf(places, pick.priceCategory),
+					check: createCheck(eventId, places),
+				},
+				settings,
+			);
+			return {
+				...order,
+				places: pick.places.map(({ id, sectorName, rowName, placeName }) => ({
+					id,
+					sectorName,
+					rowName,
+					placeName,
+				})),
+				priceCategory: pick.priceCategory,
+				holdAttempts: attempts,
+			};
+		} catch (error) {
+			const refusal = await absorb.call(this, error, places, limits, attempts, taken);
+			if (refusal) throw refusal;
+		}
+	}
+}
