@@ -165,6 +165,7 @@ export function baseParameters(resource: string, operation: string, ids: BaseIds
 		sectorId: rl(ids.sector),
 		places: rl(ids.place),
 		priceCategory: ids.priceCategory,
+		priceCategoryId: ids.priceCategory,
 		orderId: ids.order,
 		ticketId: ids.ticket,
 	};
@@ -175,8 +176,13 @@ export function baseParameters(resource: string, operation: string, ids: BaseIds
 export const EXPRESSION = '={{ $json.v }}';
 
 /** The base with the parameter under test read from each input item's `v`. */
-export function withValueFromItem(base: INodeParameters, parameter: Parameter): INodeParameters {
+export function withValueFromItem(shownOn: INodeParameters, parameter: Parameter): INodeParameters {
 	const value = parameter.property.type === 'resourceLocator' ? rl(EXPRESSION) : EXPRESSION;
+	// A parameter shown only on another's choice (Price Category ID on Price: A Price Category).
+	const base = { ...shownOn };
+	for (const [name, values] of Object.entries(parameter.property.displayOptions?.show ?? {}))
+		if (!['resource', 'operation', '@tool'].includes(name) && values?.length)
+			base[name] = values[0] as INodeParameters[string];
 	if (parameter.path.length === 1) return { ...base, [parameter.path[0]]: value };
 	const [collection, entry] = parameter.path;
 	return {

@@ -13,6 +13,7 @@ export interface Ticket {
 	placeName: string;
 	sectorName: string;
 	rowName: string;
+	priceCategory: number;
 	price: Money;
 	discountPrice: Money;
 }

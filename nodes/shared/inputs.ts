@@ -35,6 +35,7 @@ export const IRI_COLLECTIONS: Record<string, readonly string[]> = {
 	sectorId: ['sectors'],
 	places: ['places'],
 	priceCategory: ['price-categories', 'price_categories'],
+	priceCategoryId: ['price-categories', 'price_categories'],
 	orderId: ['orders'],
 	ticketId: ['tickets'],
 	categoryIds: ['categories'],

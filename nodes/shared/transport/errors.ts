@@ -24,6 +24,8 @@ export interface ApiFailure {
 	redirected?: string;
 	/** Why retrying stopped early, when it did. */
 	gaveUp?: string;
+	/** The wait a refusal's Retry-After asked for, for a caller that may try again (a 422). */
+	retryAfterMs?: number;
 	itemIndex?: number;
 }
 
@@ -223,6 +225,7 @@ export function apiError(node: INode, unsafe: ApiFailure, secrets: string[] = []
 	// NodeApiError swaps messages that mention a network code for a generic one; ours says more.
 	error.message = message;
 	error.context.body = failure.body as JsonObject;
+	if (failure.retryAfterMs !== undefined) error.context.retryAfterMs = failure.retryAfterMs;
 	return error;
 }
 

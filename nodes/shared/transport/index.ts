@@ -105,7 +105,15 @@ export async function apiRequest<T = unknown>(
 		const failed = (extra: Partial<ApiFailure> = {}) =>
 			apiError(
 				this.getNode(),
-				{ ...failure, status: got.status, body: got.body, code: got.code, timedOut, ...extra },
+				{
+					...failure,
+					status: got.status,
+					body: got.body,
+					code: got.code,
+					timedOut,
+					retryAfterMs: retryAfterMs(got.headers?.['retry-after']),
+					...extra,
+				},
 				target.secrets,
 			);
 		const mayHaveApplied = method !== 'GET' && writeMayHaveApplied(got);

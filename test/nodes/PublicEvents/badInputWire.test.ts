@@ -230,6 +230,7 @@ describe('no value is ever spliced into a path: every ID parameter of every oper
 						'get',
 						'getManyForEvent',
 						'getPaymentData',
+						'holdBestAvailable',
 						'removeTicket',
 					].map((op) => `order:${op}`),
 				),
