@@ -15,6 +15,7 @@ import { startSandbox, type Sandbox } from '../sandbox';
 import { cacheDir, findInstall, N8N_VERSION, recipeFor } from './n8n/install';
 import { ensureN8n, N8nInstance, n8nMajor, packPackage, type N8nServer } from './n8n/instance';
 import { startTableSync, usesDataTable } from './demo/dataTable';
+import { publishShop, shopEventId } from './demo/shop';
 import {
 	build,
 	demoSecrets,
@@ -155,10 +156,11 @@ async function main() {
 		sandbox,
 		loadExamples().filter((e) => v2 || !usesDataTable(e)),
 	);
-	await importDemo(server, cookie, sandbox, secrets, examples);
+	const workflowIds = await importDemo(server, cookie, sandbox, secrets, examples);
 	const tableSync = v2 ? await startTableSync(server, cookie, examples) : undefined;
 	const pushedTo = subscribePush(sandbox, server, examples, secrets.webhookSecret);
 	const published = v2 ? await publishMcp(server, cookie, examples) : undefined;
+	const shop = await publishShop(server, cookie, examples, workflowIds, v2);
 	const mcp = published && { ...published, token: published.bearer ? secrets.mcpToken : undefined };
 	printReady({
 		server,
@@ -168,6 +170,7 @@ async function main() {
 		tableSync,
 		mcp,
 		crm,
+		shop,
 		dataFolder: n8n.userFolder,
 		filesDir,
 		n8nVersion: install.n8nVersion,
@@ -182,6 +185,8 @@ interface Ready {
 	tableSync?: string;
 	mcp?: { name: string; url: string; token?: string };
 	crm?: string;
+	/** The published shop checkout: its name and production URL. */
+	shop?: { name: string; url: string };
 	dataFolder: string;
 	filesDir: string;
 	n8nVersion: string;
@@ -195,6 +200,7 @@ function printReady({
 	tableSync,
 	mcp,
 	crm,
+	shop,
 	dataFolder,
 	filesDir,
 	n8nVersion,
@@ -229,6 +235,14 @@ function printReady({
 					`"${tableSync}" is published: it polls the sandbox every ` +
 						`minute. Make a sale (the curl line below), wait a minute, then ` +
 						`Overview > Data tables > "Public Events sales" shows its row.`,
+				]
+			: []),
+		...(shop
+			? [
+					`"${shop.name}" is published: curl -H 'content-type: application/json' ` +
+						`-d '{"eventId": ${shopEventId(sandbox)}, "quantity": 2}' ` +
+						`${shop.url} answers the tickets; with "failPayment": true, a 402 once the ` +
+						`hold is released (docs/usage.md, "Selling in a shop: nothing left behind").`,
 				]
 			: []),
 		...(mcp

@@ -30,6 +30,8 @@ export const WEBHOOK_CREDENTIAL = {
 };
 /** The Bearer Auth credential the MCP example's trigger asks for. */
 export const MCP_CREDENTIAL = { id: 'PeDemoMcpToken01', name: 'Public Events MCP token' };
+/** The n8n API credential the shop's error workflow reads a failed run with. */
+export const N8N_API_CREDENTIAL = { id: 'PeDemoN8nApiKey1', name: 'n8n API (demo)' };
 
 /** The secrets this demo run made up: nothing is reused between runs. */
 export interface DemoSecrets {
@@ -76,6 +78,7 @@ export interface Example {
 	id: string;
 	name: string;
 	nodes: ExampleNode[];
+	settings?: { errorWorkflow?: string };
 }
 
 const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
@@ -105,7 +108,8 @@ function freshPath(node: ExampleNode): ExampleNode {
 /**
  * Creates the credentials and the example workflows through n8n's REST API, as the editor
  * does (CLI imports would each cost an n8n start-up). n8n picks the credentials' ids: the
- * examples' references (PeDemo…) are pointed at them.
+ * examples' references (PeDemo…) are pointed at them. Returns each example's workflow id in n8n
+ * (2.x keeps the file's).
  */
 export async function importDemo(
 	server: N8nServer,
@@ -113,9 +117,14 @@ export async function importDemo(
 	sandbox: Sandbox,
 	secrets: DemoSecrets,
 	examples: Example[],
-): Promise<void> {
+): Promise<Map<string, string>> {
 	const ids = new Map<string, string>();
-	for (const { id, ...credential } of demoCredentials(sandbox, secrets)) {
+	const readsRuns = examples.some((e) => e.nodes.some((n) => n.credentials?.n8nApi));
+	const credentials = [
+		...demoCredentials(sandbox, secrets),
+		...(readsRuns ? [await n8nApiCredential(server, cookie)] : []),
+	];
+	for (const { id, ...credential } of credentials) {
 		ids.set(
 			id,
 			((await server.rest(cookie, 'POST', '/credentials', credential)) as { id: string }).id,
@@ -126,12 +135,39 @@ export async function importDemo(
 		Object.fromEntries(
 			Object.entries(refs).map(([type, ref]) => [type, { ...ref, id: ids.get(ref.id) ?? ref.id }]),
 		);
-	for (const example of examples) {
-		await server.rest(cookie, 'POST', '/workflows', {
+	// n8n 1.x picks new workflow ids: an error workflow goes in first, and the workflows naming it
+	// in their settings are pointed at its new id.
+	const workflowIds = new Map<string, string>();
+	const namesOne = (e: Example) => Number(e.settings?.errorWorkflow !== undefined);
+	for (const example of [...examples].sort((a, b) => namesOne(a) - namesOne(b))) {
+		const onError = example.settings?.errorWorkflow;
+		const created = (await server.rest(cookie, 'POST', '/workflows', {
 			...example,
 			nodes: example.nodes.map((n) => ({ ...n, credentials: relink(n.credentials) })),
-		});
+			...(onError && {
+				settings: { ...example.settings, errorWorkflow: workflowIds.get(onError) ?? onError },
+			}),
+		})) as { id: string };
+		workflowIds.set(example.id, created.id);
 	}
+	return workflowIds;
+}
+
+/**
+ * An owner's API key that may only read executions, as the n8n API credential of the error
+ * workflow that releases the holds of a failed shop run (what Settings > n8n API makes).
+ */
+async function n8nApiCredential(server: N8nServer, cookie: string) {
+	const key = (await server.rest(cookie, 'POST', '/api-keys', {
+		label: 'Public Events demo: release holds',
+		scopes: ['execution:read'],
+		expiresAt: null,
+	})) as { rawApiKey: string };
+	return {
+		...N8N_API_CREDENTIAL,
+		type: 'n8nApi',
+		data: { apiKey: key.rawApiKey, baseUrl: `${server.url}/api/v1` },
+	};
 }
 
 /**

@@ -71,6 +71,7 @@ describe('npm run demo', () => {
 					'publicEventsApi: Public Events (sandbox, organiser)',
 					'publicEventsWebhookApi: Public Events webhook (sandbox)',
 					'httpBearerAuth: Public Events MCP token',
+					'n8nApi: n8n API (demo)',
 				].sort(),
 			);
 			// The Test button: the editor sends the stored credential (its key redacted) to
@@ -233,6 +234,27 @@ describe('npm run demo', () => {
 			expect(rows.map((r) => [r.orderId, r.type, r.status])).toEqual([
 				[String(sale.id), 'sale', 'paid'],
 			]);
+		},
+	);
+
+	it(
+		'the printed shop line works: the published checkout answers two tickets, and a failed ' +
+			'payment a 402 with the hold released',
+		async () => {
+			const [, body, url] = /-d '(\{[^']*\})' (http\S+)/.exec(output)!;
+			const buy = async (extra: object) => {
+				const res = await fetch(url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ ...JSON.parse(body), ...extra }),
+				});
+				const answer = (await res.json()) as { tickets: unknown[]; released?: boolean };
+				return [res.status, answer] as const;
+			};
+			const [status, sold] = await buy({});
+			expect([status, sold.tickets.length]).toEqual([200, 2]);
+			const [declined, answer] = await buy({ quantity: 1, failPayment: true });
+			expect([declined, answer.released]).toEqual([402, true]);
 		},
 	);
 

@@ -17,6 +17,7 @@ import { SandboxClient } from '../../harness/sandbox/client';
 import {
 	API_CREDENTIAL,
 	MCP_CREDENTIAL,
+	N8N_API_CREDENTIAL,
 	ORGANISER_CREDENTIAL as ORGANISER,
 	WEBHOOK_CREDENTIAL,
 } from '../../scripts/demo/setup';
@@ -36,6 +37,7 @@ const DEMO_CREDENTIALS: Record<string, { id: string; name: string }> = {
 	publicEventsApi: API_CREDENTIAL,
 	publicEventsWebhookApi: WEBHOOK_CREDENTIAL,
 	httpBearerAuth: MCP_CREDENTIAL,
+	n8nApi: N8N_API_CREDENTIAL,
 };
 /**
  * The barcode export needs an organiser's key: its example names the demo's organiser credential.
@@ -235,7 +237,9 @@ describe('example workflows', () => {
 			for (const [file, example] of examples) {
 				const byName = new Map(example.nodes.map((n) => [n.name, n]));
 				const reached = new Set<string>();
-				const isTrigger = (n: INode) => /trigger/i.test(n.type);
+				// A Webhook node starts its workflow too (the shop checkout).
+				const isTrigger = (n: INode) =>
+					/trigger/i.test(n.type) || n.type === 'n8n-nodes-base.webhook';
 				const next = (name: string) =>
 					(example.connections[name]?.main ?? []).flat().map((c) => c.node);
 				const visit = (name: string) => {
@@ -374,6 +378,40 @@ describe('example workflows', () => {
 				orderId: "={{ $('Create Order').item.json.id }}",
 			});
 			expect(sale.connections[release.name]).toBeUndefined();
+		},
+	);
+
+	it(
+		'shop checkout: after the hold, every failure reaches Release Hold and the 402 answer; ' +
+			'a hold that fails answers 409; the error workflow is named in its settings',
+		() => {
+			const shop = examples.find(([file]) => file === 'shop-checkout.json')![1];
+			const release = examples.find(([file]) => file === 'shop-release-held-orders.json')![1];
+			const next = (from: string, output: number) =>
+				(shop.connections[from]?.main[output] ?? []).map((c) => c.node);
+			const byName = new Map(shop.nodes.map((n) => [n.name, n]));
+			expect(next('Hold Best Available', 1)).toEqual(['Answer Sold Out']);
+			for (const step of ['Take Payment (replace me)', 'Report Payment']) {
+				expect([step, byName.get(step)!.onError, next(step, 1)]).toEqual([
+					step,
+					'continueErrorOutput',
+					['Payment Failed'],
+				]);
+			}
+			expect([next('Payment Failed', 0), next('Release Hold', 0)]).toEqual([
+				['Release Hold'],
+				['Answer Payment Failed'],
+			]);
+			expect(byName.get('Release Hold')!.parameters).toMatchObject({
+				operation: 'changeStatus',
+				toStatus: 'expired',
+			});
+			const codes = ['Send Tickets', 'Answer Sold Out', 'Answer Payment Failed'].map(
+				(name) => (byName.get(name)!.parameters.options as { responseCode: number }).responseCode,
+			);
+			expect(codes).toEqual([200, 409, 402]);
+			expect((shop.settings as { errorWorkflow?: string }).errorWorkflow).toBe(release.id);
+			expect(release.nodes.map((n) => n.type)).toContain('n8n-nodes-base.errorTrigger');
 		},
 	);
 
