@@ -20,6 +20,7 @@ import { SandboxClient } from '../sandbox/client';
 import { OWNER } from './owner';
 
 export const WORKERS = 2;
+type Workflows = Array<{ id: string } & object>;
 type PostgresService = Awaited<ReturnType<typeof startPostgres>>;
 const valueOf = (part: PromiseSettledResult<unknown>) =>
 	part.status === 'fulfilled' ? part.value : undefined;
@@ -27,7 +28,13 @@ export interface QueueClusterOptions {
 	sandbox?: SandboxInit;
 	/** Credentials and workflows to import, given the sandbox. */
 	credentials(sandbox: SandboxClient): object[];
-	workflows: Array<{ id: string } & object>;
+	/** Workflows to import, or a function of the sandbox giving them. */
+	workflows: Workflows | ((sandbox: SandboxClient) => Workflows);
+	/**
+	 * More environment for every n8n process, given the sandbox once it runs (a WAN stand-in in
+	 * front of it, and the certificate n8n must trust).
+	 */
+	env?(sandbox: SandboxClient): Promise<Record<string, string>>;
 	/** Workflows to publish before the workers and webhook processors start. */
 	activate: string[];
 	/** Webhook paths (after /webhook/) each processor must serve before the tests begin. */
@@ -112,16 +119,18 @@ export class QueueCluster {
 			await Promise.all([sandbox?.stop(), redis?.stop(), postgres?.stop()]);
 			throw (parts.find((part) => part.status === 'rejected') as PromiseRejectedResult).reason;
 		}
-		const env = {
-			...postgres.env,
-			EXECUTIONS_MODE: 'queue',
-			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-			QUEUE_BULL_REDIS_PORT: String(redis.port),
-			// n8n warns at start about Postgres 15 (17 is current); it works.
-			N8N_LOG_LEVEL: 'info',
-		};
+		let env: Record<string, string>;
 		let n8n: N8nInstance;
 		try {
+			env = {
+				...(await options.env?.(sandbox)),
+				...postgres.env,
+				EXECUTIONS_MODE: 'queue',
+				QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+				QUEUE_BULL_REDIS_PORT: String(redis.port),
+				// n8n warns at start about Postgres 15 (17 is current); it works.
+				N8N_LOG_LEVEL: 'info',
+			};
 			n8n = await N8nInstance.create({ install, packed, env });
 		} catch (error) {
 			packed.cleanup();
@@ -131,7 +140,8 @@ export class QueueCluster {
 		const cluster = new QueueCluster(sandbox, n8n, packed, [redis, postgres], env);
 		try {
 			await n8n.importCredentials(options.credentials(sandbox));
-			await n8n.importWorkflows(options.workflows);
+			const { workflows } = options;
+			await n8n.importWorkflows(typeof workflows === 'function' ? workflows(sandbox) : workflows);
 			const main = await n8n.start();
 			cluster.processes.push(main);
 			cluster.cookie = await main.setupOwner(OWNER);
