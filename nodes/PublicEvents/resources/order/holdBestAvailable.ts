@@ -172,7 +172,8 @@ async function absorb(
 	if (!isStatus(error, '422') || perOrderLimit(error as NodeApiError)) return error;
 	const apiError = error as NodeApiError;
 	const hinted = apiError.context?.retryAfterMs;
-	const wait = typeof hinted === 'number' ? hinted : backoffMs(attempts.limitWaits);
+	// Holds end as buyers pay, within seconds: the wait grows, but not past 2 s a time.
+	const wait = typeof hinted === 'number' ? hinted : Math.min(backoffMs(attempts.limitWaits), 2000);
 	if (attempts.waitedMs + wait > limits.limitWaitMs) {
 		const { quantity, eventId } = limits;
 		apiError.message =
@@ -257,11 +258,20 @@ export async function execute(this: IExecuteFunctions, i: number) {
 
 	const attempts: Attempts = { conflicts: 0, limitWaits: 0, waitedMs: 0 };
 	const taken = new Set<string>();
+	const read = async () => await apiRequestAllItems.call(this, planPath, {}, reading);
+	// After a 409 the plan just read is used again without the places taken: a read costs a few
+	// round trips, a pick none. Read anew after a wait, after two conflicts in a row, or before
+	// saying "Not enough places".
+	let plan = await read();
+	let fresh = true;
+	let conflictsOnPlan = 0;
 	for (;;) {
-		const free = (await apiRequestAllItems.call(this, planPath, {}, reading)).filter(
-			(place) => !taken.has(String(place.id)),
-		);
+		const free = plan.filter((place) => !taken.has(String(place.id)));
 		const pick = bestPlaces(free, wish);
+		if (!pick && !fresh) {
+			[plan, fresh, conflictsOnPlan] = [await read(), true, 0];
+			continue;
+		}
 		if (!pick) throw notEnough(this.getNode(), i, free, wish);
 		const places = pick.places.map((place) => place.id);
 		try {
@@ -287,8 +297,15 @@ export async function execute(this: IExecuteFunctions, i: number) {
 				holdAttempts: attempts,
 			};
 		} catch (error) {
+			const { conflicts } = attempts;
 			const refusal = await absorb.call(this, error, places, limits, attempts, taken);
 			if (refusal) throw refusal;
+			// A 409 (places set aside) or a wait on the limit (the plan has aged).
+			const conflict = attempts.conflicts > conflicts;
+			conflictsOnPlan = conflict ? conflictsOnPlan + 1 : 0;
+			if (!conflict || conflictsOnPlan >= 2)
+				[plan, fresh, conflictsOnPlan] = [await read(), true, 0];
+			else fresh = false;
 		}
 	}
 }
