@@ -328,6 +328,6 @@ it('concurrent buyers: no place held twice, and "not enough" only when it is so'
 	process.stdout.write(`hold best available under contention: ${met} conflicts absorbed\n`);
 }, 120_000);
 
-it('kept: 4 free places over two price categories are not enough for 4 (seed 500553456)', async () => {
+it('kept: 4 free places over two categories are not 4 for one order (seed 500553456)', async () => {
 	await buyersAtOnce({ places: 9, asks: [1, 1, 3, 4], together: false });
 });
