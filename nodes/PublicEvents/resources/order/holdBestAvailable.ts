@@ -169,6 +169,13 @@ async function absorb(
 		for (const place of named.length ? named : places) taken.add(place);
 		return undefined;
 	}
+	if (isStatus(error, '409')) {
+		const conflict = error as NodeApiError;
+		conflict.message +=
+			` The node picked other places ${attempts.conflicts} times (New Picks After a ` +
+			'Conflict): others were faster each time.';
+		return conflict;
+	}
 	if (!isStatus(error, '422') || perOrderLimit(error as NodeApiError)) return error;
 	const apiError = error as NodeApiError;
 	const hinted = apiError.context?.retryAfterMs;
@@ -179,8 +186,10 @@ async function absorb(
 		apiError.message =
 			`Refused: holding ${quantity} place${quantity === 1 ? '' : 's'} on event ${eventId} was ` +
 			`NOT applied: your account's limit of reserved tickets stayed reached through ` +
-			`${Math.round(attempts.waitedMs / 1000)} s of waiting (Max Wait for the Reserved-Tickets ` +
-			`Limit: ${limits.limitWaitMs / 1000} s). Release holds you no longer need.`;
+			`${Math.round(attempts.waitedMs / 1000)} s of waiting` +
+			(typeof hinted === 'number' ? ` (the service asked to wait ${wait / 1000} s more)` : '') +
+			` (Max Wait for the Reserved-Tickets Limit: ${limits.limitWaitMs / 1000} s). ` +
+			'Release holds you no longer need.';
 		return apiError;
 	}
 	attempts.limitWaits++;

@@ -146,10 +146,11 @@ describe('Order: Hold Best Available', () => {
 		expect(posts(await since(sb(), before))).toEqual([]);
 	});
 
-	it('a place taken meanwhile (409): picks others and holds them', async () => {
+	/** Seats 1-3 of one row free, the node's first POST held back while a rival takes seat 2. */
+	async function raced(parameters: IDataObject) {
 		const { id, plan } = await newEvent(40);
 		const row = plan.filter((p) => p.sectorId === plan[0].sectorId && p.rowName === '1');
-		// seats 1-3 of one row free (the other sector held): any two of them include seat 2
+		// the other sector held, and the row past seat 3: any two of seats 1-3 include seat 2
 		await holdDirectly(id, row.slice(3));
 		await holdDirectly(
 			id,
@@ -162,18 +163,31 @@ describe('Order: Hold Best Available', () => {
 			delayMs: 1500,
 		});
 		const before = await mark(sb());
-		const running = hold(id, { quantity: 2, price: 'any' });
+		const running = hold(id, { quantity: 2, price: 'any', ...parameters });
 		await postsArrived(before, 1);
-		const rival = await holdDirectly(id, [row[1]]);
-		const { items, error } = await running;
+		await holdDirectly(id, [row[1]]);
+		return { row, before, ...(await running) };
+	}
+
+	it('a place taken meanwhile (409): picks others and holds them', async () => {
+		const { row, before, items, error } = await raced({});
 		expect(error).toBeUndefined();
 		const held = items[0].json;
 		expect((held.holdAttempts as IDataObject).conflicts).toBe(1);
 		expect((held.places as IDataObject[]).map((p) => p.id).sort()).toEqual(
 			[row[0], row[2]].map((p) => String(p.id)).sort(),
 		);
-		expect(posts(await since(sb(), before)).map((e) => e.status)).toEqual([409, 201, 201]);
-		await setStatus(rival, 'expired');
+		// one read of the hall plan: the new pick came from it, without the taken seat
+		const log = await since(sb(), before);
+		expect(posts(log).map((e) => e.status)).toEqual([409, 201, 201]);
+		expect(log.filter((e) => e.route === '/event-points/{id}/places')).toHaveLength(1);
+	});
+
+	it('with no new picks left, the 409 fails the item and says so', async () => {
+		const { before, error } = await raced({ options: { conflictRetries: 0 } });
+		expect(error?.message).toMatch(/^Refused: creating an order on event \d+ was NOT applied/);
+		expect(error?.message).toContain('picked other places 0 times');
+		expect(posts(await since(sb(), before)).map((e) => e.status)).toEqual([409, 201]);
 	});
 
 	it('the reserved-tickets limit (422): waits for a hold to end, then holds', async () => {
