@@ -3,7 +3,7 @@ import { cpus, loadavg } from 'node:os';
 import { recordSummary, table } from '../harness/bench/report';
 import { buyers, peakDemand } from '../harness/bench/rush/buyers';
 import { RUSH_CREDENTIAL, startRushCluster, type RushCluster } from '../harness/bench/rush/cluster';
-import { printBuilds, summaryRows } from '../harness/bench/rush/figures';
+import { printBuilds, printErrors, summaryRows } from '../harness/bench/rush/figures';
 import { fiveStepBuild } from '../harness/bench/rush/fiveStep';
 import { httpRequestShop } from '../harness/bench/rush/httpRequest';
 import { runBuild, warmUp, type BuildRun } from '../harness/bench/rush/run';
@@ -19,8 +19,12 @@ import { shippedBuild } from '../harness/bench/rush/shipped';
  * examples/shop-checkout.json, the five-step build from the operations before Hold Best
  * Available, and n8n's HTTP Request node.
  *   npx tsx bench/rush.bench.ts [buyers] [seconds]
+ * A buyer is modelled as a shop's front end serves it: after an error (neither tickets nor a
+ * clear sold-out: a 5xx, an error body, a timeout) it tries the whole checkout again 1 s later,
+ * up to RUSH_TRIES tries in all; its latency runs from the first click to the final answer.
  * Env: RUSH_BUYERS (300), RUSH_SECONDS (60), RUSH_SEED (26), RUSH_LIMIT (reserved-tickets limit,
- * 10), RUSH_RTT (50), RUSH_TIMEOUT_S (a buyer's wait for the answer, 60).
+ * 10), RUSH_RTT (50), RUSH_TIMEOUT_S (a try's wait for the answer, 60), RUSH_TRIES (3; 1 never
+ * tries again).
  */
 const [argBuyers, argSeconds] = process.argv.slice(2).map(Number);
 const BUYERS = argBuyers || Number(process.env.RUSH_BUYERS ?? 300);
@@ -29,6 +33,8 @@ const SEED = Number(process.env.RUSH_SEED ?? 26);
 const LIMIT = Number(process.env.RUSH_LIMIT ?? 10);
 const RTT = Number(process.env.RUSH_RTT ?? 50);
 const TIMEOUT_S = Number(process.env.RUSH_TIMEOUT_S ?? 60);
+const TRIES = Math.max(1, Number(process.env.RUSH_TRIES ?? 3));
+const PAUSE_MS = 1000;
 const CAPACITY_SHARE = 0.6;
 
 async function main() {
@@ -58,16 +64,18 @@ async function main() {
 				`${capacity} places per event (${CAPACITY_SHARE} of the demand); account limit ` +
 				`${LIMIT} reserved tickets (asked by the buyers of the busiest 2 s, about one ` +
 				`checkout: ${peakDemand(schedule, 2000)} places); a buyer waits ${TIMEOUT_S} s ` +
-				'for the answer',
+				`for each answer and, after an error, tries again ${PAUSE_MS / 1000} s later, ` +
+				`${TRIES} ${TRIES === 1 ? 'try' : 'tries'} in all`,
 		);
 		for (const build of rc.builds) await warmUp(rc, build);
 		const runs: BuildRun[] = [];
 		for (const build of rc.builds) {
 			const run = await runBuild(rc, build, {
 				schedule,
+				spreadMs: SECONDS * 1000,
 				capacity,
 				reservedPerAccount: LIMIT,
-				timeoutMs: TIMEOUT_S * 1000,
+				buyer: { timeoutMs: TIMEOUT_S * 1000, tries: TRIES, pauseMs: PAUSE_MS },
 			});
 			console.log(
 				`  ${build.label}: done in ${run.seconds.toFixed(1)} s; load average (1 min) ` +
@@ -76,7 +84,9 @@ async function main() {
 			runs.push(run);
 		}
 		console.log('');
-		printBuilds(runs, capacity);
+		printBuilds(runs, capacity, TRIES);
+		console.log('');
+		printErrors(runs);
 		const summary = summaryRows(runs[0], runs[1], runs[2]);
 		console.log(`\nSummary (rush, ${Math.round((Date.now() - started) / 1000)} s)`);
 		table(['figure', 'measured', 'target'], summary);

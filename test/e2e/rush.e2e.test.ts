@@ -19,8 +19,11 @@ const SECONDS = 2;
 const SEED = 26;
 const CAPACITY = 30;
 const LIMIT = 8;
-/** A buyer's wait for the answer: the hold waits up to 30 s for the account limit, by default. */
-const TIMEOUT_MS = 60_000;
+/**
+ * A buyer's wait for the answer: the hold waits up to 30 s for the account limit, by default.
+ * One try each: here every buyer must be answered at its first click, with no second chance.
+ */
+const BUYER = { timeoutMs: 60_000, tries: 1, pauseMs: 1000 };
 
 describe('the on-sale rush in queue mode: the shop example under contention', () => {
 	let rc: RushCluster;
@@ -32,9 +35,10 @@ describe('the on-sale rush in queue mode: the shop example under contention', ()
 		await warmUp(rc, rc.builds[0], 4);
 		run = await runBuild(rc, rc.builds[0], {
 			schedule,
+			spreadMs: SECONDS * 1000,
 			capacity: CAPACITY,
 			reservedPerAccount: LIMIT,
-			timeoutMs: TIMEOUT_MS,
+			buyer: BUYER,
 		});
 		const f = figuresOf(run);
 		console.log(
@@ -59,6 +63,7 @@ describe('the on-sale rush in queue mode: the shop example under contention', ()
 
 	it('every buyer is answered in time: tickets, or a clear sold-out', () => {
 		expect(unclear(run.answers)).toEqual([]);
+		expect(run.answers.every((a) => a.tries.length === 1)).toBe(true);
 		expect(run.answers.filter((a) => a.outcome === 'tickets').length).toBeGreaterThan(0);
 	});
 

@@ -1,6 +1,7 @@
 /**
- * The rush's buyers: seeded arrival times and quantities, each buyer one POST of
- * `{ eventId, quantity }` to the shop's webhook, waiting for its answer.
+ * The rush's buyers: seeded arrival times and quantities, each buyer POSTing
+ * `{ eventId, quantity }` to the shop's webhook and waiting for its answer; after an error it
+ * clicks again, a few times, as a shop's front end lets it.
  */
 export interface Buyer {
 	/** ms after the rush starts */
@@ -10,14 +11,34 @@ export interface Buyer {
 
 export type Outcome = 'tickets' | 'soldOut' | 'otherAnswer' | 'noAnswer';
 
-export interface Answer {
-	buyer: Buyer;
+/** One POST of a buyer's checkout and what came of it. */
+export interface Try {
 	/** send to answer (or to giving up) */
 	ms: number;
 	status: number;
 	text: string;
 	outcome: Outcome;
 	tickets: number;
+}
+
+/** A buyer's checkout: its tries, the last one's answer as the final one. */
+export interface Answer extends Try {
+	buyer: Buyer;
+	tries: Try[];
+	/** from the first click to the final answer, pauses between tries included */
+	ms: number;
+	/** the final answer's time, ms after the rush started */
+	at: number;
+}
+
+/** How a buyer behaves: how long it waits for an answer, how often it clicks again. */
+export interface BuyerModel {
+	/** A try's wait for the answer. */
+	timeoutMs: number;
+	/** Tries in all (1: never again). */
+	tries: number;
+	/** The pause before trying again. */
+	pauseMs: number;
 }
 
 /** mulberry32: the same seed gives every build the same buyers. */
@@ -73,38 +94,61 @@ export function classify(buyer: Buyer, status: number, text: string): [Outcome, 
 	return ['otherAnswer', 0];
 }
 
+/** One POST of the checkout, waiting up to `timeoutMs` for the answer. */
+async function checkout(
+	url: string,
+	buyer: Buyer,
+	eventId: number | string,
+	timeoutMs: number,
+): Promise<Try> {
+	const sent = performance.now();
+	let status = 0;
+	let text = '';
+	try {
+		const res = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ eventId: String(eventId), quantity: buyer.quantity }),
+			signal: AbortSignal.timeout(timeoutMs),
+		});
+		status = res.status;
+		text = await res.text();
+	} catch {
+		// a timeout or a broken connection: no answer
+	}
+	const ms = performance.now() - sent;
+	const [outcome, tickets] = status ? classify(buyer, status, text) : ['noAnswer' as const, 0];
+	return { ms, status, text, outcome, tickets };
+}
+
 /**
- * Runs the rush: each buyer at its time posts to the next webhook URL in turn (a balancer's
- * round robin over the webhook processors) and waits up to `timeoutMs` for the answer.
+ * Runs the rush: each buyer at its time posts to a webhook URL (a balancer's round robin over
+ * the webhook processors: buyer i's first try to the i-th, each try again to the next). As a
+ * shop's front end does, a buyer whose checkout ends in an error (neither tickets nor a clear
+ * sold-out) clicks again after `pauseMs`, up to `tries` in all.
  */
 export async function rush(
 	schedule: Buyer[],
 	eventId: number | string,
 	urls: string[],
-	timeoutMs: number,
+	model: BuyerModel,
 ): Promise<Answer[]> {
 	const start = performance.now();
 	return await Promise.all(
 		schedule.map(async (buyer, i): Promise<Answer> => {
 			await new Promise((r) => setTimeout(r, Math.max(0, start + buyer.at - performance.now())));
-			const sent = performance.now();
-			let status = 0;
-			let text = '';
-			try {
-				const res = await fetch(urls[i % urls.length], {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify({ eventId: String(eventId), quantity: buyer.quantity }),
-					signal: AbortSignal.timeout(timeoutMs),
-				});
-				status = res.status;
-				text = await res.text();
-			} catch {
-				// a timeout or a broken connection: no answer
+			const clicked = performance.now();
+			const tries: Try[] = [];
+			for (;;) {
+				const url = urls[(i + tries.length) % urls.length];
+				const last = await checkout(url, buyer, eventId, model.timeoutMs);
+				tries.push(last);
+				const answered = last.outcome === 'tickets' || last.outcome === 'soldOut';
+				const now = performance.now();
+				if (answered || tries.length >= model.tries)
+					return { ...last, buyer, tries, ms: now - clicked, at: now - start };
+				await new Promise((r) => setTimeout(r, model.pauseMs));
 			}
-			const ms = performance.now() - sent;
-			const [outcome, tickets] = status ? classify(buyer, status, text) : ['noAnswer' as const, 0];
-			return { buyer, ms, status, text, outcome, tickets };
 		}),
 	);
 }

@@ -1,18 +1,20 @@
 import type { ScenarioReport } from '../../../sandbox/scenario';
 import { MINUTE } from '../../time';
-import { rush, type Answer, type Buyer } from './buyers';
+import { rush, type Answer, type Buyer, type BuyerModel } from './buyers';
 import type { RushCluster } from './cluster';
 import { executionsSince, holdAttempts, lastExecutionId, settled } from './executions';
 import type { ShopBuild } from './shop';
 
 export interface RushSettings {
 	schedule: Buyer[];
+	/** The time the buyers arrive within (the schedule's spread). */
+	spreadMs: number;
 	/** Places of each build's event. */
 	capacity: number;
 	/** The account's reserved-tickets limit. */
 	reservedPerAccount: number;
-	/** How long a buyer waits for the shop's answer. */
-	timeoutMs: number;
+	/** How the buyers wait, and try again after an error. */
+	buyer: BuyerModel;
 }
 
 export interface BuildRun {
@@ -24,6 +26,8 @@ export interface BuildRun {
 	absorbed?: { conflicts: number; limitWaits: number; runsRead: number };
 	/** From the first buyer's arrival to the last answer. */
 	seconds: number;
+	/** The time the buyers arrived within. */
+	spreadMs: number;
 	/** Per execution: from the webhook processor's enqueueing to a worker's start. */
 	queuedMs: number[];
 	/** Per execution: the run on the worker. */
@@ -34,8 +38,9 @@ const HOLD_NODE = 'holdBestAvailable';
 
 /**
  * One build's rush on a fresh event of `capacity` places, in its own sandbox scenario; the report
- * is read once every buyer has answered (or given up). Holds a run left behind are then ended by
- * the sandbox clock, so the next build starts with the account's whole limit.
+ * is read once every buyer has its final answer (or gave up after its last try). Holds a run
+ * left behind are then ended by the sandbox clock, so the next build starts with the account's
+ * whole limit.
  */
 export async function runBuild(
 	rc: RushCluster,
@@ -52,7 +57,7 @@ export async function runBuild(
 	const lastBefore = await lastExecutionId(rc, build);
 	await sandbox.startScenario(build.label);
 	const started = performance.now();
-	const answers = await rush(s.schedule, event.body.id, rc.urls(build), s.timeoutMs);
+	const answers = await rush(s.schedule, event.body.id, rc.urls(build), s.buyer);
 	const seconds = (performance.now() - started) / 1000;
 	const report = await sandbox.scenarioReport();
 	await settled(rc, build);
@@ -69,6 +74,7 @@ export async function runBuild(
 		report,
 		absorbed,
 		seconds,
+		spreadMs: s.spreadMs,
 		queuedMs: ran.map((e) => Date.parse(e.startedAt) - Date.parse(e.createdAt)),
 		runMs: ran.map((e) => Date.parse(e.stoppedAt) - Date.parse(e.startedAt)),
 	};
