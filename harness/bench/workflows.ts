@@ -5,7 +5,7 @@ export const CREDENTIAL = { id: 'PeBenchApiCred01', name: 'Public Events sandbox
 
 export type Envelope = 'array' | 'hydra';
 
-interface NodeJson {
+export interface NodeJson {
 	name: string;
 	type: string;
 	typeVersion: number;

@@ -30,8 +30,11 @@ export interface Order {
 export interface Place {
 	id: number;
 	sectorId: number;
+	sectorName: string;
+	rowName: string;
+	placeName: string;
 	availableCount: number;
-	priceCategories: Array<{ id: number; price: Money }>;
+	priceCategories: Array<{ id: number; name: string; price: Money }>;
 }
 export interface Violation {
 	propertyPath: string;

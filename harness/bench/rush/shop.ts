@@ -3,18 +3,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { REPO_ROOT } from '../../../scripts/n8n/instance';
+import type { NodeJson } from '../workflows';
 
 /**
  * What every build of the rush's shop shares: a webhook taking `{ eventId, quantity }` and
  * answering through Respond to Webhook nodes, the payment stand-in, and how the nodes connect.
  */
-export interface ShopNode {
-	name: string;
-	type: string;
-	typeVersion: number;
-	parameters: object;
-	credentials?: object;
-	webhookId?: string;
+export interface ShopNode extends NodeJson {
 	onError?: string;
 	alwaysOutputData?: boolean;
 }

@@ -227,26 +227,22 @@ export async function execute(this: IExecuteFunctions, i: number) {
 	);
 	const settings = pageSettings.call(this, i);
 	const { options } = settings;
-	const conflictRetries = inputs.number(
-		options.conflictRetries ?? 5,
-		'New Picks After a Conflict',
-		{
+	const limits: Limits = {
+		conflictRetries: inputs.number(options.conflictRetries ?? 5, 'New Picks After a Conflict', {
 			min: 0,
 			max: 20,
 			whole: true,
-		},
-	);
-	const limits = { conflictRetries, limitWaitMs: 0, eventId, quantity: wish.quantity };
-	limits.limitWaitMs =
-		inputs.number(
-			options.limitWaitSeconds ?? 30,
-			'Max Wait for the Reserved-Tickets Limit (Seconds)',
-			{
-				min: 0,
-				max: 3600,
-				whole: true,
-			},
-		) * 1000;
+		}),
+		limitWaitMs:
+			1000 *
+			inputs.number(
+				options.limitWaitSeconds ?? 30,
+				'Max Wait for the Reserved-Tickets Limit (Seconds)',
+				{ min: 0, max: 3600, whole: true },
+			),
+		eventId,
+		quantity: wish.quantity,
+	};
 	const bodyOf = (places: string[], priceCategory: string) =>
 		withAdditionalBody(
 			options,

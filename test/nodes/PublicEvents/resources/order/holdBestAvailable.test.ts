@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
+import type { Place } from '../../../../../harness/nodes/orderFixtures';
 import { expectOutputSchema } from '../../../../../harness/engine/outputSchema';
 import { byId, orderNodeSuite } from '../../../../../harness/nodes/orderNode';
 import { mark, since, type LogEntry } from '../../../../../harness/nodes/publicEvents';
@@ -8,16 +9,6 @@ import { checkProperty } from '../../../../../harness/props/property';
 
 const suite = orderNodeSuite();
 const { sb, order, getOrder, setStatus } = suite;
-
-interface Place {
-	id: number;
-	sectorId: number;
-	sectorName: string;
-	rowName: string;
-	placeName: string;
-	availableCount: number;
-	priceCategories: Array<{ id: number; name: string; price: { amount: number } }>;
-}
 
 const events: number[] = [];
 
