@@ -239,6 +239,37 @@ describe('Order: Hold Best Available', () => {
 		expect(posts(await since(sb(), perOrder))).toHaveLength(1);
 	});
 
+	it.each(['html', 'garbage', 'truncated'])(
+		'a service that applies the hold but mangles its answer (%s), redirecting reads: ' +
+			'one hold, reported applied',
+		async (kind) => {
+			const { id } = await newEvent(40);
+			await sb().setQuirks({
+				mangleWriteAnswers: kind,
+				mangleWriteAnswersCount: 1,
+				redirect: 'same-origin',
+			} as never);
+			try {
+				const before = await mark(sb());
+				const { items, error } = await hold(id, { quantity: 2 });
+				expect(error).toBeUndefined();
+				expect(items[0].json.writeCheck).toMatchObject({ outcome: 'applied' });
+				const log = await since(sb(), before);
+				expect(posts(log)).toHaveLength(1);
+				// the hall plan was read through the service's redirect
+				expect(log.some((e) => e.method === 'GET' && e.status === 302)).toBe(true);
+				// the sandbox read plainly: quirks off
+				await sb().setQuirks({} as never);
+				const live = await sb().getAll(`/event-points/${id}/orders`, {
+					query: { status: 'reserved_to_time' },
+				});
+				expect(live.map((o) => String(o.id))).toEqual([String(items[0].json.id)]);
+			} finally {
+				await sb().setQuirks({} as never);
+			}
+		},
+	);
+
 	it('an uncertain create is read back, never sent twice', async () => {
 		const { id } = await newEvent(40);
 		await sb().admin('POST', '/faults', {
