@@ -15,7 +15,7 @@ export {
 	loadOptionsContext,
 	type LoadOptionsCall,
 } from './loadOptions';
-export { PollSession, runPoll, type PollCall, type PollResult } from './poll';
+export { DurablePollSession, PollSession, runPoll, type PollCall, type PollResult } from './poll';
 export {
 	callWebhookMethod,
 	WebhookTrigger,

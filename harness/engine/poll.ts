@@ -118,3 +118,56 @@ export class PollSession {
 		return (JSON.parse(this.staticData) as IDataObject)[`node:${name}`] as IDataObject | undefined;
 	}
 }
+
+/**
+ * A trigger's life under n8n's durable poll cursors (opt-in from 2.36:
+ * N8N_POLLER_DURABLE_CURSORS_ENABLED with the scheduler's flags; read in the cli's
+ * scheduling/poll-trigger-node/poll-trigger-task-handler.ts, workflows/triggers/
+ * trigger-execution-context.factory.ts and poll-cursor.service.ts, and n8n-core's
+ * active-workflow-triggers.ts and poll-trigger-executor.ts):
+ * - The node's static data is a row of its own (`cursor`), created by the first poll (the one at
+ *   activation) from the node static data the workflow held then.
+ * - The poll at activation is a test: what it writes to its node static data is dropped; the
+ *   workflow's other static data (global) is saved once the triggers are added.
+ * - Each scheduled poll runs on a workflow loaded from the database (`saved`) with the cursor as
+ *   its node static data; a poll that returns items commits the cursor with its run (and saves the
+ *   workflow's static data), one that returns null commits the cursor alone, one that throws
+ *   neither.
+ * - `restart()` keeps both (they are in the database); the jobs exist already, so no activation
+ *   poll runs again.
+ */
+export class DurablePollSession {
+	saved?: string;
+	cursor?: IDataObject;
+	private activating = true;
+
+	constructor(private readonly base: PollCall) {}
+
+	private get nodeKey() {
+		return `node:${this.base.name ?? NODE_NAME}`;
+	}
+
+	async poll(extra: Partial<PollCall> = {}): Promise<PollResult> {
+		const data = JSON.parse(this.saved ?? '{}') as IDataObject;
+		this.cursor ??= (data[this.nodeKey] as IDataObject | undefined) ?? {};
+		const staticData = JSON.stringify({ ...data, [this.nodeKey]: this.cursor });
+		const result = await runPoll({ ...this.base, ...extra, staticData });
+		if ((extra.mode ?? this.base.mode ?? 'trigger') === 'manual') return result;
+		const after = JSON.parse(result.staticData) as IDataObject;
+		if (this.activating) {
+			this.activating = false;
+			if (!result.error)
+				this.saved = JSON.stringify({ ...after, [this.nodeKey]: data[this.nodeKey] });
+			return result;
+		}
+		if (result.error) return result;
+		this.cursor = after[this.nodeKey] as IDataObject;
+		if (!result.returnedNull && result.changed)
+			this.saved = JSON.stringify({ ...after, [this.nodeKey]: data[this.nodeKey] });
+		return result;
+	}
+
+	restart() {
+		this.activating = false;
+	}
+}

@@ -109,7 +109,7 @@ export class PublicEventsPollTrigger implements INodeType {
 				settings.rows && changes.length
 					? await toRowItems.call(this, changes, settings.request)
 					: toItems(changes, this.getNode().typeVersion);
-			if (state) saveState(this, saved, state);
+			if (state) saveState(this, state);
 			// A feed that cannot be read: n8n records the failed poll (and runs the error workflow).
 			if (error) throw error;
 			return items.length ? [items] : null;

@@ -64,27 +64,56 @@ export type CatalogState = z.infer<typeof catalogStateSchema>;
 export type PollState = z.infer<typeof pollStateSchema>;
 
 const KEY = 'publicEventsPoll';
+/** Global static data: each poll trigger's first state, by node id (see loadState). */
+const SEEDS = 'publicEventsPollSeeds';
+
+const parse = (value: unknown) => {
+	const parsed = pollStateSchema.safeParse(value);
+	return parsed.success ? parsed.data : undefined;
+};
+const nodeKey = (context: IPollFunctions) => context.getNode().id ?? context.getNode().name;
+const seedsOf = (context: IPollFunctions) => {
+	const global = context.getWorkflowStaticData('global');
+	const seeds = global[SEEDS];
+	return typeof seeds === 'object' && seeds !== null ? (seeds as IDataObject) : undefined;
+};
 
 /**
- * A plain copy of the saved state (undefined before the first activation, or if it does not parse).
+ * A plain copy of the saved state; undefined before the first activation, or if it does not parse.
+ *
+ * With n8n's durable poll cursors (opt-in from 2.36: N8N_POLLER_DURABLE_CURSORS_ENABLED and the
+ * scheduler's flags) the node's static data lives in a table of its own (`poller_state`), created
+ * at activation from what the workflow held then; the poll n8n runs at activation is a test whose
+ * node static data is dropped. Without more, the first scheduled poll found no state, took what
+ * the service listed then for history and never emitted the sales made since publishing. So the
+ * first state is also kept in the workflow's global static data, which n8n saves at activation in
+ * every mode (the seed), and a poll without state of its own starts from it: what the activation
+ * poll took for history stays history, what was sold since is new. The seed is dropped when the
+ * node's own state next changes.
  */
 export function loadState(context: IPollFunctions): PollState | undefined {
-	const parsed = pollStateSchema.safeParse(context.getWorkflowStaticData('node')[KEY]);
-	return parsed.success ? parsed.data : undefined;
+	const own = context.getWorkflowStaticData('node')[KEY];
+	// A state that does not parse (an older version, a hand edit) starts over, not from the seed.
+	return parse(own === undefined ? seedsOf(context)?.[nodeKey(context)] : own);
 }
 
 /**
  * Replaces the saved state in one assignment, after every request succeeded: a poll that fails
  * leaves the state as it was (n8n keeps the workflow's static data in memory between polls).
  * n8n 2.40 writes it to its database at activation and when a poll returns items, not after a
- * poll that returns null: what such a poll changed (a re-read event list) is redone after a
- * restart, and must never be needed to avoid a repeat. An unchanged state is not written.
+ * poll that returns null (the durable cursors commit that too): what such a poll changed (a re-read
+ * event list) is redone after a restart, and must never be needed to avoid a repeat. An unchanged
+ * state is not written. The first state is the seed too (loadState).
  */
-export function saveState(
-	context: IPollFunctions,
-	previous: PollState | undefined,
-	next: PollState,
-): void {
-	if (previous && JSON.stringify(previous) === JSON.stringify(next)) return;
-	context.getWorkflowStaticData('node')[KEY] = JSON.parse(JSON.stringify(next)) as IDataObject;
+export function saveState(context: IPollFunctions, next: PollState): void {
+	const stored = context.getWorkflowStaticData('node');
+	const own = parse(stored[KEY]);
+	if (own && JSON.stringify(own) === JSON.stringify(next)) return;
+	const copy = () => JSON.parse(JSON.stringify(next)) as IDataObject;
+	stored[KEY] = copy();
+	const key = nodeKey(context);
+	const seeds = seedsOf(context);
+	if (own && seeds && key in seeds) delete seeds[key];
+	else if (!own && !(seeds && key in seeds))
+		context.getWorkflowStaticData('global')[SEEDS] = { ...seeds, [key]: copy() };
 }
