@@ -38,7 +38,8 @@ export interface RefundRow extends IDataObject {
 	refundedTickets: number | null;
 	refundedAmount: number | null;
 	currency: string | null;
-	source: 'widgetRefunds';
+	/** eventOrders: a refund of an order made through the API (push only: no list has them). */
+	source: 'widgetRefunds' | 'eventOrders';
 }
 
 export type Row = SaleRow | RefundRow;
@@ -126,6 +127,40 @@ export function refundRow(json: IDataObject): RefundRow {
 		refundedAmount: number(amount.amount),
 		currency: text(amount.currency),
 		source: 'widgetRefunds',
+	};
+}
+
+/**
+ * A refund of an order made through the API, read from the order: the service lists no refund of
+ * its own for these (no id, no time), so the push trigger builds it from the notification's
+ * tickets (all refunded ones when it names none) and time.
+ */
+export function orderRefundRow(
+	order: IDataObject,
+	refund: { ticketIds: string[]; at: string | null },
+): RefundRow {
+	const tickets = Array.isArray(order.tickets) ? (order.tickets as IDataObject[]) : [];
+	const named = new Set(refund.ticketIds);
+	const refunded = tickets.filter((ticket) =>
+		named.size > 0 ? named.has(changeId(ticket.ticketId) ?? '') : ticket.status === 'refund',
+	);
+	const prices = refunded.map((ticket) => money(ticket.discountPrice ?? ticket.price));
+	const amounts = prices.map((price) => number(price.amount));
+	return {
+		orderId: changeId(order.id),
+		type: 'refund',
+		status: 'refund',
+		eventPointId: eventOf(order),
+		eventName: null,
+		refundId: null,
+		refundedAt: iso(order.refundedAt ?? refund.at),
+		refundedTickets: named.size > 0 ? named.size : tickets.length > 0 ? refunded.length : null,
+		refundedAmount:
+			tickets.length === 0 || amounts.some((amount) => amount === null)
+				? null
+				: amounts.reduce<number>((sum, amount) => sum + (amount ?? 0), 0),
+		currency: text(prices[0]?.currency) ?? text(money(order.totalPrice).currency),
+		source: 'eventOrders',
 	};
 }
 

@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { CHANGE_TYPES, changeTypeOptions } from '../../shared/changes';
+import { outputOption } from '../../shared/rows';
 import { DEFAULT_REPLAY_WINDOW_S } from './verify';
 
 /**
@@ -128,9 +129,11 @@ export const triggerProperties: INodeProperties[] = [
 		default: false,
 		displayOptions: { hide: { authentication: ['none'] } },
 		description:
-			'Whether to read the order (tickets with barcodes) with GET /orders/{ID} ' +
-			'before emitting a sale or refund. Needs the Public Events API credential. ' +
-			'Widget sales are not readable there: their items say so in orderUnavailable.',
+			'Whether to read each sale or refund from the API before emitting it, as the ' +
+			'poll trigger lists it: the order with amount, status and tickets with barcodes ' +
+			'(GET /orders/{ID}; a widget order from its list, with the email), a widget ' +
+			'refund. Needs the Public Events API credential. An item whose record cannot be ' +
+			'read still comes, saying why in orderUnavailable.',
 	},
 	// Security None reads the order to check the delivery, so the order always comes with it. This
 	// twin keeps the Public Events API credential shown and required (its displayOptions name one
@@ -168,6 +171,14 @@ export const triggerProperties: INodeProperties[] = [
 				description:
 					'A larger delivery is answered 413 and starts nothing. ' +
 					'Public Events notifications are well under 10 KB.',
+			},
+			{
+				...outputOption,
+				description:
+					"Rows for a Table: the Poll Trigger's row for the same sale or refund, so " +
+					'both triggers can feed one table upserted by Order ID. Costs one more ' +
+					'read per delivery (the event list, for eventName).',
+				displayOptions: { show: { '/fetchFullOrder': [true] } },
 			},
 			{
 				displayName: 'Replay Window (Seconds)',

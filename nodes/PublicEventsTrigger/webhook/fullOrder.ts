@@ -1,7 +1,10 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
+import { changeId } from '../../shared/changes';
+import type { RowSource } from '../../shared/rows';
 import { apiRequest } from '../../shared/transport';
 import type { Notification } from './normalize';
+import { findWidgetRecord } from './widgetRecord';
 
 /**
  * The answer to the delivery waits for this read (so n8n records the execution before the
@@ -10,65 +13,126 @@ import type { Notification } from './normalize';
  */
 export const FETCH_RETRY = { maxRetries: 2, maxWaitMs: 3_000, timeoutMs: 5_000 };
 
-export const WIDGET_NOTE =
-	'A widget sale: GET /orders/{id} does not serve widget orders. Its tickets ' +
-	'and barcodes are in the Public Events node, Widget > Get Many Orders.';
+export const WIDGET_REFUND_NOTE =
+	"A widget refund: the refund (its tickets and amount) is in refund; the order's own " +
+	'record is in the Public Events node, Widget > Get Many Orders.';
 
-const unavailable = (reason: string): IDataObject => ({ order: null, orderUnavailable: reason });
+/**
+ * A sale or refund as the API lists it: `record` is the order (GET /orders/{id}, or the widget
+ * order in GET /widget-orders) or, for a widget refund, the refund (GET /widget-orders-refunds).
+ * `source` names the list as the poll trigger's items and rows do; `missing` says why there is no
+ * record.
+ */
+export interface SaleRead {
+	source: RowSource;
+	record?: IDataObject;
+	missing?: string;
+}
+
+const isObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Widget orders are numbered apart from API orders (the sandbox: 800001… against 700001…). */
 export function isWidget(payload: IDataObject): boolean {
-	const data = (
-		typeof payload.data === 'object' && payload.data !== null ? payload.data : {}
-	) as IDataObject;
+	const data = isObject(payload.data) ? payload.data : {};
 	return (data.source ?? payload.source) === 'widget';
 }
 
-/** The order fields of an item whose order was read already (Security None confirms with it). */
-export function orderFields(
+const widgetSource = (type: 'sale' | 'refund'): RowSource =>
+	type === 'sale' ? 'widgetSales' : 'widgetRefunds';
+
+/**
+ * Where a sale or refund is listed, from the notification alone (a record read already, such as
+ * the one Security None checks the delivery against, keeps it).
+ */
+export function sourceOf(notification: Notification): RowSource {
+	const type = notification.type === 'refund' ? 'refund' : 'sale';
+	return isWidget(notification.payload) ? widgetSource(type) : 'eventOrders';
+}
+
+async function readWidget(
+	context: IWebhookFunctions,
 	notification: Notification,
-	order: IDataObject | undefined,
-): IDataObject {
-	if (notification.type !== 'sale' && notification.type !== 'refund') return {};
-	return order ? { order, orderUnavailable: null } : unavailable(WIDGET_NOTE);
+	type: 'sale' | 'refund',
+	orderId: string,
+	listingWaitsMs?: number[],
+): Promise<SaleRead> {
+	const data = isObject(notification.payload.data) ? notification.payload.data : {};
+	const found = await findWidgetRecord.call(
+		context,
+		{
+			type,
+			orderId,
+			refundId: changeId(data.refundId ?? data.refund_id ?? notification.payload.refundId),
+			occurredAt: notification.occurredAt,
+		},
+		{ retry: FETCH_RETRY },
+		listingWaitsMs,
+	);
+	return { source: widgetSource(type), ...found };
 }
 
 /**
- * The order of a sale or refund, with its tickets and barcodes. The delivery was genuine and
- * is answered 200 whatever happens here, so a failure is a field on the item, not a failed
- * webhook: the workflow can branch on `orderUnavailable`.
+ * The record of a sale or refund, read from the API. The delivery was genuine and starts its run
+ * whatever happens here, so a failure is `missing`, not a failed webhook.
  */
-export async function fullOrder(
+export async function readSale(
 	this: IWebhookFunctions,
 	notification: Notification,
-): Promise<IDataObject> {
-	if (notification.type !== 'sale' && notification.type !== 'refund') return {};
-	const { payload, orderId } = notification;
-	// GET /orders/{id} answers 404 for a widget order, or, should the numbers meet, another order.
-	if (isWidget(payload)) return unavailable(WIDGET_NOTE);
-	if (orderId === null || !/^\d+$/.test(String(orderId))) {
-		return unavailable(
-			`The notification carries no numeric order ID` +
+): Promise<SaleRead> {
+	const type = notification.type === 'refund' ? 'refund' : 'sale';
+	const { orderId } = notification;
+	const source = sourceOf(notification);
+	if (orderId === null || !/^\d+$/.test(orderId)) {
+		return {
+			source,
+			missing:
+				`The notification carries no numeric order ID` +
 				`${orderId === null ? '' : ` (got "${orderId}")`}`,
-		);
+		};
 	}
 	try {
-		const order = await apiRequest.call(
-			this,
-			'GET',
-			`/orders/${orderId}`,
-			{},
-			{ retry: FETCH_RETRY },
-		);
-		return { order: order as IDataObject, orderUnavailable: null };
-	} catch (error) {
-		const status = (error as { httpCode?: string }).httpCode;
-		if (status === '404') {
-			return unavailable(
-				`GET /orders/${orderId} answered 404: the order is not readable ` +
-					`with this key (a widget sale, or another company's order)`,
+		// GET /orders/{id} answers 404 for a widget order, or, should the numbers meet, another order.
+		if (source !== 'eventOrders') return await readWidget(this, notification, type, orderId);
+		const order = await apiRequest
+			.call(this, 'GET', `/orders/${orderId}`, {}, { retry: FETCH_RETRY })
+			.catch(async (error: unknown) =>
+				(error as { httpCode?: string }).httpCode === '404'
+					? undefined
+					: await Promise.reject(error),
 			);
+		if (order !== undefined) {
+			if (!isObject(order) || changeId(order.id) !== orderId)
+				return { source, missing: `GET /orders/${orderId} answered another record` };
+			return { source, record: order };
 		}
-		return unavailable((error as Error).message);
+		// A sender that does not say "widget": a widget order is the other order this can be (one look:
+		// most likely it is another company's order).
+		const widget = await readWidget(this, notification, type, orderId, []);
+		if (widget.record) return widget;
+		return {
+			source,
+			missing:
+				`GET /orders/${orderId} answered 404, and ${widget.missing ?? ''}: the order is not ` +
+				`readable with this key (another company's order, or one not listed yet)`,
+		};
+	} catch (error) {
+		return { source, missing: (error as Error).message };
 	}
+}
+
+/**
+ * The fields Full Records adds to a sale or refund: `order` (API and widget orders) or `refund`
+ * (widget refunds), and `orderUnavailable`, null when the order is there, else why not.
+ */
+export function recordFields(read: SaleRead): IDataObject {
+	if (read.source === 'widgetRefunds')
+		return {
+			order: null,
+			refund: read.record ?? null,
+			orderUnavailable: read.record ? WIDGET_REFUND_NOTE : read.missing,
+		};
+	return read.record
+		? { order: read.record, orderUnavailable: null }
+		: { order: null, orderUnavailable: read.missing ?? null };
 }

@@ -1,9 +1,9 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { completeItem } from './complete';
 import { confirm } from './confirm';
 import { seenBefore } from './dedupe';
 import { DEFAULT_MAX_BODY_KB } from './description';
-import { fullOrder, orderFields } from './fullOrder';
 import { readNotification, type Notification } from './normalize';
 import { DEFAULT_REPLAY_WINDOW_S, headerValue, verifyDelivery, type Security } from './verify';
 
@@ -109,7 +109,7 @@ async function confirmed(
 		return emptyOk(context);
 	}
 	if (seenBefore.call(context, { key: verdict.key }) !== 'new') return emptyOk(context);
-	return start(context, { ...notification, ...orderFields(notification, verdict.order) });
+	return start(context, await completeItem.call(context, notification, verdict.order));
 }
 
 export async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -187,9 +187,5 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	}
 	if (seen === 'duplicate') return acknowledge({ duplicate: echo(notification.deliveryId) });
 
-	const fetch = this.getNodeParameter('fetchFullOrder', false) as boolean;
-	const json = fetch
-		? { ...notification, ...(await fullOrder.call(this, notification)) }
-		: notification;
-	return start(this, json);
+	return start(this, await completeItem.call(this, notification));
 }

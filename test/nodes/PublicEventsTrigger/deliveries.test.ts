@@ -277,25 +277,6 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 	);
 
 	it(
-		'Fetch Full Order on a widget sale: no request, and the item ' + 'says why there is no order',
-		async () => {
-			const { trigger } = await triggers.subscribed({ ...SIGNED, fetchFullOrder: true });
-			const before = await mark(sb());
-			const sale = await widgetSale();
-			await trigger.waitForCalls(1);
-			expect(trigger.executions[0][0].json).toMatchObject({
-				type: 'sale',
-				orderId: String(sale.id),
-				order: null,
-				orderUnavailable: expect.stringMatching(/widget sale.*Widget > Get Many Orders/i),
-			});
-			expect((await since(sb(), before)).filter((e) => e.route.startsWith('/orders'))).toEqual([]);
-			// The same id at /orders/{id} is indeed not this sale.
-			expect((await sb().get(`/orders/${sale.id}`)).status).toBe(404);
-		},
-	);
-
-	it(
 		'Fetch Full Order with a key the service refuses: the sale ' +
 			'still starts, with the reason and without the key',
 		async () => {

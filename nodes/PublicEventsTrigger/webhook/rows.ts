@@ -1,0 +1,67 @@
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+
+import { changeId } from '../../shared/changes';
+import { EventNames } from '../../shared/eventNames';
+import { orderRefundRow, toRow, type Row } from '../../shared/rows';
+import { FETCH_RETRY, type SaleRead } from './fullOrder';
+import type { Notification } from './normalize';
+
+/**
+ * Output Rows for a Table: the row the poll trigger emits for the same record (shared/rows.ts), so
+ * both triggers can feed one table upserted by orderId. A refund of an order made through the API,
+ * which no poll can list, is a refund row of the order (source eventOrders). A row whose record
+ * could not be read still comes, built from the notification, with `orderUnavailable` saying why:
+ * its null columns are unknown, not zero.
+ */
+const isObject = (value: unknown): value is IDataObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function ticketIdsOf(notification: Notification): string[] {
+	const data = isObject(notification.payload.data) ? notification.payload.data : {};
+	const ids = data.ticketIds ?? data.ticket_ids ?? notification.payload.ticketIds;
+	return (Array.isArray(ids) ? ids : [])
+		.map((id) => changeId(id))
+		.filter((id): id is string => id !== null);
+}
+
+/** What the notification itself tells of the record, for a row when the API could not be read. */
+function stated(notification: Notification, read: SaleRead): IDataObject {
+	const data = isObject(notification.payload.data) ? notification.payload.data : {};
+	const eventPoint = notification.eventPointId;
+	if (read.source === 'widgetRefunds')
+		return {
+			id: changeId(data.refundId ?? data.refund_id),
+			order: notification.orderId,
+			eventPoint,
+		};
+	return { id: notification.orderId, eventPoint, status: data.status ?? null };
+}
+
+function rowOf(notification: Notification, read: SaleRead): Row {
+	const record = read.record ?? stated(notification, read);
+	if (notification.type === 'refund' && read.source === 'eventOrders')
+		return orderRefundRow(record, {
+			ticketIds: ticketIdsOf(notification),
+			at: notification.occurredAt,
+		});
+	return toRow(record, read.source);
+}
+
+/** The row of a sale or refund, with its event name (one read of the event list). */
+export async function pushRow(
+	this: IWebhookFunctions,
+	notification: Notification,
+	read: SaleRead,
+): Promise<IDataObject> {
+	let row = rowOf(notification, read);
+	try {
+		[row] = await new EventNames(this, { retry: FETCH_RETRY }).fill([row]);
+	} catch (error) {
+		// The sale matters more than its event's name: the row goes without it.
+		this.logger.warn(
+			`Public Events Trigger: the event name of order ${notification.orderId ?? '?'} ` +
+				`could not be read; its row has eventName null: ${(error as Error).message}`,
+		);
+	}
+	return read.record ? row : { ...row, orderUnavailable: read.missing ?? null };
+}
