@@ -23,10 +23,12 @@ beforeAll(async () => {
 });
 afterAll(() => sb.stop());
 
-const call = (): PollCall => ({
+const call = (
+	parameters: IDataObject = { include: ['widgetSales', 'widgetRefunds'] },
+): PollCall => ({
 	nodeType: new PublicEventsPollTrigger(),
 	type: 'CUSTOM.publicEventsPollTrigger',
-	parameters: { include: ['widgetSales', 'widgetRefunds'] },
+	parameters,
 	credentials: credentialFor(sb).store,
 });
 
@@ -53,9 +55,10 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 );
 
 describe.each([
-	['the default scheduling', () => new PollSession(call())],
-	['durable cursors', () => new DurablePollSession(call())],
-])('Poll Trigger under %s', (_, session) => {
+	['the default scheduling', (p?: IDataObject) => new PollSession(call(p))],
+	['durable cursors', (p?: IDataObject) => new DurablePollSession(call(p))],
+])('Poll Trigger under %s', (_, sessionOf) => {
+	const session = () => sessionOf();
 	it('a sale made seconds after publishing, before the first scheduled poll, comes once', async () => {
 		const before = await sell();
 		const node = session();
@@ -71,6 +74,20 @@ describe.each([
 		const third = await sell();
 		const second = await node.poll();
 		expect(ids(second.items)).toEqual([`sale:${third.id}`]);
+	});
+
+	it('Catalog Changes: an event opened and one changed before the first scheduled poll come once', async () => {
+		const node = sessionOf({ source: 'catalog' });
+		expect((await node.poll()).returnedNull).toBe(true);
+		const created = (await sb.admin('POST', '/events', { name: 'Durable Gala', places: 10 })).body;
+		const [target] = (await sb.getAll('/event-points')).filter((e) => e.id !== created.id);
+		await sb.admin('PATCH', `/events/${target.id}`, { name: `Renamed ${created.id}` });
+		const first = await node.poll();
+		expect(first.error).toBeUndefined();
+		expect(
+			first.items.map((i) => `${String(i.json.type)}:${String(i.json.eventPointId)}`).sort(),
+		).toEqual([`eventUpdated:${target.id}`, `newEvent:${created.id}`].sort());
+		expect((await node.poll()).returnedNull).toBe(true);
 	});
 
 	it('every sale made after publishing comes exactly once, over generated timings and restarts', async () => {
