@@ -1,6 +1,7 @@
 import type { AdminCtx } from './context';
 import { HttpError, type Router } from './http';
 import { parseQuirks } from './quirks';
+import { recordsLeft } from './quirkReplies';
 import type { ApiState } from './state';
 
 /** The quirks and the other origin on the control surface. */
@@ -9,6 +10,8 @@ export function registerQuirksAdmin(router: Router<AdminCtx>): void {
 		quirks: app.quirks,
 		text: app.quirksText,
 		otherOrigin: app.otherOrigin.url ?? null,
+		// Records drop-mid-read took off their lists, by list path.
+		recordsLeft: recordsLeft(app),
 	});
 	const invalid = (error: unknown) =>
 		new HttpError(400, { code: 'invalid_quirks', message: (error as Error).message });

@@ -33,6 +33,13 @@ export const quirksSchema = z
 		mangleWriteAnswersRate: z.number().min(0).max(1),
 		/** A list's reported total grows by one per page. */
 		totalDrift: z.boolean(),
+		/**
+		 * Sales and refunds lists: before a page past the first is served, this many records listed
+		 * just before it leave the list (an order cancelled or re-dated while a client reads).
+		 */
+		dropMidRead: z.number().int().min(1),
+		/** Drop only on this many page requests from when the quirks were set (0 = every one). */
+		dropMidReadCount: z.number().int().min(0),
 	})
 	.partial()
 	.strict();
@@ -68,6 +75,13 @@ function number(name: string, value: string | undefined, max: number): number {
 	return n;
 }
 
+function wholeFromOne(name: string, value: string | undefined): number {
+	const n = Number(value);
+	if (value === undefined || value === '' || !Number.isInteger(n) || n < 1)
+		throw new Error(`quirk "${name}" needs a whole number from 1, got "${value ?? ''}"`);
+	return n;
+}
+
 const PARSERS: Record<string, (value: string | undefined, q: Quirks) => void> = {
 	'ignore-sort': (_, q) => (q.ignoreSort = true),
 	'clock-skew': (v, q) => (q.clockSkewMs = duration('clock-skew', v, true)),
@@ -83,6 +97,9 @@ const PARSERS: Record<string, (value: string | undefined, q: Quirks) => void> = 
 	'mangle-write-answers-rate': (v, q) =>
 		(q.mangleWriteAnswersRate = number('mangle-write-answers-rate', v, 1)),
 	'total-drift': (_, q) => (q.totalDrift = true),
+	'drop-mid-read': (v, q) => (q.dropMidRead = wholeFromOne('drop-mid-read', v)),
+	'drop-mid-read-count': (v, q) =>
+		(q.dropMidReadCount = Math.floor(number('drop-mid-read-count', v, 1e9))),
 };
 const FLAGS = ['ignore-sort', 'future-dated', 'redirect-token', 'redirect-writes', 'total-drift'];
 
@@ -149,6 +166,8 @@ export function formatQuirks(q: Quirks): string {
 	if (q.mangleWriteAnswersRate !== undefined)
 		parts.push(`mangle-write-answers-rate=${q.mangleWriteAnswersRate}`);
 	if (q.totalDrift) parts.push('total-drift');
+	if (q.dropMidRead) parts.push(`drop-mid-read=${q.dropMidRead}`);
+	if (q.dropMidReadCount) parts.push(`drop-mid-read-count=${q.dropMidReadCount}`);
 	return parts.join(',');
 }
 

@@ -1,5 +1,6 @@
 import { TokenIssuer } from './auth';
 import { Clock } from './clock';
+import { StandInCrm } from './crm';
 import { renderItem, renderPage, type Collection } from './envelope';
 import { Faults } from './faults';
 import { HttpError, type Reply } from './http';
@@ -7,6 +8,7 @@ import type { SandboxOptions } from './options';
 import { OtherOrigin } from './otherOrigin';
 import { Notifier } from './push';
 import { formatQuirks, toQuirks, type MangleKind, type Quirks } from './quirks';
+import { listedNow } from './quirkReplies';
 import { Random } from './random';
 import { RequestLog } from './requestLog';
 import { Scenario } from './scenario';
@@ -30,8 +32,8 @@ export class ApiState {
 	readonly random: Random;
 	/** Where the redirect quirks send clients; records what arrives there. */
 	readonly otherOrigin: OtherOrigin;
-	/** What the example's CRM step posted to the stand-in CRM (`/__sandbox/crm/deals`). */
-	readonly crmDeals: Array<{ receivedAt: string; body: unknown }> = [];
+	/** The deals the CRM example wrote to the stand-in CRM (`/__sandbox/crm/deals`). */
+	readonly crm = new StandInCrm();
 	/** The run of a rush being counted (`/__sandbox/scenario`). */
 	readonly scenario: Scenario;
 	private readonly windows = new Map<number, { start: number; count: number }>();
@@ -105,8 +107,13 @@ export class ApiState {
 			return typeof value === 'string' ? value : JSON.stringify(value);
 		};
 		const totalShift = this.quirks.totalDrift ? (c.page ?? 1) - 1 : 0;
+		const listed = listedNow(this, all, c);
 		return {
-			body: renderPage(this.options.envelope, all, toJson, { ...c, query: ctx.query, totalShift }),
+			body: renderPage(this.options.envelope, listed, toJson, {
+				...c,
+				query: ctx.query,
+				totalShift,
+			}),
 		};
 	}
 

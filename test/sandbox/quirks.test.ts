@@ -199,6 +199,57 @@ describe('sandbox quirks: time and lists', () => {
 		});
 	});
 
+	describe('drop-mid-read', () => {
+		const page = async (n: number, size: number): Promise<number[]> =>
+			(
+				await sb.get('/widget-orders', {
+					query: { 'order[payAt]': 'asc', page: n, itemsPerPage: size },
+				})
+			).body.map((o: any) => o.id as number);
+
+		it(
+			'records listed just before a page past the first leave the list as it is ' +
+				'served: a reader of pages in a row misses the ones that moved back',
+			async () => {
+				await sb.setQuirks({});
+				for (let i = 0; i < 4; i++) await sb.admin('POST', '/widget-orders', {});
+				const before = await page(1, 100);
+				expect(before.length).toBeGreaterThan(6);
+				await sb.setQuirks('drop-mid-read=2,drop-mid-read-count=1');
+				const first = await page(1, 3);
+				const second = await page(2, 3);
+				// The last two of page 1 left, so page 2 starts two places later than it would have.
+				expect(first).toEqual(before.slice(0, 3));
+				expect(second).toEqual(before.slice(5, 8));
+				const shown = (await sb.admin('GET', '/quirks')).body;
+				expect(shown.text).toBe('drop-mid-read=2,drop-mid-read-count=1');
+				expect(shown.recordsLeft['/widget-orders']).toEqual(before.slice(1, 3));
+				// One drop only (the count), and the records stay gone once the quirk is off.
+				expect(await page(2, 3)).toEqual(before.slice(5, 8));
+				await sb.setQuirks({});
+				const after = await page(1, 100);
+				expect(after).toEqual(before.filter((id) => !before.slice(1, 3).includes(id)));
+				// Records 4 and 5, where page 2 began before the drop, are on no page of that reading.
+				expect([...first, ...second].filter((id) => before.slice(3, 5).includes(id))).toEqual([]);
+				expect(after).toEqual(expect.arrayContaining(before.slice(3, 5)));
+			},
+		);
+
+		it('leaves page 1 and the other lists alone; refuses a count below one', async () => {
+			await sb.setQuirks('drop-mid-read=5');
+			const events = async () =>
+				(await sb.get('/event-points', { query: { page: 2, itemsPerPage: 2 } })).body.length;
+			const listed = (await sb.getAll('/event-points')).length;
+			expect(await events()).toBe(2);
+			expect((await sb.getAll('/event-points')).length).toBe(listed);
+			const one = await page(1, 100);
+			expect(await page(1, 100)).toEqual(one);
+			const bad = await sb.admin('PUT', '/quirks', 'drop-mid-read=0');
+			expect(bad.status).toBe(400);
+			expect(bad.body.message).toMatch(/quirk "drop-mid-read" needs a whole number from 1/);
+		});
+	});
+
 	describe('setting quirks', () => {
 		it(
 			'PUT replaces, PATCH merges, GET shows both ' + 'forms; a bad quirk answers 400 naming it',

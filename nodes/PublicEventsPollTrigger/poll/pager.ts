@@ -12,10 +12,13 @@ import { readListPage } from '../../shared/transport/listEnvelope';
 import { inOrder } from '../../shared/transport/pages';
 import { afterParam, recordId, type FeedRecord } from './feed';
 
+/** Records one reading may take: past it the feed fails rather than read on forever. */
+const MAX_RECORDS = 100_000;
 /**
- * Pages one reading may take (100,000 records): past it the feed fails rather than read on forever.
+ * Places each page shares with the one before it. Two records may leave the list between two
+ * pages' answers and the pages still share one, which proves nothing was skipped between them.
  */
-const MAX_PAGES = 1_000;
+export const OVERLAP = 3;
 
 export interface WindowRequest {
 	path: string;
@@ -32,16 +35,61 @@ export interface WindowRequest {
 export interface WindowRead {
 	/** The records kept, each id once, oldest first. */
 	records: FeedRecord[];
-	/** Records at or after this time may be unread or dropped (a chunk ended there). */
+	/**
+	 * Records at or after this time may be unread or dropped (a chunk ended there, or the list moved
+	 * under the reading so that one may have been skipped).
+	 */
 	horizon?: number;
 	/** The service's time when the reading began, by its Date header (estimated low). */
 	serviceTime: number;
 }
 
+/** The places of the list one request covers: `page` of `size` items, from `start` to `end`. */
+export interface Span {
+	page: number;
+	size: number;
+	start: number;
+	end: number;
+}
+
+const FIRST_SPAN: Span = { page: 1, size: MAX_PAGE_SIZE, start: 0, end: MAX_PAGE_SIZE };
+
+/**
+ * The request that reaches furthest past `end` while starting OVERLAP places before it: a page
+ * number and a page size (at most MAX_PAGE_SIZE) whose product lands there. About 90 new places a
+ * request.
+ */
+export function spanAfter(end: number): Span {
+	let best: Span | undefined;
+	for (let size = MAX_PAGE_SIZE; size > 0; size--) {
+		const page = Math.floor((end - OVERLAP) / size) + 1;
+		if (!best || page * size > best.end)
+			best = { page, size, start: (page - 1) * size, end: page * size };
+	}
+	return best!;
+}
+
+/** The spans of one reading, the n-th (from 1) made when first asked for. */
+class Spans {
+	private readonly list = [FIRST_SPAN];
+
+	at(n: number): Span {
+		while (this.list.length < n) this.list.push(spanAfter(this.list[this.list.length - 1].end));
+		return this.list[n - 1];
+	}
+
+	/** The first span that reaches `total` places. */
+	covering(total: number): number {
+		let n = 1;
+		while (this.at(n).end < total) n++;
+		return n;
+	}
+}
+
 interface Page {
-	number: number;
-	/** Ids of every item, in the service's order (records without a time too). */
-	ids: string[];
+	span: Span;
+	/** Every item in the service's order (records without a time too), with its time if any. */
+	entries: Array<{ id: string; time?: number }>;
 	records: FeedRecord[];
 	full: boolean;
 	total?: number;
@@ -96,17 +144,27 @@ class Order {
 	}
 }
 
-const sameIds = (a: string[], b: string[]) =>
-	a.length === b.length && a.every((id, i) => id === b[i]);
+/** Whether two pages share an item (same id, same time): no record can lie unread between them. */
+function linked(before: Page, after: Page): boolean {
+	const times = new Map(before.entries.map(({ id, time }) => [id, time]));
+	return after.entries.some(({ id, time }) => times.has(id) && times.get(id) === time);
+}
 
 /**
  * Every record of a feed from `lower` on, or the oldest `limit` of them, asking the service to
- * filter and sort (both are checked here, not trusted). Pages shift under a reader when records
- * come or go during the reading; read one after another in page order, a record that came only
- * repeats an item (dropped by id). Pages in flight are safe only in a list sorted oldest first, and
- * only if nothing came in the middle; so they are used when page 1 is oldest first, and the pass is
- * checked: ascending throughout, no id on two pages, and the last page read again unchanged (or
- * only grown by new ids). Any doubt reads the window again, page after page.
+ * filter and sort (both are checked here, not trusted).
+ *
+ * Pages shift under a reader when records come or go during the reading: one that leaves moves
+ * every later record one place back, and the record that crossed the boundary into a page already
+ * read is on no page. So each page after the first starts OVERLAP places before the previous one
+ * ends (a page size that makes its page number land there), and a page that shares no item with
+ * the one before it is not trusted: whatever lies between them may be unread. In a list that is
+ * oldest first the reading ends at the last page it trusts, the horizon at the last record read,
+ * and the next poll goes on from there; in any other order nothing of it moves the feed's place,
+ * and the next poll reads it all again. Pages that share an item prove, whatever came or went and
+ * in whatever order the pages were answered, that every record present throughout was read once
+ * the last page is short: so pages go several at once in an oldest-first list, and one after
+ * another in any other (new records come first there, and each one moves every page).
  */
 export async function readWindow(
 	this: IPollFunctions,
@@ -114,15 +172,14 @@ export async function readWindow(
 ): Promise<WindowRead> {
 	const { path, time, settings } = request;
 	const qs = { [`${time}[after]`]: afterParam(request.lower), [`order[${time}]`]: 'asc' };
-	const fetchPage = async (
-		number: number,
-		onThrottle?: (sentAt: number) => void,
-	): Promise<Page> => {
+	const spans = new Spans();
+	const fetchPage = async (n: number, onThrottle?: (sentAt: number) => void): Promise<Page> => {
+		const span = spans.at(n);
 		const body = await apiRequest.call(
 			this,
 			'GET',
 			path,
-			{ qs: { ...qs, page: number, itemsPerPage: MAX_PAGE_SIZE } },
+			{ qs: { ...qs, page: span.page, itemsPerPage: span.size } },
 			{ ...settings, onThrottle },
 		);
 		const list = readListPage(body);
@@ -131,18 +188,16 @@ export async function readWindow(
 				`The answer to GET ${path} is not a list this node can read (a ` +
 					`JSON array, or an object with hydra:member, member, items or data)`,
 			);
+		const entries = list.items.map((json: IDataObject) => ({
+			id: recordId(json),
+			time: changeTime(json[time]),
+		}));
 		const records: FeedRecord[] = [];
-		for (const json of list.items) {
-			const at = changeTime(json[time]);
-			if (at !== undefined) records.push({ id: recordId(json), time: at, json });
-		}
-		return {
-			number,
-			ids: list.items.map((json: IDataObject) => recordId(json)),
-			records,
-			full: list.items.length >= MAX_PAGE_SIZE,
-			total: list.total,
-		};
+		list.items.forEach((json, i) => {
+			const at = entries[i].time;
+			if (at !== undefined) records.push({ id: entries[i].id, time: at, json });
+		});
+		return { span, entries, records, full: list.items.length >= span.size, total: list.total };
 	};
 
 	const before = await serviceNow(this);
@@ -155,107 +210,74 @@ export async function readWindow(
 	// alone.
 	const serviceTime = Number.isFinite(known) ? known - 1000 : Date.now();
 
-	const order = new Order();
-	order.see(first.records);
-	const kept =
-		(order.ascending && first.full ? await parallelPass(first, fetchPage, request) : undefined) ??
-		(await sequentialPass(first, fetchPage, request));
+	const kept = await readPages(first, fetchPage, spans, request);
 	return { records: kept.trim(), horizon: kept.horizon, serviceTime };
 }
 
-type Fetch = (number: number, onThrottle?: (sentAt: number) => void) => Promise<Page>;
+type Fetch = (n: number, onThrottle?: (sentAt: number) => void) => Promise<Page>;
 
-/** Pages 2 onwards in flight (oldest first lists); undefined when the pass cannot be trusted. */
-async function parallelPass(
+/** The pages after the first, checked one by one in list order, until a short one. */
+async function readPages(
 	first: Page,
 	fetchPage: Fetch,
-	request: WindowRequest,
-): Promise<Kept | undefined> {
-	const kept = new Kept(request);
-	const order = new Order();
-	const read = new Set<string>();
-	let last = first;
-	let state: 'reading' | 'ended' | 'chunk' | 'unstable' = 'reading';
-	const take = (page: Page): boolean => {
-		order.see(page.records);
-		if (!order.ascending || page.ids.some((id) => read.has(id))) {
-			state = 'unstable';
-			return false;
-		}
-		page.ids.forEach((id) => read.add(id));
-		kept.add(page.records);
-		last = page;
-		if (!page.full) state = 'ended';
-		// Enough for one poll: what follows is newer (oldest first), and is read next time.
-		else if (kept.size >= request.limit) state = 'chunk';
-		return state === 'reading';
-	};
-	take(first);
-	// A stated total bounds the pages sent ahead; a total too low is read past, one page at a time,
-	// to a short page.
-	const lastByTotal =
-		first.total === undefined
-			? MAX_PAGES
-			: Math.min(MAX_PAGES, Math.max(2, Math.ceil(first.total / MAX_PAGE_SIZE)));
-	if (state === 'reading')
-		await inOrder(fetchPage, 2, lastByTotal, MAX_PAGES_IN_FLIGHT, (_, page) => take(page));
-	for (let number = last.number + 1; state === 'reading' && number <= MAX_PAGES; number++)
-		take(await fetchPage(number));
-	if (state === 'reading') throw tooLong(request.path);
-	if (state === 'unstable') return undefined;
-	if (state === 'chunk') kept.stopAt(order.last);
-	// Pages 1 and 2 went out one after the other. From page 3 on, pages were in flight together: a
-	// page served before a record came in the middle, and the page before it after, lost one item
-	// between them; the last page read again shows any such shift.
-	if (last.number <= 2) return kept;
-	const again = await fetchPage(last.number);
-	const added = again.ids.slice(last.ids.length);
-	if (!last.ids.every((id, i) => again.ids[i] === id) || added.some((id) => read.has(id)))
-		return undefined;
-	kept.add(again.records.filter((record) => added.includes(record.id)));
-	return kept;
-}
-
-/** Page after page from page 1 (page 1 is reused when given) until a short page. */
-async function sequentialPass(
-	first: Page | undefined,
-	fetchPage: Fetch,
+	spans: Spans,
 	request: WindowRequest,
 ): Promise<Kept> {
 	const kept = new Kept(request);
 	const order = new Order();
+	const read = new Set<string>();
 	let previous: Page | undefined;
-	for (let number = 1; number <= MAX_PAGES; number++) {
-		const page = number === 1 && first ? first : await fetchPage(number);
-		if (previous && page.ids.length > 0 && sameIds(page.ids, previous.ids)) {
-			throw new Error(
-				`Page ${number} of GET ${request.path} repeats page ` +
-					`${number - 1}: the service seems to ignore the page parameter`,
-			);
+	let reading = true;
+	const take = (page: Page): boolean => {
+		if (previous && !linked(previous, page)) {
+			if (order.ascending) {
+				// What follows the last record read is newer: the next poll starts there.
+				kept.stopAt(order.last ?? request.lower);
+				return (reading = false);
+			}
+			// Anywhere in the window: the feed keeps its place.
+			kept.stopAt(request.lower);
 		}
-		order.see(page.records);
-		kept.add(page.records);
-		if (!page.full) return kept;
+		const fresh = page.records.filter((record) => !read.has(record.id));
+		if (page.full && page.entries.every(({ id }) => read.has(id)))
+			throw new Error(
+				`Page ${page.span.page} of GET ${request.path} (${page.span.size} a page) brings ` +
+					'nothing new: the service seems to ignore the page parameter',
+			);
+		page.entries.forEach(({ id }) => read.add(id));
+		order.see(fresh);
+		kept.add(fresh);
+		previous = page;
+		if (!page.full) return (reading = false);
 		// Oldest first so far: what follows is newer, so a chunk may end here.
 		if (order.ascending && kept.size >= request.limit) {
 			kept.stopAt(order.last);
-			return kept;
+			return (reading = false);
 		}
 		// Newest first so far: a page wholly before the window ends it (a service that ignores the
 		// filter).
-		if (
-			order.descending &&
-			page.records.length > 0 &&
-			page.records.every((record) => record.time < request.lower)
-		)
-			return kept;
-		previous = page;
+		if (order.descending && fresh.length > 0 && fresh.every((r) => r.time < request.lower))
+			return (reading = false);
+		if (page.span.end >= MAX_RECORDS) throw tooLong(request.path);
+		return true;
+	};
+	take(first);
+	const inFlight = order.ascending ? MAX_PAGES_IN_FLIGHT : 1;
+	// A stated total bounds the pages sent ahead; a total too low is read past, one page at a time,
+	// to a short page.
+	const lastByTotal =
+		first.total === undefined
+			? spans.covering(MAX_RECORDS)
+			: Math.max(2, spans.covering(first.total));
+	let next = 2;
+	if (reading && inFlight > 1) {
+		await inOrder(fetchPage, 2, lastByTotal, inFlight, (_, page) => take(page));
+		next = lastByTotal + 1;
 	}
-	throw tooLong(request.path);
+	for (; reading; next++) take(await fetchPage(next));
+	return kept;
 }
 
 function tooLong(path: string): Error {
-	return new Error(
-		`GET ${path} listed more than ${MAX_PAGES * MAX_PAGE_SIZE} records in one reading`,
-	);
+	return new Error(`GET ${path} listed more than ${MAX_RECORDS} records in one reading`);
 }

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { PublicEventsPollTrigger } from '../../../harness/nodes/pollTrigger';
+import { OVERLAP, spanAfter } from '../../../nodes/PublicEventsPollTrigger/poll/pager';
 import { POLL_BUDGET } from '../../../nodes/PublicEventsPollTrigger/poll/sales';
 import { recordWidgetSale } from '../../../sandbox/seed';
 import { PollSession, type PollResult } from '../../../harness/engine';
@@ -8,8 +9,9 @@ import { credentialFor, mark, pollItemId, since } from '../../../harness/nodes/p
 import { SandboxClient } from '../../../harness/sandbox/client';
 import { MINUTE } from '../../../harness/time';
 
-// How the poll trigger reads a window of several pages: oldest-first lists with pages in flight,
-// other lists page after page, a shift between pages in flight caught, a catch-up in chunks.
+// How the poll trigger reads a window of several pages: each page shares a few places with the
+// one before it; oldest-first lists with pages in flight, other lists page after page; records
+// that come or leave during the reading; a catch-up in chunks.
 let sb: SandboxClient;
 
 beforeAll(async () => {
@@ -79,26 +81,60 @@ const idsOf = (result: PollResult) => {
 	return result.items.map((item) => Number(pollItemId(item.json)));
 };
 
+/** The pages asked of /widget-orders since `seq`, as [page, itemsPerPage]. */
 async function pagesAsked(seq: number) {
 	return (await since(sb, seq))
 		.filter((e) => e.route === '/widget-orders')
-		.map((e) => Number(new URLSearchParams(e.query).get('page')));
+		.map((e) => {
+			const q = new URLSearchParams(e.query);
+			return [Number(q.get('page')), Number(q.get('itemsPerPage'))];
+		});
+}
+/** The first spans of a reading, as [page, itemsPerPage]. */
+const SPANS = [
+	[1, 100],
+	[2, 97],
+	[3, 95],
+	[4, 94],
+	[5, 93],
+];
+
+/** Widget sales that left the list (the sandbox's drop-mid-read quirk). */
+const salesLeft = async (): Promise<number[]> =>
+	(await sb.admin('GET', '/quirks')).body.recordsLeft['/widget-orders'] ?? [];
+
+/** Every id exactly once across the polls' items, and the ids. */
+function onceEach(...results: PollResult[]) {
+	const all = results.flatMap(idsOf);
+	expect(all.length).toBe(new Set(all).size);
+	return all;
 }
 
 describe('Poll Trigger: windows of several pages', () => {
-	it(
-		'oldest first: pages in flight, then the last page once more ' +
-			'to check nothing shifted (one request more)',
-		async () => {
-			const node = widgetTrigger();
-			await node.poll();
-			await sb.advanceClock(10 * MINUTE);
-			const made = await spreadSales(450, 3, 3);
-			const seq = await mark(sb);
-			expect(idsOf(await node.poll()).sort()).toEqual(made.sort());
-			expect(await pagesAsked(seq)).toEqual([1, 2, 3, 4, 5, 5]);
-		},
-	);
+	it(`each page after the first starts ${OVERLAP} places before the one before it ends`, () => {
+		// The spans of a reading of 100,000 records, the most one reading takes.
+		const wrong: number[] = [];
+		let requests = 1;
+		for (let end = 100; end < 100_000; requests++) {
+			const span = spanAfter(end);
+			const fits = span.size <= 100 && span.start === (span.page - 1) * span.size;
+			if (!fits || span.start > end - OVERLAP || span.end <= end) wrong.push(end);
+			end = span.end;
+		}
+		expect(wrong).toEqual([]);
+		// Some 86 new records a request: 1.17 times the requests of pages of 100.
+		expect(requests).toBeLessThan(1_170);
+	});
+
+	it('oldest first: pages in flight, sharing a few places, no request more', async () => {
+		const node = widgetTrigger();
+		await node.poll();
+		await sb.advanceClock(10 * MINUTE);
+		const made = await spreadSales(450, 3, 3);
+		const seq = await mark(sb);
+		expect(idsOf(await node.poll()).sort()).toEqual(made.sort());
+		expect(await pagesAsked(seq)).toEqual(SPANS);
+	});
 
 	it(
 		'newest first (the sort ignored): page after page, and a sale ' +
@@ -134,16 +170,14 @@ describe('Poll Trigger: windows of several pages', () => {
 			} finally {
 				sb.app.page = original;
 			}
-			// Requests went out one at a time: page N only after page N - 1 answered.
-			expect(await pagesAsked(seq)).toEqual([1, 2, 3, 4, 5]);
+			expect(await pagesAsked(seq)).toEqual(SPANS);
 			expect(idsOf(await node.poll())).toEqual(during);
 		},
 	);
 
 	it(
-		'oldest first, a record listed late lands between pages in ' +
-			'flight: the check sees it, the window is read again page by ' +
-			'page',
+		'oldest first, a record listed late lands between pages in flight: ' +
+			'the pages still share places, so nothing is missed and nothing read again',
 		async () => {
 			const node = widgetTrigger();
 			await node.poll();
@@ -160,8 +194,8 @@ describe('Poll Trigger: windows of several pages', () => {
 			const original = sb.app.page;
 			let late: number[] = [];
 			sb.app.page = function (this: typeof sb.app, ...args: Parameters<typeof sb.app.page>) {
-				// Page 3 is served while page 2 waits; right after it a sale dated 3 minutes back is listed
-				// (settling): it lands among the first 150, and pushes the last item of page 2 onto page 3.
+				// Page 3 is served while page 2 waits; right before it a sale dated 3 minutes back is listed
+				// (settling): it lands among the first 150, and moves every later record one place on.
 				if (args[3].path === '/widget-orders' && args[3].page === 3 && late.length === 0)
 					late = sellInside(1, sb.app.clock.now() - 3 * MINUTE);
 				return original.apply(this, args);
@@ -173,12 +207,7 @@ describe('Poll Trigger: windows of several pages', () => {
 			} finally {
 				sb.app.page = original;
 			}
-			const pages = await pagesAsked(seq);
-			// The pass in flight gave itself away (page 4 repeats the end of page 3), then page after
-			// page from page 2.
-			expect(pages[0]).toBe(1);
-			expect(pages.slice(-4)).toEqual([2, 3, 4, 5]);
-			expect(pages.length).toBeGreaterThan(7);
+			expect(await pagesAsked(seq)).toEqual(SPANS);
 			expect((await node.poll()).returnedNull).toBe(true);
 		},
 	);
@@ -200,5 +229,87 @@ describe('Poll Trigger: windows of several pages', () => {
 			expect((await node.poll()).returnedNull).toBe(true);
 		},
 		60_000,
+	);
+});
+
+describe('Poll Trigger: records leaving the list while a poll reads it', () => {
+	/** Sales over 3 minutes, then the clock past the Settlement Lag: a poll moves past them all. */
+	async function catchUp(node: PollSession) {
+		await node.poll();
+		await sb.advanceClock(10 * MINUTE);
+		const made = await spreadSales(450, 3, 3);
+		await sb.advanceClock(10 * MINUTE);
+		return made;
+	}
+
+	/** Every record still listed emitted once over the polls, nothing that was never made. */
+	async function expectEachStayedOnce(made: number[], ...results: PollResult[]) {
+		const emitted = onceEach(...results);
+		const left = await salesLeft();
+		const stayed = made.filter((id) => !left.includes(id));
+		expect(emitted.filter((id) => !made.includes(id))).toEqual([]);
+		expect(stayed.filter((id) => !emitted.includes(id))).toEqual([]);
+		return { emitted, stayed };
+	}
+
+	it(
+		'one leaving before each page past the first, in a catch-up: the pages ' +
+			'still share places, nothing else is skipped, no request more',
+		async () => {
+			const node = widgetTrigger();
+			const made = await catchUp(node);
+			await sb.setQuirks('drop-mid-read=1');
+			const seq = await mark(sb);
+			const first = await node.poll();
+			const pages = await pagesAsked(seq);
+			await sb.setQuirks({});
+			const { stayed } = await expectEachStayedOnce(made, first, await node.poll());
+			expect(stayed).toHaveLength(made.length - 4);
+			expect(pages).toEqual(SPANS);
+		},
+	);
+
+	it(
+		'more leaving than two pages share: the reading ends at the last page ' +
+			'it trusts, and the next poll goes on from there',
+		async () => {
+			const node = widgetTrigger();
+			const made = await catchUp(node);
+			// Page 2 is served first (page 3 waits); five records read on page 1 leave before it.
+			await sb.admin('POST', '/faults', {
+				kind: 'latency',
+				method: 'GET',
+				path: '/widget-orders',
+				query: { page: '3' },
+				delayMs: 150,
+				count: 1,
+			});
+			await sb.setQuirks('drop-mid-read=5,drop-mid-read-count=1');
+			const first = await node.poll();
+			node.restart(); // the place the first poll saved is all the next one has
+			const second = await node.poll();
+			await expectEachStayedOnce(made, first, second);
+			expect(first.items).toHaveLength(100);
+			expect((await node.poll()).returnedNull).toBe(true);
+		},
+	);
+
+	it(
+		'newest first (the sort ignored): the feed keeps its place, and the ' +
+			'next poll reads the window again and emits what the first skipped',
+		async () => {
+			await sb.setQuirks({ ignoreSort: true });
+			const node = widgetTrigger();
+			await node.poll();
+			await sb.advanceClock(10 * MINUTE);
+			const made = await spreadSales(450, 9, 9);
+			await sb.advanceClock(10 * MINUTE);
+			await sb.setQuirks('ignore-sort,drop-mid-read=5,drop-mid-read-count=1');
+			const first = await node.poll();
+			const second = await node.poll();
+			const { emitted } = await expectEachStayedOnce(made, first, second);
+			expect([first.items.length, second.items.length]).toEqual([emitted.length - 2, 2]);
+			expect((await node.poll()).returnedNull).toBe(true);
+		},
 	);
 });
