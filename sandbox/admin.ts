@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 
 import { registerCrmAdmin } from './adminCrm';
+import { registerPushAdmin } from './adminPush';
 import { registerQuirksAdmin } from './adminQuirks';
 import { registerScenarioAdmin } from './adminScenario';
 import { DAY, HOUR, isoTime } from './clock';
@@ -326,6 +327,7 @@ router
 
 registerQuirksAdmin(router);
 registerCrmAdmin(router);
+registerPushAdmin(router);
 registerScenarioAdmin(router);
 
 export async function handleAdmin(

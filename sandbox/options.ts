@@ -17,11 +17,29 @@ export interface RateLimit {
 	windowMs: number;
 }
 
+/**
+ * A sender that is not perfect, on purpose (docs/sandbox.md, "Push chaos"): each share is a
+ * probability per delivery, drawn from `seed`, so one seed and one sequence of notifications
+ * always meet the same fate. All zero (the default): every delivery is sent once, at once.
+ */
+export interface PushChaos {
+	/** Deliveries never sent (as a sender that lost them). */
+	drop: number;
+	/** Deliveries sent twice: a copy with the same delivery id and body, after its own hold. */
+	duplicate: number;
+	/** Deliveries held back before their first attempt, so later ones overtake them. */
+	reorder: number;
+	/** The longest hold of a held delivery or a copy, in ms of the sandbox clock. */
+	holdMs: number;
+	seed: number;
+}
+
 export interface PushSettings {
 	/** First retry delay; doubles per attempt (sandbox clock). */
 	retryBaseMs: number;
 	maxAttempts: number;
 	timeoutMs: number;
+	chaos: PushChaos;
 }
 
 export interface SandboxOptions {
@@ -66,7 +84,12 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
 	envelope: 'array',
 	limits: { ticketsPerOrder: 10, reservedPerAccount: 40 },
 	rateLimit: { limit: 2000, windowMs: 1000 },
-	push: { retryBaseMs: 1000, maxAttempts: 8, timeoutMs: 5000 },
+	push: {
+		retryBaseMs: 1000,
+		maxAttempts: 8,
+		timeoutMs: 5000,
+		chaos: { drop: 0, duplicate: 0, reorder: 0, holdMs: 5000, seed: 1 },
+	},
 	currency: 'EUR',
 	quirks: {},
 };
@@ -78,7 +101,7 @@ export type SandboxInit = Partial<
 	quirks?: Quirks | string;
 	limits?: Partial<Limits>;
 	rateLimit?: Partial<RateLimit>;
-	push?: Partial<PushSettings>;
+	push?: Partial<Omit<PushSettings, 'chaos'>> & { chaos?: Partial<PushChaos> };
 };
 
 export function resolveOptions(init: SandboxInit = {}): SandboxOptions {
@@ -87,7 +110,11 @@ export function resolveOptions(init: SandboxInit = {}): SandboxOptions {
 		...init,
 		limits: { ...DEFAULT_OPTIONS.limits, ...init.limits },
 		rateLimit: { ...DEFAULT_OPTIONS.rateLimit, ...init.rateLimit },
-		push: { ...DEFAULT_OPTIONS.push, ...init.push },
+		push: {
+			...DEFAULT_OPTIONS.push,
+			...init.push,
+			chaos: { ...DEFAULT_OPTIONS.push.chaos, ...init.push?.chaos },
+		},
 		quirks: toQuirks(init.quirks ?? {}),
 	};
 }

@@ -3,6 +3,7 @@ import { Agent, request } from 'undici';
 
 import { isoTime, type Clock } from './clock';
 import type { PushSettings } from './options';
+import { Random } from './random';
 
 export const NOTIFICATION_TYPES = [
 	'event.created',
@@ -31,9 +32,12 @@ export interface Delivery {
 	body: string;
 	/** Whether attempts carry `X-Signature` (the secret itself stays inside the notifier). */
 	signed: boolean;
-	state: 'pending' | 'delivered' | 'failed';
+	/** dropped: push chaos kept it from ever being sent. */
+	state: 'pending' | 'delivered' | 'failed' | 'dropped';
 	attempts: Array<{ at: number; status?: number; error?: string }>;
 	nextAttemptAt: number;
+	/** What push chaos did: held it back `heldMs`, or made it a copy of delivery `copyOf`. */
+	chaos?: { heldMs?: number; copyOf?: number };
 }
 
 /**
@@ -68,6 +72,8 @@ export class Notifier {
 	 * subscription is gone; never listed.
 	 */
 	private readonly secrets = new WeakMap<Delivery, string>();
+	/** Draws the fate of each delivery under push chaos; made anew when the seed changes. */
+	private chaosRandom?: { seed: number; random: Random };
 
 	constructor(
 		private readonly clock: Clock,
@@ -96,24 +102,62 @@ export class Notifier {
 		const companies = new Set(companyIds);
 		for (const sub of this.subscriptions) {
 			if (!companies.has(sub.companyId) || (sub.types && !sub.types.includes(type))) continue;
-			const delivery: Delivery = {
-				id: this.deliveries.length + 1,
+			const fate = this.fate();
+			const delivery = this.add({
 				notificationId: id,
 				subscriptionId: sub.id,
 				url: sub.url,
 				type,
 				body,
 				signed: Boolean(sub.secret),
-				state: 'pending',
+				state: fate.dropped ? 'dropped' : 'pending',
 				attempts: [],
-				nextAttemptAt: this.clock.now(),
-			};
+				nextAttemptAt: this.clock.now() + (fate.heldMs ?? 0),
+				...(fate.heldMs !== undefined && { chaos: { heldMs: fate.heldMs } }),
+			});
 			if (sub.secret) this.secrets.set(delivery, sub.secret);
-			this.deliveries.push(delivery);
-			this.pending.add(delivery);
+			if (fate.copyHeldMs === undefined) continue;
+			const copy = this.add({
+				...delivery,
+				attempts: [],
+				nextAttemptAt: this.clock.now() + fate.copyHeldMs,
+				chaos: { heldMs: fate.copyHeldMs, copyOf: delivery.id },
+			});
+			if (sub.secret) this.secrets.set(copy, sub.secret);
 		}
 		this.kick();
 		return id;
+	}
+
+	/** Starts push chaos's draws again from its seed (a test that sets chaos gets a known run). */
+	resetChaos(): void {
+		this.chaosRandom = undefined;
+	}
+
+	private add(fields: Omit<Delivery, 'id'>): Delivery {
+		const delivery = { id: this.deliveries.length + 1, ...fields };
+		this.deliveries.push(delivery);
+		if (delivery.state === 'pending') this.pending.add(delivery);
+		return delivery;
+	}
+
+	/**
+	 * What push chaos does to the next delivery. Five draws each time whatever the shares, so one
+	 * seed gives the same fates to the same sequence of deliveries under any shares.
+	 */
+	private fate(): { dropped: boolean; heldMs?: number; copyHeldMs?: number } {
+		const { chaos } = this.settings();
+		if (this.chaosRandom?.seed !== chaos.seed)
+			this.chaosRandom = { seed: chaos.seed, random: new Random(chaos.seed) };
+		const draw = this.chaosRandom.random;
+		const [drop, hold, holdShare, copy, copyShare] = [1, 2, 3, 4, 5].map(() => draw.next());
+		const holdFor = (share: number) => 1 + Math.round(share * Math.max(0, chaos.holdMs - 1));
+		if (drop < chaos.drop) return { dropped: true };
+		return {
+			dropped: false,
+			heldMs: hold < chaos.reorder ? holdFor(holdShare) : undefined,
+			copyHeldMs: copy < chaos.duplicate ? holdFor(copyShare) : undefined,
+		};
 	}
 
 	close(): Promise<void> {
