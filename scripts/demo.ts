@@ -192,6 +192,9 @@ interface Ready {
 	n8nVersion: string;
 }
 
+/** What the push example's step adds when its CRM call is wired to the stand-in CRM. */
+const CRM_STEP = ', and Send to CRM writes its deal (amount, barcodes) to the stand-in CRM';
+
 function printReady({
 	server,
 	sandbox,
@@ -227,7 +230,7 @@ function printReady({
 			? [
 					`Open "${pushedTo}", click "Execute workflow" (it waits for a push), then sell ` +
 						`a ticket again (or run the curl line below): the sandbox pushes the sale ` +
-						`there, signed${crm ? ', and Send to CRM posts it to the stand-in CRM' : ''}.`,
+						`there, signed${crm ? CRM_STEP : ''}.`,
 				]
 			: []),
 		...(tableSync
@@ -254,7 +257,7 @@ function printReady({
 			: []),
 	];
 	const crmLine = crm
-		? `  crm          ${crm}   (stand-in for "Send to CRM": GET lists what it received)\n`
+		? `  crm          ${crm}   (stand-in for "Send to CRM": GET lists its deals, one per sale)\n`
 		: '';
 	const workflows = examples.length
 		? examples.map(workflowLine).join('\n               ')

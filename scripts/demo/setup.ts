@@ -223,13 +223,13 @@ export function subscribePush(
 	return undefined;
 }
 
-/** The address the CRM example ships with, for the user to replace with their CRM's. */
-const SHIPPED_CRM_URL = /^https:\/\/crm\.example\.com\//;
+/** The address the CRM example ships with (before the order ID), for the user to replace. */
+const SHIPPED_CRM_URL = /^(=?)https:\/\/crm\.example\.com\/api\/deals/;
 
 /**
  * Points the CRM example's HTTP Request at the sandbox's stand-in CRM, as a user points it at
  * theirs: the example then runs green with no outside service, and GET on the same address
- * lists what it posted. `url` is undefined when no example posts to a CRM.
+ * lists the deals it wrote. `url` is undefined when no example writes to a CRM.
  */
 export function wireCrm(
 	sandbox: Sandbox,
@@ -241,7 +241,15 @@ export function wireCrm(
 	const wired = examples.map((example) => ({
 		...example,
 		nodes: example.nodes.map((node) =>
-			posts(node) ? { ...node, parameters: { ...node.parameters, url } } : node,
+			posts(node)
+				? {
+						...node,
+						parameters: {
+							...node.parameters,
+							url: (node.parameters?.url ?? '').replace(SHIPPED_CRM_URL, `$1${url}`),
+						},
+					}
+				: node,
 		),
 	}));
 	return {

@@ -4,12 +4,14 @@
  * as users import them, and run with `n8n execute` against the
  * sandbox: what they print and the files they write are checked against the sandbox's own data.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { expectNoSecrets, secretsOf } from '../../harness/secrets';
-import { Receiver } from '../../harness/net/receiver';
+import { OWNER } from '../../harness/n8n/owner';
+import { until } from '../../harness/sandbox/push';
 import { SandboxClient } from '../../harness/sandbox/client';
 import {
 	apiCredential,
@@ -25,17 +27,24 @@ import type { N8nInstall } from '../../scripts/n8n/install';
 import {
 	API_CREDENTIAL as DEMO_API,
 	ORGANISER_CREDENTIAL as ORGANISER,
+	WEBHOOK_CREDENTIAL,
+	wireCrm,
+	type Example as DemoExample,
 } from '../../scripts/demo/setup';
+import { signAttempt } from '../../sandbox/push';
 
 const IDS = {
 	sale: 'PeExSellTicket01',
 	sheet: 'PeExSalesSheet01',
 	barcodes: 'PeExBarcodeCsv01',
 	catalog: 'PeExCatalogSync1',
-	crm: 'PeE2eCrmProbe001',
+	crm: 'PeE2eCrmWired001',
 	barcodesPartner: 'PeE2eBarcodePrt1',
 };
 const BARCODE = /^\d{13}$/;
+/** The push secret of the CRM example's trigger here, and its webhook (fresh, not the file's). */
+const CRM_SECRET = 'whsec_e2e_examples_crm_8d21f4';
+const CRM_HOOK = randomUUID();
 
 type Workflow = {
 	id: string;
@@ -64,7 +73,6 @@ describe('real n8n: the example workflows', () => {
 	let sandbox: SandboxClient;
 	let packed: PackedPackage;
 	let n8n: N8nInstance;
-	let receiver: Receiver;
 	let files: string;
 
 	/** Error items the node sent to its error output (On Error: Continue (using error output)). */
@@ -80,47 +88,41 @@ describe('real n8n: the example workflows', () => {
 	}
 
 	/**
-	 * The CRM example with its push trigger swapped for a manual start and a pushed sale's item,
-	 * posting to a local receiver.
+	 * The CRM example as the demo wires it (Send to CRM writes to the sandbox's stand-in CRM), under
+	 * an id and a webhook of its own, so the file's own copy is imported unchanged beside it.
 	 */
-	function crmProbe(item: object): Workflow {
-		const crm = example('push-sale-to-crm.json');
-		const send = crm.nodes.find((n) => n.name === 'Send to CRM')!;
+	function crmWired(): Workflow {
+		const file = example('push-sale-to-crm.json');
+		const [wired] = wireCrm(sandbox.sandbox, [file as unknown as DemoExample]).examples;
 		return {
-			...crm,
+			...(wired as unknown as Workflow),
 			id: IDS.crm,
-			nodes: [
-				{
-					id: 'b6f0c9d4-1d0e-4b7e-9d6a-5e0f1c2d3e4f',
-					name: 'Start',
-					type: 'n8n-nodes-base.manualTrigger',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {},
-				},
-				{
-					id: 'c7a1dae5-2e1f-4c8f-8e7b-6f1a2d3e4f5a',
-					name: 'On Sale',
-					type: 'n8n-nodes-base.set',
-					typeVersion: 3.4,
-					position: [200, 0],
-					parameters: { mode: 'raw', jsonOutput: JSON.stringify(item), options: {} },
-				},
-				{ ...send, parameters: { ...send.parameters, url: receiver.url } },
-			],
-			connections: {
-				Start: { main: [[{ node: 'On Sale', type: 'main', index: 0 }]] },
-				'On Sale': crm.connections['On Sale'],
-			},
+			name: `${file.name ?? ''} (wired to the stand-in CRM)`,
+			nodes: wired.nodes.map((n) => (n.webhookId ? { ...n, webhookId: CRM_HOOK } : n)),
 		};
 	}
 
+	/** An order made through the API with `tickets` places of event 1002, paid. */
+	async function paidOrder(tickets: number): Promise<any> {
+		const places = await sandbox.freePlaces(1002, tickets);
+		const created = await sandbox.send('POST', '/orders', {
+			eventPoint: '1002',
+			places: places.ids,
+			priceCategory: places.priceCategory,
+		});
+		expect(created.status).toBe(201);
+		const paid = await sandbox.send('PUT', `/orders/${created.body.id}/status`, {
+			toStatus: 'paid',
+		});
+		expect(paid.status).toBe(200);
+		return paid.body;
+	}
+
 	beforeAll(async () => {
-		[install, sandbox, packed, receiver] = await Promise.all([
+		[install, sandbox, packed] = await Promise.all([
 			ensureN8n(),
 			SandboxClient.start({ placesPerEvent: 40 }),
 			packPackage(),
-			Receiver.start(),
 		]);
 		n8n = await N8nInstance.create({ install, packed });
 		files = join(n8n.userFolder, '.n8n-files');
@@ -129,26 +131,8 @@ describe('real n8n: the example workflows', () => {
 		await n8n.importCredentials([
 			apiCredential(DEMO_API, baseUrl, sandbox.keys.partner),
 			apiCredential(ORGANISER, baseUrl, sandbox.keys.organiser),
+			{ ...WEBHOOK_CREDENTIAL, type: 'publicEventsWebhookApi', data: { secret: CRM_SECRET } },
 		]);
-
-		// The paid order the CRM probe posts: the shape of the push trigger's item with Fetch Full
-		// Order.
-		const place = await sandbox.freePlace(1002);
-		const created = await sandbox.send('POST', '/orders', {
-			eventPoint: '1002',
-			places: [place.id],
-			priceCategory: place.priceCategory,
-		});
-		const paid = (
-			await sandbox.send('PUT', `/orders/${created.body.id}/status`, { toStatus: 'paid' })
-		).body;
-		const pushed = {
-			type: 'sale',
-			orderId: String(paid.id),
-			eventPointId: '1002',
-			occurredAt: paid.payAt,
-			order: paid,
-		};
 
 		const barcodes = example('nightly-barcode-export.json');
 		// What a partner who imports it with their own (partner) key runs.
@@ -162,7 +146,7 @@ describe('real n8n: the example workflows', () => {
 			barcodes,
 			example('catalog-sync.json'),
 			example('push-sale-to-crm.json'),
-			crmProbe(pushed),
+			crmWired(),
 		];
 		await n8n.importWorkflows(workflows);
 	});
@@ -170,7 +154,6 @@ describe('real n8n: the example workflows', () => {
 	afterAll(async () => {
 		n8n?.cleanup();
 		packed?.cleanup();
-		await receiver?.close();
 		await sandbox?.stop();
 	});
 
@@ -384,29 +367,90 @@ describe('real n8n: the example workflows', () => {
 	);
 
 	it(
-		'push a sale to a CRM: the HTTP Request posts the pushed ' +
-			"sale's order, amount and barcodes",
+		'push each sale to a CRM, published: a widget sale and an API sale each leave one ' +
+			'complete deal in the stand-in CRM (amount, currency, barcodes, email as the API has ' +
+			'them), and the widget sale delivered again still one',
 		async () => {
-			const run = await n8n.execute(IDS.crm);
+			const server = await n8n.start();
+			try {
+				const cookie = await server.setupOwner(OWNER);
+				await server.activateWorkflow(cookie, IDS.crm);
+				const url = `${server.url}/webhook/${CRM_HOOK}/webhook`;
+				const post = (body: string, headers: Record<string, string> = {}) =>
+					fetch(url, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json', ...headers },
+						body,
+					});
+				// Published: n8n answers before the webhook is live; unsigned, it is refused once it is.
+				await until(async () => (await post('{}')).status === 401, 'the webhook', 30_000, 250);
+				const subscribed = await sandbox.admin('POST', '/webhooks', {
+					url,
+					secret: CRM_SECRET,
+					types: ['order.sale'],
+					company: 'partner',
+				});
+				expect(subscribed.status).toBe(201);
 
-			expect(run.status).toBe('success');
-			expect(receiver.requests).toHaveLength(1);
-			const [request] = receiver.requests;
-			const [sale] = nodeOutput(run, 'On Sale');
-			expect([request.method, request.headers['content-type']]).toEqual([
-				'POST',
-				expect.stringContaining('application/json'),
-			]);
-			expect(JSON.parse(request.raw)).toEqual({
-				externalId: sale.orderId,
-				source: 'public-events',
-				eventPointId: '1002',
-				closedAt: sale.occurredAt,
-				amount: sale.order.totalPrice.amount,
-				currency: sale.order.totalPrice.currency,
-				barcodes: sale.order.tickets.map((t: any) => t.barcode),
-			});
-			expect(sale.order.tickets[0].barcode).toMatch(BARCODE);
+				const widget = (await sandbox.admin('POST', '/widget-orders', { tickets: 2 })).body;
+				const api = await paidOrder(2);
+				const deals = await until(
+					async () => {
+						const all = (await sandbox.admin('GET', '/crm/deals')).body as any[];
+						return all.length >= 2 && all;
+					},
+					'a deal for each sale',
+					60_000,
+					250,
+				);
+				const listed = (await sandbox.getAll('/widget-orders')).find((o) => o.id === widget.id);
+				const deal = (sold: any, email: string | null) => ({
+					externalId: String(sold.id),
+					source: 'public-events',
+					status: 'paid',
+					eventPointId: String(sold.eventPoint),
+					closedAt: sold.payAt,
+					amount: sold.totalPrice.amount,
+					currency: sold.totalPrice.currency,
+					email,
+					barcodes: sold.tickets.map((t: any) => t.barcode),
+				});
+				const byId = (all: any[]) =>
+					Object.fromEntries(all.map((d) => [d.externalId, [d.properties, d.writes]]));
+				expect(byId(deals)).toEqual({
+					[String(widget.id)]: [deal(listed, listed.email), 1],
+					[String(api.id)]: [deal(await order(api.id), null), 1],
+				});
+				for (const d of deals) {
+					expect(d.properties.amount).toBeGreaterThan(0);
+					expect(d.properties.barcodes).toEqual([
+						expect.stringMatching(BARCODE),
+						expect.stringMatching(BARCODE),
+					]);
+				}
+
+				// The widget sale delivered again, as a sender's new notification of it: one deal.
+				const delivered = (await sandbox.admin('GET', '/deliveries')).body as any[];
+				const first = delivered.find((d) => d.payload.data.orderId === widget.id).payload;
+				const again = JSON.stringify({ ...first, id: `${String(first.id)}-again` });
+				const res = await post(again, {
+					'x-signature': signAttempt(CRM_SECRET, again, Date.now()),
+				});
+				expect(res.status).toBe(200);
+				const rewritten = await until(
+					async () => {
+						const one = (await sandbox.admin('GET', `/crm/deals/${widget.id}`)).body;
+						return one.writes === 2 && one;
+					},
+					'the second write of the widget sale',
+					60_000,
+					250,
+				);
+				expect(rewritten.properties).toEqual(deal(listed, listed.email));
+				expect((await sandbox.admin('GET', '/crm/deals')).body).toHaveLength(2);
+			} finally {
+				await server.stop();
+			}
 		},
 	);
 

@@ -20,6 +20,8 @@ import {
 	N8N_API_CREDENTIAL,
 	ORGANISER_CREDENTIAL as ORGANISER,
 	WEBHOOK_CREDENTIAL,
+	wireCrm,
+	type Example as DemoExample,
 } from '../../scripts/demo/setup';
 
 /**
@@ -448,6 +450,42 @@ describe('example workflows', () => {
 			}
 			const paths = triggers.map(([, , node]) => node.parameters.path);
 			expect(new Set(paths).size).toBe(paths.length);
+		},
+	);
+
+	it(
+		'CRM: each sale is read in full (Fetch Full Order); only a read order reaches Send to ' +
+			'CRM, which writes one deal per order ID (PUT to an address ending in it), the demo ' +
+			'pointing it at the stand-in CRM; an order not read stops the run with the reason',
+		() => {
+			const crm = examples.find(([file]) => file === 'push-sale-to-crm.json')![1];
+			const byName = new Map(crm.nodes.map((n) => [n.name, n]));
+			const next = (from: string, output: number) =>
+				(crm.connections[from]?.main[output] ?? []).map((c) => c.node);
+			expect(byName.get('On Sale')!.parameters).toMatchObject({
+				events: ['sale'],
+				authentication: 'signature',
+				fetchFullOrder: true,
+			});
+			expect([next('On Sale', 0), next('Order Read?', 0), next('Order Read?', 1)]).toEqual([
+				['Order Read?'],
+				['Send to CRM'],
+				['Order Not Read'],
+			]);
+			const send = byName.get('Send to CRM')!;
+			expect(send.parameters).toMatchObject({
+				method: 'PUT',
+				url: '=https://crm.example.com/api/deals/{{ $json.orderId }}',
+			});
+			expect(byName.get('Order Not Read')!.parameters.errorMessage).toContain(
+				'{{ $json.orderUnavailable }}',
+			);
+			const sandbox = { baseUrl: 'http://127.0.0.1:4010' } as Parameters<typeof wireCrm>[0];
+			const wired = wireCrm(sandbox, [crm as unknown as DemoExample]);
+			expect(wired.url).toBe('http://127.0.0.1:4010/__sandbox/crm/deals');
+			expect(wired.examples[0].nodes.find((n) => n.name === send.name)!.parameters!.url).toBe(
+				'=http://127.0.0.1:4010/__sandbox/crm/deals/{{ $json.orderId }}',
+			);
 		},
 	);
 
