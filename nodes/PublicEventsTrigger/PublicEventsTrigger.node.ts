@@ -37,11 +37,10 @@ export class PublicEventsTrigger implements INodeType {
 				'Starts a workflow when the Public Events service pushes a notification to this ' +
 				"node's URL: a sale, a refund (API orders' refunds too), a new event or an " +
 				"event update. The service's staff enable push for the URL; use Public Events " +
-				'Poll Trigger when push is not enabled. Fetch Full Order adds an API order with ' +
-				"its tickets (a widget order's are in Widget > Get Many Orders). Follow with " +
-				'the Public Events node to read or change the order; for a spreadsheet of ' +
-				"sales, the Poll Trigger's Rows for a Table output or the Public Events node's " +
-				'Widget > Get Many Orders rows go into a Data Table or Google Sheets.',
+				'Poll Trigger when push is not enabled. Fetch Full Order adds the order with its ' +
+				'amount and tickets (widget sales too); its Rows for a Table output gives the ' +
+				"Poll Trigger's rows, for a Data Table or Google Sheets upserted by orderId. " +
+				'Follow with the Public Events node to read or change the order.',
 			relatedNodes: [
 				{
 					nodeType: 'n8n-nodes-public-events.publicEventsPollTrigger',

@@ -305,28 +305,35 @@ describe("a partner's journeys in the demo's editor (Chromium)", () => {
 		);
 
 		it(
-			`${PUSH.name}: waits for a push; a ticket sold in the ` +
-				`sandbox runs it green and Send to CRM delivers the deal`,
+			`${PUSH.name}: waits for a push; a ticket sold in the sandbox's ` +
+				`widget runs it green and Send to CRM writes the complete deal`,
 			async () => {
 				const crm = demo.field(/^\s+crm\s+(http\S+)/m);
-				const before = ((await (await fetch(crm)).json()) as unknown[]).length;
 				await editor.canvas(PUSH.id);
 				await executeWorkflow(editor);
 				await editor.testId('stop-execution-waiting-for-webhook-button').waitFor();
-				await sellTicket();
+				// The demo's own first steps: a sale from the sandbox's widget, whose push has no order.
+				const sale = await sellTicket();
 				expect(await runEnded(editor)).toMatch(/^Workflow executed successfully/);
 				expect(await succeeded(editor, 'Send to CRM')).toBe(true);
-				const deals = await until(
+				const deal = await until(
 					async () => {
-						const all = (await (await fetch(crm)).json()) as Array<{
-							body: { externalId?: unknown };
-						}>;
-						return all.length > before && all;
+						const res = await fetch(`${crm}/${sale.id}`);
+						return res.status === 200 && ((await res.json()) as { properties: any });
 					},
-					'the stand-in CRM to receive the deal',
+					'the stand-in CRM to hold the deal',
 					10_000,
 				);
-				expect(deals[deals.length - 1].body.externalId).toEqual(expect.anything());
+				// Complete: what the widget order holds, not the empty deal of a push without its order.
+				expect(deal.properties).toMatchObject({
+					externalId: String(sale.id),
+					status: 'paid',
+					amount: expect.any(Number),
+					currency: expect.stringMatching(/^[A-Z]{3}$/),
+					email: expect.stringContaining('@'),
+					barcodes: [expect.stringMatching(/^\d{13}$/)],
+				});
+				expect(deal.properties.amount).toBeGreaterThan(0);
 				await checkpoint('3-push-to-crm');
 			},
 		);

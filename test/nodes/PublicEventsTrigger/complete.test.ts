@@ -109,6 +109,17 @@ describe('Public Events Trigger, Fetch Full Order: complete sales and refunds', 
 			expect(reads.map((e) => e.route)).toEqual(['/widget-orders']);
 			expect(new URLSearchParams(reads[0].query).get('order[payAt]')).toBe('desc');
 			expect(new URLSearchParams(reads[0].query).get('payAt[after]')).toMatch(/Z$/);
+			// Answer times: the first delivery also requests a token; then one GET a delivery.
+			for (let i = 0; i < 5; i++) await widgetSale(1);
+			const calls = await trigger.waitForCalls(6);
+			const ms = calls.map((c) => c.durationMs.toFixed(1));
+			console.log(
+				`answers with Fetch Full Order on widget sales (one GET /widget-orders each, the ` +
+					`first after a token request): ${ms.join(', ')} ms`,
+			);
+			expect(trigger.executions.map(([one]) => one.json.orderUnavailable)).toEqual(
+				Array(6).fill(null),
+			);
 		},
 	);
 
