@@ -15,7 +15,7 @@ import { startSandbox, type Sandbox } from '../sandbox';
 import { cacheDir, findInstall, N8N_VERSION, recipeFor } from './n8n/install';
 import { ensureN8n, N8nInstance, n8nMajor, packPackage, type N8nServer } from './n8n/instance';
 import { startTableSync, usesDataTable } from './demo/dataTable';
-import { publishShop, shopEventId } from './demo/shop';
+import { publishShop, SHOP_CREDENTIAL, SHOP_HEADER, shopEventId } from './demo/shop';
 import {
 	build,
 	demoSecrets,
@@ -160,7 +160,11 @@ async function main() {
 	const tableSync = v2 ? await startTableSync(server, cookie, examples) : undefined;
 	const pushedTo = subscribePush(sandbox, server, examples, secrets.webhookSecret);
 	const published = v2 ? await publishMcp(server, cookie, examples) : undefined;
-	const shop = await publishShop(server, cookie, examples, workflowIds, v2);
+	const publishedShop = await publishShop(server, cookie, examples, workflowIds, v2);
+	const shop = publishedShop && {
+		...publishedShop,
+		key: publishedShop.keyed ? secrets.shopKey : undefined,
+	};
 	const mcp = published && { ...published, token: published.bearer ? secrets.mcpToken : undefined };
 	printReady({
 		server,
@@ -185,8 +189,8 @@ interface Ready {
 	tableSync?: string;
 	mcp?: { name: string; url: string; token?: string };
 	crm?: string;
-	/** The published shop checkout: its name and production URL. */
-	shop?: { name: string; url: string };
+	/** The published shop checkout: its name, production URL and the key its webhook asks for. */
+	shop?: { name: string; url: string; key?: string };
 	dataFolder: string;
 	filesDir: string;
 	n8nVersion: string;
@@ -243,9 +247,10 @@ function printReady({
 		...(shop
 			? [
 					`"${shop.name}" is published: curl -H 'content-type: application/json' ` +
+						`${shop.key ? `-H '${SHOP_HEADER}: ${shop.key}' ` : ''}` +
 						`-d '{"eventId": ${shopEventId(sandbox)}, "quantity": 2}' ` +
 						`${shop.url} answers the tickets; with "failPayment": true, a 402 once the ` +
-						`hold is released (docs/usage.md, "Selling in a shop: nothing left behind").`,
+						`hold is released; without the key, 403 (docs/usage.md, "Selling in a shop").`,
 				]
 			: []),
 		...(mcp
@@ -269,7 +274,7 @@ Ready in ${Math.round((Date.now() - startedAt) / 1000)} s.
   login        ${OWNER.email}  /  ${OWNER.password}   (demo only; everything is deleted on exit)
   sandbox      ${sandbox.baseUrl}/api/v2   control: ${sandbox.baseUrl}/__sandbox/state
   files        ${filesDir}/   (what the file examples write; removed on exit)
-${crmLine}${mcp ? mcpLines(mcp) : ''}  workflows    ${workflows}
+${crmLine}${mcp ? mcpLines(mcp) : ''}${shop ? shopLines(shop) : ''}  workflows    ${workflows}
 
 First steps
 ${steps.map((s, i) => `  ${i + 1}. ${s}`).join('\n')}
@@ -298,6 +303,19 @@ function mcpLines({ url, token }: { url: string; token?: string }): string {
 	return `  MCP server   ${url}   (published; the path is random per run)
   MCP token    ${token}   (Bearer; credential "${MCP_CREDENTIAL.name}", made for this run)
 `;
+}
+
+/** The shop's key, made for this run like the MCP token (printed for the same reason). */
+function shopLines({ url, key }: { url: string; key?: string }): string {
+	if (!key)
+		return (
+			`  shop         ${url}   (published with NO ` +
+			`authentication: the example's Webhook was changed)\n`
+		);
+	return (
+		`  shop key     ${SHOP_HEADER}: ${key}   ` +
+		`(credential "${SHOP_CREDENTIAL.name}", made for this run)\n`
+	);
 }
 
 main().catch((error: Error) => {

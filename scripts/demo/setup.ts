@@ -10,6 +10,7 @@ import { join } from 'node:path';
 
 import type { Sandbox } from '../../sandbox';
 import { apiCredential, REPO_ROOT, type N8nServer } from '../n8n/instance';
+import { shopCredential } from './shop';
 
 /** Demo-only login of the throwaway n8n (its data folder is deleted on exit). */
 export const OWNER = {
@@ -37,17 +38,21 @@ export const N8N_API_CREDENTIAL = { id: 'PeDemoN8nApiKey1', name: 'n8n API (demo
 export interface DemoSecrets {
 	webhookSecret: string;
 	mcpToken: string;
+	/** What the shop's server sends in the checkout's key header. */
+	shopKey: string;
 }
 
 export function demoSecrets(): DemoSecrets {
 	return {
 		webhookSecret: randomBytes(24).toString('base64url'),
 		mcpToken: randomBytes(32).toString('base64url'),
+		shopKey: randomBytes(32).toString('base64url'),
 	};
 }
 
 /**
- * The partner key, the organiser key (it may export barcodes), the push secret and the MCP token.
+ * The partner key, the organiser key (it may export barcodes), the push secret, the MCP token and
+ * the shop's key.
  */
 function demoCredentials(sandbox: Sandbox, secrets: DemoSecrets) {
 	return [
@@ -64,6 +69,7 @@ function demoCredentials(sandbox: Sandbox, secrets: DemoSecrets) {
 			data: { secret: secrets.webhookSecret },
 		},
 		{ ...MCP_CREDENTIAL, type: 'httpBearerAuth', data: { token: secrets.mcpToken } },
+		shopCredential(secrets.shopKey),
 	];
 }
 

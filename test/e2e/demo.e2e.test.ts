@@ -71,6 +71,7 @@ describe('npm run demo', () => {
 					'publicEventsApi: Public Events (sandbox, organiser)',
 					'publicEventsWebhookApi: Public Events webhook (sandbox)',
 					'httpBearerAuth: Public Events MCP token',
+					'httpHeaderAuth: Public Events shop key',
 					'n8nApi: n8n API (demo)',
 				].sort(),
 			);
@@ -238,23 +239,25 @@ describe('npm run demo', () => {
 	);
 
 	it(
-		'the printed shop line works: the published checkout answers two tickets, and a failed ' +
-			'payment a 402 with the hold released',
+		'the printed shop line works: the published checkout answers two tickets with the printed ' +
+			'key, 403 without it, and a failed payment a 402 with the hold released',
 		async () => {
-			const [, body, url] = /-d '(\{[^']*\})' (http\S+)/.exec(output)!;
-			const buy = async (extra: object) => {
+			const [, header, key, body, url] = /-H '([\w-]+): (\S+)' -d '(\{[^']*\})' (http\S+)/.exec(
+				output,
+			)!;
+			const buy = async (extra: object, headers = { [header]: key }) => {
 				const res = await fetch(url, {
 					method: 'POST',
-					headers: { 'content-type': 'application/json' },
+					headers: { 'content-type': 'application/json', ...headers },
 					body: JSON.stringify({ ...JSON.parse(body), ...extra }),
 				});
-				const answer = (await res.json()) as { tickets: unknown[]; released?: boolean };
-				return [res.status, answer] as const;
+				return [res.status, await res.text()] as const;
 			};
 			const [status, sold] = await buy({});
-			expect([status, sold.tickets.length]).toEqual([200, 2]);
+			expect([status, JSON.parse(sold).tickets.length]).toEqual([200, 2]);
+			expect((await buy({}, {}))[0]).toBe(403);
 			const [declined, answer] = await buy({ quantity: 1, failPayment: true });
-			expect([declined, answer.released]).toEqual([402, true]);
+			expect([declined, JSON.parse(answer).seatsReleased]).toEqual([402, true]);
 		},
 	);
 

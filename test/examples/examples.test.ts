@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import fc from 'fast-check';
 import { commonPollingParameters } from 'n8n-core/dist/nodes-loader/constants';
 import {
 	NodeHelpers,
@@ -12,6 +13,7 @@ import {
 import { PublicEvents } from '../../nodes/PublicEvents/PublicEvents.node';
 import { PublicEventsPollTrigger } from '../../harness/nodes/pollTrigger';
 import { PublicEventsTrigger } from '../../nodes/PublicEventsTrigger/PublicEventsTrigger.node';
+import { checkProperty } from '../../harness/props/property';
 import { expectNoSecrets, secretsOf } from '../../harness/secrets';
 import { SandboxClient } from '../../harness/sandbox/client';
 import {
@@ -23,6 +25,7 @@ import {
 	wireCrm,
 	type Example as DemoExample,
 } from '../../scripts/demo/setup';
+import { SHOP_CREDENTIAL } from '../../scripts/demo/shop';
 
 /**
  * The shipped example workflows (examples/*.json) against the nodes as n8n loads them: every
@@ -40,6 +43,7 @@ const DEMO_CREDENTIALS: Record<string, { id: string; name: string }> = {
 	publicEventsWebhookApi: WEBHOOK_CREDENTIAL,
 	httpBearerAuth: MCP_CREDENTIAL,
 	n8nApi: N8N_API_CREDENTIAL,
+	httpHeaderAuth: SHOP_CREDENTIAL,
 };
 /**
  * The barcode export needs an organiser's key: its example names the demo's organiser credential.
@@ -383,39 +387,125 @@ describe('example workflows', () => {
 		},
 	);
 
-	it(
-		'shop checkout: after the hold, every failure reaches Release Hold and the 402 answer; ' +
-			'a hold that fails answers 409; the error workflow is named in its settings',
-		() => {
-			const shop = examples.find(([file]) => file === 'shop-checkout.json')![1];
-			const release = examples.find(([file]) => file === 'shop-release-held-orders.json')![1];
-			const next = (from: string, output: number) =>
-				(shop.connections[from]?.main[output] ?? []).map((c) => c.node);
-			const byName = new Map(shop.nodes.map((n) => [n.name, n]));
-			expect(next('Hold Best Available', 1)).toEqual(['Answer Sold Out']);
-			for (const step of ['Take Payment (replace me)', 'Report Payment']) {
-				expect([step, byName.get(step)!.onError, next(step, 1)]).toEqual([
-					step,
-					'continueErrorOutput',
-					['Payment Failed'],
+	describe('shop checkout', () => {
+		const shop = examples.find(([file]) => file === 'shop-checkout.json')![1];
+		const release = examples.find(([file]) => file === 'shop-release-held-orders.json')![1];
+		const next = (from: string, output: number) =>
+			(shop.connections[from]?.main[output] ?? []).map((c) => c.node);
+		const byName = new Map(shop.nodes.map((n) => [n.name, n]));
+		const code = (name: string) => String(byName.get(name)!.parameters.jsCode);
+
+		it('is closed: its Webhook asks for a Header Auth key and answers through its nodes', () => {
+			const webhook = shop.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!;
+			expect([
+				webhook.parameters.authentication,
+				webhook.parameters.responseMode,
+				Object.keys(webhook.credentials ?? {}),
+			]).toEqual(['headerAuth', 'responseNode', ['httpHeaderAuth']]);
+		});
+
+		it(
+			'checks the order before the hold; after the hold every failure but an unclear payment ' +
+				'report reaches Release Hold; every answer but the tickets ends the run as failed',
+			() => {
+				expect([next('Webhook', 0), next('Check Order', 0)]).toEqual([
+					['Check Order'],
+					['Order Valid?'],
 				]);
-			}
-			expect([next('Payment Failed', 0), next('Release Hold', 0)]).toEqual([
-				['Release Hold'],
-				['Answer Payment Failed'],
-			]);
-			expect(byName.get('Release Hold')!.parameters).toMatchObject({
-				operation: 'changeStatus',
-				toStatus: 'expired',
-			});
-			const codes = ['Send Tickets', 'Answer Sold Out', 'Answer Payment Failed'].map(
-				(name) => (byName.get(name)!.parameters.options as { responseCode: number }).responseCode,
-			);
-			expect(codes).toEqual([200, 409, 402]);
-			expect((shop.settings as { errorWorkflow?: string }).errorWorkflow).toBe(release.id);
-			expect(release.nodes.map((n) => n.type)).toContain('n8n-nodes-base.errorTrigger');
-		},
-	);
+				expect([next('Order Valid?', 0), next('Order Valid?', 1)]).toEqual([
+					['Hold Best Available'],
+					['Answer Buyer'],
+				]);
+				expect(next('Hold Best Available', 1)).toEqual(['Why No Hold']);
+				expect(next('Take Payment (replace me)', 1)).toEqual(['Release Hold']);
+				expect(next('Report Payment', 1)).toEqual(['Payment Refused?']);
+				// Only a clear refusal releases: a payment that may still land keeps its hold.
+				expect([next('Payment Refused?', 0), next('Payment Refused?', 1)]).toEqual([
+					['Release Hold'],
+					['Payment Pending'],
+				]);
+				for (const step of ['Hold Best Available', 'Take Payment (replace me)', 'Report Payment'])
+					expect([step, byName.get(step)!.onError]).toEqual([step, 'continueErrorOutput']);
+				expect(byName.get('Release Hold')!.parameters).toMatchObject({
+					operation: 'changeStatus',
+					toStatus: 'expired',
+				});
+				for (const answer of ['Why No Hold', 'Payment Pending', 'Payment Failed'])
+					expect([answer, next(answer, 0)]).toEqual([answer, ['Answer Buyer']]);
+				expect(next('Release Hold', 0)).toEqual(['Payment Failed']);
+				expect(next('Answer Buyer', 0)).toEqual(['Checkout Failed']);
+				expect(byName.get('Checkout Failed')!.type).toBe('n8n-nodes-base.stopAndError');
+				expect(next('Report Payment', 0)).toEqual(['Send Tickets']);
+				expect(next('Send Tickets', 0)).toEqual([]);
+				expect((shop.settings as { errorWorkflow?: string }).errorWorkflow).toBe(release.id);
+				expect(release.nodes.map((n) => n.type)).toContain('n8n-nodes-base.errorTrigger');
+			},
+		);
+
+		it(
+			'Check Order, over generated bodies: a whole number of tickets from 1 to its limit and a ' +
+				'numeric event go on as given; anything else is a 400 naming the field, never a default',
+			async () => {
+				const check = new Function('$json', code('Check Order')) as (json: unknown) => {
+					json: Record<string, any>;
+				};
+				const limit = Number(/const MAX_TICKETS = (\d+);/.exec(code('Check Order'))![1]);
+				const value = fc.oneof(
+					fc.constant(undefined),
+					fc.constant(null),
+					fc.constant(''),
+					fc.integer({ min: -3, max: limit + 3 }),
+					fc.integer({ min: 1, max: limit }).map(String),
+					fc.integer({ min: 1, max: 1e6 }),
+					fc.double({ noNaN: true, min: -5, max: 20 }),
+					fc.string({ maxLength: 6 }),
+					fc.constantFrom('two', ' 2 ', '2.0', '1e1', '0x10', '-1', '١'),
+					fc.boolean(),
+					fc.array(fc.nat(), { maxLength: 2 }),
+				);
+				const body = fc.oneof(
+					fc.record({ eventId: value, quantity: value }, { requiredKeys: [] }),
+					fc.constantFrom(undefined, null, 'text', [1, 2]),
+				);
+				const whole = (v: unknown) =>
+					typeof v === 'number'
+						? Number.isSafeInteger(v)
+						: typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v);
+				await checkProperty(
+					'shop Check Order',
+					body,
+					async (given) => {
+						const { json } = check({ body: given });
+						const fields = (given ?? {}) as Record<string, unknown>;
+						const event = typeof given === 'object' && !Array.isArray(given) ? fields : {};
+						const eventOk = whole(event.eventId) && Number(event.eventId) >= 1;
+						const quantityOk =
+							whole(event.quantity) &&
+							Number(event.quantity) >= 1 &&
+							Number(event.quantity) <= limit;
+						if (eventOk && quantityOk) {
+							expect(json).toEqual({
+								eventId: String(Number(event.eventId)),
+								quantity: Number(event.quantity),
+							});
+							return;
+						}
+						const field = eventOk ? 'quantity' : 'eventId';
+						expect(json).toEqual({
+							status: 400,
+							answer: {
+								error: 'invalid_request',
+								field,
+								message: expect.stringMatching(new RegExp(`^${field} `)),
+							},
+							failure: expect.stringContaining(field),
+						});
+					},
+					300,
+				);
+			},
+		);
+	});
 
 	it(
 		'every MCP Server Trigger is closed: Bearer Auth with a ' +
