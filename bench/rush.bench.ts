@@ -47,7 +47,7 @@ async function main() {
 		rc = await startRushCluster({
 			wanRttMs: RTT,
 			builds: (access) => [
-				shippedBuild(RUSH_CREDENTIAL),
+				shippedBuild(RUSH_CREDENTIAL, access),
 				fiveStepBuild(RUSH_CREDENTIAL),
 				httpRequestShop(access.apiUrl, access.token),
 			],

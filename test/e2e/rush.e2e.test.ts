@@ -31,7 +31,7 @@ describe('the on-sale rush in queue mode: the shop example under contention', ()
 	const schedule = buyers(BUYERS, SECONDS * 1000, SEED);
 
 	beforeAll(async () => {
-		rc = await startRushCluster({ builds: () => [shippedBuild(RUSH_CREDENTIAL)] });
+		rc = await startRushCluster({ builds: (access) => [shippedBuild(RUSH_CREDENTIAL, access)] });
 		await warmUp(rc, rc.builds[0], 4);
 		run = await runBuild(rc, rc.builds[0], {
 			schedule,

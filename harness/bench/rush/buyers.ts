@@ -94,12 +94,13 @@ export function classify(buyer: Buyer, status: number, text: string): [Outcome, 
 	return ['otherAnswer', 0];
 }
 
-/** One POST of the checkout, waiting up to `timeoutMs` for the answer. */
+/** One POST of the checkout with `headers`, waiting up to `timeoutMs` for the answer. */
 async function checkout(
 	url: string,
 	buyer: Buyer,
 	eventId: number | string,
 	timeoutMs: number,
+	headers: Record<string, string>,
 ): Promise<Try> {
 	const sent = performance.now();
 	let status = 0;
@@ -107,7 +108,7 @@ async function checkout(
 	try {
 		const res = await fetch(url, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json' },
+			headers: { 'content-type': 'application/json', ...headers },
 			body: JSON.stringify({ eventId: String(eventId), quantity: buyer.quantity }),
 			signal: AbortSignal.timeout(timeoutMs),
 		});
@@ -132,6 +133,7 @@ export async function rush(
 	eventId: number | string,
 	urls: string[],
 	model: BuyerModel,
+	headers: Record<string, string> = {},
 ): Promise<Answer[]> {
 	const start = performance.now();
 	return await Promise.all(
@@ -141,7 +143,7 @@ export async function rush(
 			const tries: Try[] = [];
 			for (;;) {
 				const url = urls[(i + tries.length) % urls.length];
-				const last = await checkout(url, buyer, eventId, model.timeoutMs);
+				const last = await checkout(url, buyer, eventId, model.timeoutMs, headers);
 				tries.push(last);
 				const answered = last.outcome === 'tickets' || last.outcome === 'soldOut';
 				const now = performance.now();

@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+
+import { shopCredential } from '../../../scripts/demo/shop';
 import { apiCredential } from '../../../scripts/n8n/instance';
 import { QueueCluster } from '../../n8n/queueCluster';
 import { startWan, type WanLink } from '../../net/wan';
@@ -5,6 +8,8 @@ import type { SandboxClient } from '../../sandbox/client';
 import type { ShopBuild } from './shop';
 
 export const RUSH_CREDENTIAL = { id: 'PeRushApiCred001', name: 'Public Events (rush)' };
+/** The Header Auth credential of the shipped checkout's Webhook, holding the cluster's key. */
+export const RUSH_SHOP_KEY = { id: 'PeRushShopKey001', name: 'Public Events shop key (rush)' };
 
 /** What a build needs to know of the service as n8n reaches it. */
 export interface ServiceAccess {
@@ -12,6 +17,8 @@ export interface ServiceAccess {
 	apiUrl: string;
 	/** A partner token the bench fetched once (for the HTTP Request build). */
 	token: string;
+	/** The key the shipped checkout's Webhook asks for, made for this cluster. */
+	shopKey: string;
 }
 
 export interface RushCluster {
@@ -39,6 +46,7 @@ export async function startRushCluster(options: {
 	const activate: string[] = [];
 	const paths: string[] = [];
 	const serviceUrl = (sandbox: SandboxClient) => link?.url ?? sandbox.sandbox.baseUrl;
+	const shopKey = randomBytes(32).toString('base64url');
 	try {
 		const cluster = await QueueCluster.start({
 			// the rush meets the account's limits, not the per-key rate limit
@@ -50,7 +58,11 @@ export async function startRushCluster(options: {
 						rttMs: options.wanRttMs,
 						tls: true,
 					});
-				const access = { apiUrl: `${serviceUrl(sandbox)}/api/v2`, token: await sandbox.token() };
+				const access = {
+					apiUrl: `${serviceUrl(sandbox)}/api/v2`,
+					token: await sandbox.token(),
+					shopKey,
+				};
 				builds = options.builds(access);
 				activate.push(...builds.map((b) => b.workflow.id));
 				paths.push(...builds.map((b) => b.path));
@@ -60,6 +72,7 @@ export async function startRushCluster(options: {
 			},
 			credentials: (sandbox) => [
 				apiCredential(RUSH_CREDENTIAL, serviceUrl(sandbox), sandbox.keys.partner),
+				{ ...shopCredential(shopKey), ...RUSH_SHOP_KEY },
 			],
 			workflows: () => builds.map((b) => b.workflow),
 			activate,

@@ -57,7 +57,7 @@ export async function runBuild(
 	const lastBefore = await lastExecutionId(rc, build);
 	await sandbox.startScenario(build.label);
 	const started = performance.now();
-	const answers = await rush(s.schedule, event.body.id, rc.urls(build), s.buyer);
+	const answers = await rush(s.schedule, event.body.id, rc.urls(build), s.buyer, build.headers);
 	const seconds = (performance.now() - started) / 1000;
 	const report = await sandbox.scenarioReport();
 	await settled(rc, build);
@@ -93,7 +93,7 @@ export async function warmUp(rc: RushCluster, build: ShopBuild, sales = 8): Prom
 		const event = await sandbox.admin('POST', '/events', { places: 2 });
 		const res = await fetch(url, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json' },
+			headers: { 'content-type': 'application/json', ...build.headers },
 			body: JSON.stringify({ eventId: String(event.body.id), quantity: 1 }),
 			signal: AbortSignal.timeout(60_000),
 		});

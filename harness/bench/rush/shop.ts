@@ -24,10 +24,12 @@ export interface ShopWorkflow {
 	>;
 }
 
-/** A shop build: its workflow and the webhook path buyers post to. */
+/** A shop build: its workflow, the webhook path buyers post to and what they send with it. */
 export interface ShopBuild {
 	label: string;
 	path: string;
+	/** Headers every checkout carries besides its body: the shipped checkout's key. */
+	headers?: Record<string, string>;
 	workflow: ShopWorkflow & { active: boolean; settings: object };
 }
 
