@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { orderNodeSuite } from './orderNode';
+import type { SandboxClient } from '../sandbox/client';
 import { mark, since, type LogEntry } from './publicEvents';
 
 type Suite = ReturnType<typeof orderNodeSuite>;
@@ -82,4 +83,23 @@ export function hostileWrites(suite: Suite) {
 		},
 		release: releaser(suite),
 	};
+}
+
+/**
+ * Waits (polling the sandbox's request log, not a clock) until `count` requests to `method route`
+ * have arrived since `from`; their log entries.
+ */
+export async function arrived(
+	sb: SandboxClient,
+	from: number,
+	method: string,
+	route: string,
+	count = 1,
+): Promise<LogEntry[]> {
+	for (let tries = 0; tries < 2000; tries++) {
+		const seen = (await since(sb, from)).filter((e) => e.method === method && e.route === route);
+		if (seen.length >= count) return seen;
+		await new Promise((resolve) => setImmediate(resolve));
+	}
+	throw new Error(`${count} ${method} ${route} did not arrive`);
 }

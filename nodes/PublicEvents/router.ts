@@ -8,6 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { operationOf } from './resources';
+import { afterStoppedRun } from './resources/order/runHolds';
 import { addRunHints } from './runHints';
 import { inOrder } from '../shared/transport/pages';
 
@@ -60,14 +61,19 @@ async function runItem(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 	} catch (error) {
 		if (!this.continueOnFail()) {
 			// Both constructors hand back an error of their own class unchanged.
-			if (error instanceof NodeApiError)
-				throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
-			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+			const stopped =
+				error instanceof NodeApiError
+					? new NodeApiError(this.getNode(), error as unknown as JsonObject)
+					: new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+			// Holds made by earlier items are released, or named, before the run stops.
+			await afterStoppedRun(this, i, stopped);
+			throw stopped;
 		}
 		const json = errorJson(error);
-		// n8n sends an item down the error output (adding the input item's fields) only when
-		// its keys are `error` and `message` (1.x; 2.x also takes `details`): there the
-		// description (request, HTTP status, what the service said) is the message.
+		// n8n sends an item down the error output (adding the input item's fields) only when its keys
+		// are `error` and `message` (1.x; 2.x also takes `details`), and replaces the fields of an item
+		// carrying an error object: there the description (request, HTTP status, what the service
+		// said) is the message, and a write's outcome is in the words the error begins with.
 		const errorOutput = this.getNode().onError === 'continueErrorOutput';
 		const errorItem = json.description
 			? { error: json.error, message: json.description }
@@ -87,5 +93,7 @@ function errorJson(error: unknown): IDataObject {
 	if (e.description) json.description = e.description;
 	if (e.httpCode) json.httpCode = e.httpCode;
 	if (e.context?.body !== undefined) json.body = e.context.body as IDataObject;
+	// A write's outcome (writeCheck.ts): applied, refused, notApplied or uncertain, with the order.
+	if (e.context?.writeCheck !== undefined) json.writeCheck = e.context.writeCheck as IDataObject;
 	return json;
 }

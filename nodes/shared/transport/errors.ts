@@ -26,6 +26,11 @@ export interface ApiFailure {
 	gaveUp?: string;
 	/** The wait a refusal's Retry-After asked for, for a caller that may try again (a 422). */
 	retryAfterMs?: number;
+	/**
+	 * What an answer that could not be read still showed (a write's read-back looks in it for the
+	 * order it names): its Content-Type, its Location, and as much of its body as arrived, as text.
+	 */
+	answer?: { contentType?: string; location?: string; text?: string };
 	itemIndex?: number;
 }
 

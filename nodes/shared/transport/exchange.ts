@@ -18,7 +18,7 @@ import {
 /** Same-origin redirects a read follows. */
 export const MAX_REDIRECTS = 5;
 
-type Sent = { body: unknown; headers?: IDataObject } | { failed: unknown };
+type Sent = { body: unknown; headers?: IDataObject; status?: number } | { failed: unknown };
 
 /** How a full response (returnFullResponse) arrives from n8n's helpers. */
 interface FullResponse {
@@ -43,8 +43,61 @@ const answered = (response: unknown): Sent => {
 			},
 		};
 	}
-	return { body: full.body, headers: full.headers };
+	return { body: full.body, headers: full.headers, status };
 };
+
+interface Readable {
+	on(event: string, listener: (value?: unknown) => void): unknown;
+}
+
+const isReadable = (body: unknown): body is Readable =>
+	typeof (body as Readable | undefined)?.on === 'function' &&
+	typeof (body as { pipe?: unknown }).pipe === 'function';
+
+/**
+ * A write's answer, read from the stream it was asked as: whole, the JSON parsed as n8n's helper
+ * would; cut short (a proxy reset mid-body), what arrived is kept as text with the status. n8n's
+ * helper drops the body of an answer cut short, and with it the ID of the order a 201 created.
+ */
+async function streamed(response: unknown): Promise<Sent> {
+	const full = response as FullResponse | undefined;
+	if (!full || typeof full !== 'object' || !isReadable(full.body)) return answered(response);
+	const stream = full.body;
+	const chunks: Buffer[] = [];
+	const cut = await new Promise<unknown>((settle) => {
+		stream.on('data', (chunk) => chunks.push(Buffer.from(chunk as Uint8Array)));
+		stream.on('end', () => settle(undefined));
+		stream.on('error', (error) => settle(error ?? new Error('the answer was cut short')));
+		stream.on('aborted', () => settle(new Error('the answer was cut short')));
+		stream.on('close', () => settle(new Error('the answer was cut short')));
+	});
+	const text = Buffer.concat(chunks).toString('utf8');
+	if (cut) {
+		const code = (cut as { code?: unknown }).code;
+		return {
+			failed: {
+				message: `The answer was cut short: ${(cut as Error).message ?? ''}`,
+				...(typeof code === 'string' ? { code } : {}),
+				response: { status: full.statusCode, headers: full.headers, data: text },
+			},
+		};
+	}
+	let body: unknown = text;
+	try {
+		body = text.trim() === '' ? '' : JSON.parse(text);
+	} catch {
+		// Not JSON: the text as it came, as n8n's helper gives it.
+	}
+	return answered({ ...full, body });
+}
+
+/** Writes are asked as a stream (see streamed), every status answered rather than thrown. */
+const asked = (options: IHttpRequestOptions): IHttpRequestOptions =>
+	options.method !== undefined && options.method !== 'GET'
+		? { ...options, encoding: 'stream', ignoreHttpStatusErrors: true }
+		: options;
+
+const refusedToken = (sent: Sent) => 'failed' in sent && received(sent.failed).status === 401;
 
 /**
  * One request with the credential's token. n8n's httpRequestWithAuthentication reads the
@@ -70,13 +123,14 @@ export async function send(
 		const cancel = 'getExecutionCancelSignal' in this ? this.getExecutionCancelSignal() : undefined;
 		try {
 			const headers = { ...options.headers, Authorization: `Bearer ${token}` };
-			return answered(
+			const sent = await streamed(
 				await this.helpers.httpRequest({
-					...options,
+					...asked(options),
 					headers,
 					...(cancel ? { abortSignal: cancel } : {}),
 				}),
 			);
+			if (!refusedToken(sent)) return sent;
 		} catch (error) {
 			if (received(error).status !== 401) return { failed: error };
 		}
@@ -127,11 +181,11 @@ async function renew(
 	}
 	const { id, name } = this.getNode().credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
 	const request = async () =>
-		answered(
+		await streamed(
 			await this.helpers.httpRequestWithAuthentication.call(
 				this,
 				CREDENTIAL_TYPE,
-				{ ...options, ignoreHttpStatusErrors: true },
+				{ ...asked(options), ignoreHttpStatusErrors: true },
 				{
 					credentialsDecrypted: {
 						id: id ?? '',

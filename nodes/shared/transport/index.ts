@@ -9,7 +9,14 @@ import { apiError, type ApiFailure } from './errors';
 import { readListPage, type ListPage } from './listEnvelope';
 import { inOrder, MAX_PAGES_IN_FLIGHT } from './pages';
 import { isRedirect, redirectTarget, writeMayHaveApplied } from './outcome';
-import { backoffMs, DEFAULT_RETRY, retryAfterMs, type RetryPolicy } from './retry';
+import {
+	answerTime,
+	backoffMs,
+	DEFAULT_RETRY,
+	RETRY_FLOOR_MS,
+	retryAfterMs,
+	type RetryPolicy,
+} from './retry';
 import { isJson, MAX_REDIRECTS, received, send } from './exchange';
 import { noteServiceTime, targetOf, type ApiContext } from './target';
 
@@ -84,8 +91,9 @@ export async function apiRequest<T = unknown>(
 			if (method !== 'GET' && (body === undefined || body === '')) return {} as T;
 			const unreadable = {
 				...failure,
-				status: 200,
+				status: ('status' in sent && sent.status) || 200,
 				body,
+				answer: answerOf('headers' in sent ? sent.headers : undefined, body),
 				reason:
 					`The service answered ${method} ${path} with ${describeBody(body)}` +
 					` instead of JSON: is the Base URL the API's address?`,
@@ -111,7 +119,10 @@ export async function apiRequest<T = unknown>(
 					body: got.body,
 					code: got.code,
 					timedOut,
-					retryAfterMs: retryAfterMs(got.headers?.['retry-after']),
+					retryAfterMs: retryAfterMs(
+						got.headers?.['retry-after'],
+						answerTime(got.headers) ?? Date.now(),
+					),
 					...extra,
 				},
 				target.secrets,
@@ -164,9 +175,11 @@ export async function apiRequest<T = unknown>(
 				status: got.status,
 				code: got.code,
 				timedOut,
+				answer: answerOf(got.headers, got.body),
 			});
 		}
-		const wait = retryAfterMs(got.headers?.['retry-after']) ?? backoffMs(failure.attempts - 1);
+		const asked = retryAfterMs(got.headers?.['retry-after'], answerTime(got.headers) ?? Date.now());
+		const wait = Math.max(RETRY_FLOOR_MS, asked ?? backoffMs(failure.attempts - 1));
 		if (failure.waitedMs + wait > policy.maxWaitMs) {
 			throw failed({
 				gaveUp: `the next wait (${Math.ceil(wait / 1000)} s) would pass the Max Retry Wait`,
@@ -194,6 +207,19 @@ function uncertainIf<E extends object>(unknown: boolean, error: E, failure: ApiF
  */
 export function uncertainWrite(error: unknown): ApiFailure | undefined {
 	return error && typeof error === 'object' ? uncertainWrites.get(error) : undefined;
+}
+
+/** What an unreadable answer still shows (ApiFailure.answer); the start of its text is enough. */
+function answerOf(headers: IDataObject | undefined, body: unknown): ApiFailure['answer'] {
+	const header = (name: string) => {
+		const value = headers?.[name];
+		return Array.isArray(value) ? String(value[0]) : typeof value === 'string' ? value : undefined;
+	};
+	return {
+		contentType: header('content-type'),
+		location: header('location') ?? header('content-location'),
+		text: typeof body === 'string' ? body.slice(0, 4000) : undefined,
+	};
 }
 
 function describeBody(body: unknown): string {

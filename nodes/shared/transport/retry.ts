@@ -49,8 +49,25 @@ export function retryPolicyFrom(options: IDataObject): RetryPolicy {
 }
 
 /**
- * `Retry-After` as milliseconds from now: delta-seconds or an HTTP date; undefined when absent or
- * unreadable.
+ * The least a client waits before asking again, whatever an answer says: a `Retry-After: 0`, or an
+ * HTTP date already past (a service clock behind this one), must not turn into a tight loop.
+ */
+export const RETRY_FLOOR_MS = 250;
+
+/**
+ * An answer's own time (its `Date` header), to read an HTTP-date `Retry-After` on the clock that
+ * wrote it; undefined without one.
+ */
+export function answerTime(headers: IDataObject | undefined): number | undefined {
+	const value = headers?.date;
+	const date = typeof value === 'string' ? Date.parse(value) : NaN;
+	return Number.isNaN(date) ? undefined : date;
+}
+
+/**
+ * `Retry-After` as milliseconds from `now` (pass the answer's own time, answerTime, when it has
+ * one): delta-seconds or an HTTP date; undefined when absent or unreadable. Callers apply
+ * RETRY_FLOOR_MS.
  */
 export function retryAfterMs(value: unknown, now = Date.now()): number | undefined {
 	const text = Array.isArray(value) ? value[0] : value;

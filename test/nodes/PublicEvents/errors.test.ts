@@ -164,7 +164,7 @@ const cases: Case[] = [
 		// Retry-After 0: the retries are counted without waiting wall-clock time.
 		fault: { kind: 'status', status: 429, retryAfter: 0, path: '/genres', count: 3 },
 		message:
-			/^The service kept answering 429 Too Many Requests: gave up after 3 tries, 0 s of waiting$/,
+			/^The service kept answering 429 Too Many Requests: gave up after 3 tries, 0.5 s of waiting$/,
 		sent: ['GET /genres 429', 'GET /genres 429', 'GET /genres 429'],
 		body: { code: 'injected_fault' },
 	},

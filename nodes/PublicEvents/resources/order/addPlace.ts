@@ -11,7 +11,9 @@ import {
 	orderOptions,
 	priceCategoryField,
 } from './fields';
-import { AFTER_A_WRITE, orderCheck, TAKEN, ticketsOf } from './writeCheck';
+import { TAKEN } from './createCheck';
+import { orderCheck, placeIdsOf } from './readBack';
+import { AFTER_A_WRITE } from './writeCheck';
 
 export const option = {
 	name: 'Add Place',
@@ -57,7 +59,7 @@ export async function execute(this: IExecuteFunctions, i: number) {
 				order,
 				`Adding places to order ${order}`,
 				(read) => {
-					const held = new Set(ticketsOf(read).map((t) => String(t.placeId)));
+					const held = new Set(placeIdsOf(read));
 					return places.every((place) => held.has(place));
 				},
 				{

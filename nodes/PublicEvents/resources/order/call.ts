@@ -5,7 +5,7 @@ import { Inputs } from '../../../shared/inputs';
 import { idParameter, requestSettings } from '../../../shared/settings';
 import { orderOutput } from '../../../shared/tickets';
 import { apiRequest } from '../../../shared/transport';
-import { orderIdField, ticketIdField } from './fields';
+import { confirmWaitOption, keepHoldsOption, orderIdField, ticketIdField } from './fields';
 import { noteHeld, ownHoldConflict } from './runHolds';
 import { checkedWrite, type OrderWrite } from './writeCheck';
 
@@ -24,6 +24,18 @@ export function ticketId(this: IExecuteFunctions, i: number, inputs: Inputs): st
  * before any request; writes go through checkedWrite (a lost answer is checked, never resent).
  * The answer is the order, or one item per ticket when asked.
  */
+/** The write options of item `i` (fields.ts), checked before any request. */
+export function checkWriteOptions(options: IDataObject, inputs: Inputs): void {
+	if (options.confirmWaitSeconds !== undefined)
+		options.confirmWaitSeconds = inputs.number(
+			options.confirmWaitSeconds,
+			confirmWaitOption.displayName,
+			{ min: 0, max: 300, whole: true },
+		);
+	if (options.keepHolds !== undefined)
+		options.keepHolds = inputs.flag(options.keepHolds, keepHoldsOption.displayName);
+}
+
 export async function orderCall(
 	this: IExecuteFunctions,
 	i: number,
@@ -32,6 +44,7 @@ export async function orderCall(
 	const settings = requestSettings.call(this, i);
 	const inputs = new Inputs(this.getNode(), i);
 	const call = request(inputs);
+	if ('check' in call) checkWriteOptions(settings.options, inputs);
 	// Create and Add Place book places: a later item's 409 on them may be this run's own hold.
 	const places =
 		'check' in call && Array.isArray(call.body?.places)

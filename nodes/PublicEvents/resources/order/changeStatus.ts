@@ -3,7 +3,8 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { path } from '../../../shared/path';
 import { orderCall, orderId } from './call';
 import { orderIdField, orderOptions } from './fields';
-import { AFTER_A_WRITE, orderCheck } from './writeCheck';
+import { canStillReach, orderCheck } from './readBack';
+import { AFTER_A_WRITE } from './writeCheck';
 
 export const option = {
 	name: 'Change Status',
@@ -64,6 +65,8 @@ export async function execute(this: IExecuteFunctions, i: number) {
 				order,
 				`Changing the status of order ${order} to ${toStatus}`,
 				(read) => read.status === toStatus,
+				// Paid found not applied on a hold that has ended cannot land late: the outcome is known.
+				{ settled: (read) => !canStillReach(toStatus, read.status) },
 			),
 		};
 	});

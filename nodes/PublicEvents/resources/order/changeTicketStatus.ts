@@ -3,7 +3,8 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { path } from '../../../shared/path';
 import { orderCall, orderId, ticketId } from './call';
 import { orderIdField, orderOptions, ticketIdField } from './fields';
-import { AFTER_A_WRITE, orderCheck, ticketsOf } from './writeCheck';
+import { orderCheck, plainId, ticketsOf } from './readBack';
+import { AFTER_A_WRITE } from './writeCheck';
 
 export const option = {
 	name: 'Change Ticket Status',
@@ -51,7 +52,9 @@ export async function execute(this: IExecuteFunctions, i: number) {
 				order,
 				`Changing the status of ticket ${ticket} of order ${order} to ${toStatus}`,
 				(read) =>
-					ticketsOf(read).some((t) => String(t.ticketId) === ticket && t.status === toStatus),
+					ticketsOf(read).some(
+						(t) => plainId(t.ticketId, 'tickets') === ticket && t.status === toStatus,
+					),
 			),
 		};
 	});

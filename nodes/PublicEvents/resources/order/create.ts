@@ -10,7 +10,8 @@ import {
 	orderOptions,
 	priceCategoryField,
 } from './fields';
-import { AFTER_A_WRITE, createCheck } from './writeCheck';
+import { createCheck } from './createCheck';
+import { AFTER_A_WRITE } from './writeCheck';
 
 export const option = {
 	name: 'Create',
@@ -59,7 +60,7 @@ export const properties: INodeProperties[] = [
 			},
 		],
 	},
-	orderOptions(true),
+	orderOptions(true, true),
 ];
 
 export async function execute(this: IExecuteFunctions, i: number) {

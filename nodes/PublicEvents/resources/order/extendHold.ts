@@ -3,7 +3,8 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { path } from '../../../shared/path';
 import { orderCall, orderId } from './call';
 import { holdMinutesField, holdNotice, orderIdField, orderOptions } from './fields';
-import { AFTER_A_WRITE, orderCheck } from './writeCheck';
+import { orderCheck } from './readBack';
+import { AFTER_A_WRITE } from './writeCheck';
 
 export const option = {
 	name: 'Extend Hold',

@@ -95,9 +95,44 @@ export const priceCategoryField: INodeProperties = {
 		'One of the chosen place\'s price categories (its priceCategories); every place must offer it. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
-/** Options of operations that answer with an order; writes also take extra body fields. */
-export function orderOptions(write: boolean): INodeProperties {
+/** Options entry of every write: how long a lost answer is read back (writeCheck.ts). */
+export const confirmWaitOption: INodeProperties = {
+	displayName: 'Max Wait to Confirm a Lost Answer (Seconds)',
+	name: 'confirmWaitSeconds',
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: 300, numberPrecision: 0 },
+	default: 10,
+	description:
+		'When the answer to this change is lost (no answer, a server error, an answer that cannot ' +
+		'be read), how long to keep reading the order back to learn whether it applied before ' +
+		'reporting it uncertain. The change is never sent twice. 0 reads it back once.',
+};
+
+/** Options entry of the writes that create orders: what a failed run does with earlier holds. */
+export const keepHoldsOption: INodeProperties = {
+	displayName: 'Keep Holds When a Later Item Fails',
+	name: 'keepHolds',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether orders held by earlier input items stay held when a later item fails and stops ' +
+		'the run. Off, the node releases them (Release Hold) so no place stays held unnamed; the ' +
+		'error names them either way.',
+};
+
+/**
+ * Options of operations that answer with an order; writes also take extra body fields and the
+ * wait to confirm a lost answer, writes that create orders what to do with them when a run stops.
+ */
+export function orderOptions(write: boolean, creates = false): INodeProperties {
 	return optionsCollection(
-		write ? [additionalBodyOption, splitTicketsOption] : [splitTicketsOption],
+		write
+			? [
+					additionalBodyOption,
+					splitTicketsOption,
+					confirmWaitOption,
+					...(creates ? [keepHoldsOption] : []),
+				]
+			: [splitTicketsOption],
 	);
 }

@@ -1,10 +1,4 @@
-import {
-	NodeApiError,
-	sleep,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { additionalBodyOption, withAdditionalBody } from '../../../shared/body';
 import { eventLocator, optionsCollection, pagesInFlightOption } from '../../../shared/fields';
@@ -12,10 +6,19 @@ import { Inputs } from '../../../shared/inputs';
 import { path } from '../../../shared/path';
 import { idParameter, pageSettings } from '../../../shared/settings';
 import { apiRequestAllItems, type PageSettings } from '../../../shared/transport';
-import { backoffMs } from '../../../shared/transport/retry';
-import { holdMinutesField, holdNotice, listSectorLocator } from './fields';
+import { checkWriteOptions } from './call';
+import {
+	confirmWaitOption,
+	holdMinutesField,
+	holdNotice,
+	keepHoldsOption,
+	listSectorLocator,
+} from './fields';
+import { absorb, type Attempts, type Limits } from './holdRefusals';
+import { noteHeld } from './runHolds';
 import { bestPlaces, notEnough, type Wish } from './bestPlaces';
-import { AFTER_A_WRITE, checkedWrite, createCheck } from './writeCheck';
+import { createCheck } from './createCheck';
+import { AFTER_A_WRITE, checkedWrite } from './writeCheck';
 
 export const option = {
 	name: 'Hold Best Available',
@@ -117,86 +120,10 @@ export const properties: INodeProperties[] = [
 		},
 		pagesInFlightOption,
 		additionalBodyOption,
+		confirmWaitOption,
+		keepHoldsOption,
 	]),
 ];
-
-interface Attempts {
-	conflicts: number;
-	limitWaits: number;
-	waitedMs: number;
-}
-
-interface Limits {
-	conflictRetries: number;
-	limitWaitMs: number;
-	eventId: string;
-	quantity: number;
-}
-
-const isStatus = (error: unknown, status: string) =>
-	error instanceof NodeApiError && error.httpCode === status;
-
-/** The places a 409 names as taken, when its body lists them. */
-function takenIn(error: NodeApiError): string[] {
-	const body = error.context?.body as IDataObject | undefined;
-	return Array.isArray(body?.places) ? body.places.map(String) : [];
-}
-
-/** A 422 about the tickets in one order cannot pass by waiting; the account's limit can. */
-function perOrderLimit(error: NodeApiError): boolean {
-	return /per[\s_-]?order|in one order|an order may/i.test(
-		JSON.stringify(error.context?.body ?? '') + error.message,
-	);
-}
-
-/**
- * After a refused hold: undefined to pick again (a 409 within New Picks, its places set aside) or
- * to try again once the reserved-tickets limit had time to clear (a 422, waited out within Max
- * Wait, a Retry-After honoured); otherwise the error to fail with.
- */
-async function absorb(
-	this: IExecuteFunctions,
-	error: unknown,
-	places: string[],
-	limits: Limits,
-	attempts: Attempts,
-	taken: Set<string>,
-): Promise<unknown> {
-	if (isStatus(error, '409') && attempts.conflicts < limits.conflictRetries) {
-		attempts.conflicts++;
-		// Those it names, or else all picked: a plan that still shows them free cannot loop.
-		const named = takenIn(error as NodeApiError);
-		for (const place of named.length ? named : places) taken.add(place);
-		return undefined;
-	}
-	if (isStatus(error, '409')) {
-		const conflict = error as NodeApiError;
-		conflict.message +=
-			` The node picked other places ${attempts.conflicts} times (New Picks After a ` +
-			'Conflict): others were faster each time.';
-		return conflict;
-	}
-	if (!isStatus(error, '422') || perOrderLimit(error as NodeApiError)) return error;
-	const apiError = error as NodeApiError;
-	const hinted = apiError.context?.retryAfterMs;
-	// Holds end as buyers pay, within seconds: the wait grows, but not past 2 s a time.
-	const wait = typeof hinted === 'number' ? hinted : Math.min(backoffMs(attempts.limitWaits), 2000);
-	if (attempts.waitedMs + wait > limits.limitWaitMs) {
-		const { quantity, eventId } = limits;
-		apiError.message =
-			`Refused: holding ${quantity} place${quantity === 1 ? '' : 's'} on event ${eventId} was ` +
-			`NOT applied: your account's limit of reserved tickets stayed reached through ` +
-			`${Math.round(attempts.waitedMs / 1000)} s of waiting` +
-			(typeof hinted === 'number' ? ` (the service asked to wait ${wait / 1000} s more)` : '') +
-			` (Max Wait for the Reserved-Tickets Limit: ${limits.limitWaitMs / 1000} s). ` +
-			'Release holds you no longer need.';
-		return apiError;
-	}
-	attempts.limitWaits++;
-	attempts.waitedMs += wait;
-	await sleep(wait);
-	return this.getExecutionCancelSignal?.()?.aborted ? error : undefined;
-}
 
 export async function execute(this: IExecuteFunctions, i: number) {
 	const inputs = new Inputs(this.getNode(), i);
@@ -227,6 +154,7 @@ export async function execute(this: IExecuteFunctions, i: number) {
 	);
 	const settings = pageSettings.call(this, i);
 	const { options } = settings;
+	checkWriteOptions(options, inputs);
 	const limits: Limits = {
 		conflictRetries: inputs.number(options.conflictRetries ?? 5, 'New Picks After a Conflict', {
 			min: 0,
@@ -261,7 +189,11 @@ export async function execute(this: IExecuteFunctions, i: number) {
 		? path`/event-points/${eventId}/sectors/${sectorId}/places`
 		: path`/event-points/${eventId}/places`;
 
-	const attempts: Attempts = { conflicts: 0, limitWaits: 0, waitedMs: 0 };
+	const attempts: Attempts & { firstLimitAt?: number } = {
+		conflicts: 0,
+		limitWaits: 0,
+		waitedMs: 0,
+	};
 	const taken = new Set<string>();
 	const read = async () => await apiRequestAllItems.call(this, planPath, {}, reading);
 	// After a 409 the plan just read is used again without the places taken: a read costs a few
@@ -286,10 +218,12 @@ export async function execute(this: IExecuteFunctions, i: number) {
 					method: 'POST',
 					path: '/orders',
 					body: bodyOf(places, pick.priceCategory),
-					check: createCheck(eventId, places),
+					check: createCheck(eventId, places, planPath),
 				},
 				settings,
 			);
+			noteHeld(this, i, String(order.id), places, 'created');
+			const { conflicts, limitWaits, waitedMs } = attempts;
 			return {
 				...order,
 				places: pick.places.map(({ id, sectorName, rowName, placeName }) => ({
@@ -299,7 +233,7 @@ export async function execute(this: IExecuteFunctions, i: number) {
 					placeName,
 				})),
 				priceCategory: pick.priceCategory,
-				holdAttempts: attempts,
+				holdAttempts: { conflicts, limitWaits, waitedMs },
 			};
 		} catch (error) {
 			const { conflicts } = attempts;

@@ -3,7 +3,8 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { path } from '../../../shared/path';
 import { orderCall, orderId, ticketId } from './call';
 import { orderIdField, orderOptions, ticketIdField } from './fields';
-import { AFTER_A_WRITE, orderCheck, ticketsOf } from './writeCheck';
+import { orderCheck, plainId, ticketsOf } from './readBack';
+import { AFTER_A_WRITE } from './writeCheck';
 
 export const option = {
 	name: 'Remove Ticket',
@@ -34,7 +35,7 @@ export async function execute(this: IExecuteFunctions, i: number) {
 			check: orderCheck(
 				order,
 				`Removing ticket ${ticket} from order ${order}`,
-				(read) => !ticketsOf(read).some((t) => String(t.ticketId) === ticket),
+				(read) => !ticketsOf(read).some((t) => plainId(t.ticketId, 'tickets') === ticket),
 			),
 		};
 	});

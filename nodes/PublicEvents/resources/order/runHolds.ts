@@ -1,17 +1,27 @@
-import { NodeApiError, type IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+
+import { path } from '../../../shared/path';
+import { apiRequest } from '../../../shared/transport';
 
 interface Hold {
+	/** The input item, counted from 0 as n8n does; messages count from 1 (`itemWord`). */
 	item: number;
 	order: string;
+	places: string[];
+	/** "created" (the run made the order) or "added them to" (it grew an order made before). */
 	verb: string;
 }
 
 /**
- * Places that orders of this run hold, by the item that booked them. n8n runs the node once per
- * input item: fed 50 places, item 0's order holds a place item 1 asks for, and the service's 409
- * would read as if someone else had taken it. One map per node run (its context object).
+ * Orders this node run booked places into, by place and in order. n8n runs the node once per
+ * input item: fed 50 places, item 1's order holds a place item 2 asks for, and the service's 409
+ * would read as if someone else had taken it; and when item 3 fails and stops the run, the holds
+ * of items 1 and 2 must not stay behind unnamed. One record per node run (its context object).
  */
-const runs = new WeakMap<object, Map<string, Hold>>();
+const runs = new WeakMap<object, { byPlace: Map<string, Hold>; all: Hold[] }>();
+
+/** An input item as a person counts it in a message: the first is item 1. */
+export const itemWord = (item: number) => `item ${item + 1}`;
 
 /** Called after item `item` booked `places` into `order` ("created", "added them to"). */
 export function noteHeld(
@@ -21,9 +31,11 @@ export function noteHeld(
 	places: string[],
 	verb: string,
 ): void {
-	const held = runs.get(context) ?? new Map<string, Hold>();
-	runs.set(context, held);
-	for (const place of places) held.set(place, { item, order, verb });
+	const run = runs.get(context) ?? { byPlace: new Map<string, Hold>(), all: [] };
+	runs.set(context, run);
+	const hold = { item, order, places, verb };
+	run.all.push(hold);
+	for (const place of places) run.byPlace.set(place, hold);
 }
 
 const numbered = (prefix: string, value: unknown) =>
@@ -67,7 +79,7 @@ export function ownHoldConflict(
 	if (!(error instanceof NodeApiError) || error.httpCode !== '409') return error;
 	const names = placeNames(context);
 	const named = (place: string) => (names.has(place) ? `${place} (${names.get(place)})` : place);
-	const held = runs.get(context);
+	const held = runs.get(context)?.byPlace;
 	const ours = places.filter((place) => held?.has(place));
 	if (!held || ours.length === 0) {
 		const at = error.message.indexOf('Conflict');
@@ -82,12 +94,67 @@ export function ownHoldConflict(
 	const which =
 		ours.length === 1 ? `Place ${named(ours[0])} is` : `Places ${ours.map(named).join(', ')} are`;
 	error.message =
-		`Refused: item ${item}'s places were NOT booked. ${which} ` +
-		`already held by order ${first.order}: item ${first.item} of ` +
+		`Refused: ${itemWord(item)}'s places were NOT booked. ${which} ` +
+		`already held by order ${first.order}: ${itemWord(first.item)} of ` +
 		`this same run ${first.verb} it a moment ago, nobody else. ` +
 		`This node runs once per input item, and each item's order holds ` +
 		`its places. For one order, turn on Execute Once in the node's ` +
-		`Settings, or give all places in one item (Places takes a list). ` +
-		`Release holds you do not need: Order > Change Status > Release Hold on order ${first.order}.`;
+		`Settings, or give all places in one item (Places takes a list).`;
 	return error;
+}
+
+/** Whether item `item` asked to keep its holds when a later item fails (its Options). */
+function keeps(context: IExecuteFunctions, item: number): boolean {
+	try {
+		const options = context.getNodeParameter('options', item, {}) as IDataObject;
+		return options.keepHolds === true || options.keepHolds === 'true';
+	} catch {
+		return false;
+	}
+}
+
+const RELEASE = 'Order > Change Status > Release Hold';
+
+/**
+ * When `failed` (an input item) stops the run, the orders earlier items made are released (unless
+ * their Options say Keep Holds When a Later Item Fails) and every order the run booked places into
+ * is named in the error, with what became of it: no hold is left behind unnamed.
+ */
+export async function afterStoppedRun(
+	context: IExecuteFunctions,
+	failed: number,
+	error: Error,
+): Promise<void> {
+	const holds = runs.get(context)?.all.filter((hold) => hold.item < failed) ?? [];
+	if (holds.length === 0) return;
+	const count = context.getInputData().length;
+	const words: string[] = [];
+	const cancelled = context.getExecutionCancelSignal?.()?.aborted === true;
+	for (const hold of holds) {
+		const what = `order ${hold.order} (${itemWord(hold.item)}, places ${hold.places.join(', ')})`;
+		if (hold.verb !== 'created') {
+			words.push(`${what} still holds the places added to it`);
+		} else if (keeps(context, hold.item) || cancelled) {
+			words.push(`${what} is still held`);
+		} else {
+			try {
+				await apiRequest.call(
+					context,
+					'PUT',
+					path`/orders/${hold.order}/status`,
+					{ body: { toStatus: 'expired' } },
+					{ itemIndex: hold.item },
+				);
+				words.push(`${what} was released`);
+			} catch (failure) {
+				const why = (failure as Error).message.replace(/\.$/, '');
+				words.push(`${what} could not be released (${why}): it may still be held`);
+			}
+		}
+	}
+	const kept = words.some((word) => !word.endsWith('was released'));
+	error.message =
+		`${error.message.replace(/\.$/, '')}. Item ${failed + 1} of ${count} stopped the run; what ` +
+		`earlier items booked: ${words.join('; ')}.` +
+		(kept ? ` Release holds you no longer need: ${RELEASE}.` : '');
 }

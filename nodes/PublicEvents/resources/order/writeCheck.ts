@@ -1,19 +1,15 @@
 import {
 	NodeApiError,
+	sleep,
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHttpRequestMethods,
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { path } from '../../../shared/path';
-import {
-	apiRequest,
-	apiRequestAllItems,
-	uncertainWrite,
-	type RequestSettings,
-} from '../../../shared/transport';
+import { apiRequest, uncertainWrite, type RequestSettings } from '../../../shared/transport';
 import { apiError, type ApiFailure } from '../../../shared/transport/errors';
+import { plainId } from './readBack';
 
 /** An AI tool's words on a write's errors (those below): what they say about calling it again. */
 export const AFTER_A_WRITE =
@@ -22,35 +18,58 @@ export const AFTER_A_WRITE =
 	"event's orders) before calling this again.";
 
 /**
- * A write ends in one of three outcomes, and the node says which, in words a person or an AI
- * agent can act on:
- * - applied: a readable 2xx, or the state read back shows the change (`writeCheck.outcome`);
+ * A write ends in one of these outcomes, named in words a person or an AI agent can act on, and in
+ * `writeCheck.outcome` (on the item when applied, on the error otherwise) for a workflow to branch
+ * on:
+ * - applied: a readable 2xx, or the state read back shows the change;
  * - refused: a readable 4xx, or nothing was sent: "Refused: … was NOT applied";
- * - uncertain: anything else (no answer, 5xx, a redirect, an answer that cannot be read). The
- *   write is never sent again; the state is read back, following no redirect, and the node says
- *   what it found: applied; "was NOT applied" only when the service itself answered, so that the
- *   read is final; otherwise "Uncertain: … not applied when the node checked" (it may still
- *   apply), or "Uncertain: … may or may not have been applied" when the read failed too.
+ * - notApplied: the answer was lost, and the state read back proves the change did not apply and
+ *   cannot apply late: "… was NOT applied … It is safe to run it again.";
+ * - uncertain: anything else. The write is never sent again; the state is read back (following no
+ *   redirect, for up to Max Wait to Confirm a Lost Answer) until it is known, else "Uncertain: …".
  */
+export type Outcome = 'applied' | 'refused' | 'notApplied' | 'uncertain';
+
+/** What a lost answer still tells: whether the service accepted the write, what it named. */
+export interface Answer {
+	/** The service answered 2xx as JSON (or with no body): it acted, even if the body is lost. */
+	accepted: boolean;
+	/** The order the answer names (a body cut short, a Location): this request's, for sure. */
+	orderId?: string;
+	/** The service gave a whole answer, so it is done with the write: a late apply is ruled out. */
+	final: boolean;
+}
+
+/** What the state read back shows about a write whose answer was lost. */
+export interface ReadBack {
+	/** The order as the write left it, when the state shows the write applied. */
+	applied?: IDataObject;
+	/** Otherwise, what the read showed: "the node read order 700001 back: it is unchanged". */
+	shown?: string;
+	/** The state rules out a late apply (a hold already ended cannot be paid). */
+	settled?: boolean;
+	/** The state cannot tell either way (orders this request may or may not have made). */
+	unclear?: boolean;
+	/** Reading again later cannot tell more (what is unclear stays so): the read-back stops. */
+	conclusive?: boolean;
+	/** Orders that may be this write's, each in a few fields, for the person who checks. */
+	candidates?: IDataObject[];
+	/** The order's state as read. */
+	order?: IDataObject;
+}
+
 export interface WriteCheck {
 	/** The change in words, as the subject of a sentence: "Changing the status of order 700001". */
 	change: string;
 	/** Reads the state before the write, for checks that compare (Extend Hold's deadline). */
 	before?: (this: IExecuteFunctions, settings: RequestSettings) => Promise<IDataObject>;
-	/**
-	 * The order if the write took effect, undefined if it did not; throws when the state cannot be
-	 * read.
-	 */
+	/** Reads the state after a lost answer; throws when it cannot be read. */
 	find: (
 		this: IExecuteFunctions,
 		settings: RequestSettings,
-		before?: IDataObject,
-	) => Promise<IDataObject | undefined>;
-	/**
-	 * What the read showed when the write did not take effect: "the node read order 700001 back: it
-	 * is unchanged".
-	 */
-	unchanged: string;
+		before: IDataObject | undefined,
+		answer: Answer,
+	) => Promise<ReadBack>;
 	/** A sentence: what to check by hand when the outcome is not known for sure. */
 	checkFirst: string;
 	/** A sentence added to a 409 Conflict: what to do next. */
@@ -66,6 +85,11 @@ export interface OrderWrite {
 
 export const LATE =
 	'The service may still be working on it and apply it late, so it was not sent again.';
+
+/** Default of Max Wait to Confirm a Lost Answer, and the waits between reads. */
+export const CONFIRM_WAIT_S = 10;
+const FIRST_READ_GAP_MS = 250;
+const LONGEST_READ_GAP_MS = 2000;
 
 const DROPPED = /^(?:ECONNRESET|EPIPE|ECONNABORTED|UND_ERR_SOCKET|ERR_STREAM_PREMATURE_CLOSE)$/;
 
@@ -103,11 +127,62 @@ function isFinal(failure: ApiFailure, body: unknown): boolean {
 	return status < 500 || (body !== null && typeof body === 'object');
 }
 
+/**
+ * The `id` (or `@id`) at the top level of a JSON text, read even when the text is cut short: a
+ * body that names the order it created ties that order to this request.
+ */
+export function topLevelId(text: string | undefined): string | undefined {
+	if (!text) return undefined;
+	let depth = 0;
+	let key: string | undefined;
+	for (let at = 0; at < text.length; at++) {
+		const char = text[at];
+		if (char === '"') {
+			const end = /^"(?:[^"\\]|\\.)*"/.exec(text.slice(at));
+			if (!end) return undefined;
+			const value = end[0].slice(1, -1);
+			at += end[0].length - 1;
+			const after = text.slice(at + 1).trimStart();
+			if (depth === 1 && after.startsWith(':')) key = value;
+			else if (depth === 1 && key !== undefined && (key === 'id' || key === '@id'))
+				return plainId(value, 'orders');
+			continue;
+		}
+		if (char === '{' || char === '[') depth++;
+		else if (char === '}' || char === ']') depth--;
+		else if (depth === 1 && key !== undefined && /\d/.test(char) && (key === 'id' || key === '@id'))
+			return plainId(Number(/^\d+/.exec(text.slice(at))![0]), 'orders');
+		else if (char === ',') key = undefined;
+	}
+	return undefined;
+}
+
+/** What a failed attempt still says about the write (see Answer). */
+function answerOf(failure: ApiFailure, final: boolean): Answer {
+	const { status, answer } = failure;
+	const success = status !== undefined && status >= 200 && status < 300;
+	const type = answer?.contentType ?? '';
+	const orderId = success
+		? (topLevelId(answer?.text) ?? plainId(answer?.location, 'orders'))
+		: undefined;
+	return {
+		accepted: success && (/json/i.test(type) || (answer?.text ?? '') === ''),
+		orderId,
+		final,
+	};
+}
+
 const lower = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 /** The error with the outcome named first; the service's words and the next step kept. */
-function named(error: NodeApiError, outcome: string, next?: string): NodeApiError {
-	error.message = `${outcome} ${error.message.replace(/\.$/, '')}.${next ? ` ${next}` : ''}`;
+function named(
+	error: NodeApiError,
+	prefix: string,
+	outcome: IDataObject,
+	next?: string,
+): NodeApiError {
+	error.message = `${prefix} ${error.message.replace(/\.$/, '')}.${next ? ` ${next}` : ''}`;
+	error.context.writeCheck = outcome;
 	return error;
 }
 
@@ -117,51 +192,62 @@ function refused(this: IExecuteFunctions, error: unknown, check: WriteCheck): un
 	if (this.getExecutionCancelSignal?.()?.aborted) return error;
 	const apiErr = new NodeApiError(this.getNode(), error as JsonObject);
 	const { httpCode } = apiErr;
+	const outcome = { outcome: 'refused' };
 	if (httpCode && Number(httpCode) >= 400 && Number(httpCode) < 500) {
 		return named(
 			apiErr,
 			`Refused: ${lower(check.change)} was NOT applied.`,
+			outcome,
 			httpCode === '409' ? check.onConflict : undefined,
 		);
 	}
 	return named(
 		apiErr,
 		`Refused: ${lower(check.change)} was NOT applied: the request never reached the service.`,
+		outcome,
 	);
 }
 
+/** The bounded wait to confirm a lost answer, from the Options (Max Wait to Confirm…). */
+function confirmWaitMs(settings: RequestSettings & { options?: IDataObject }): number {
+	const seconds = Number(settings.options?.confirmWaitSeconds ?? CONFIRM_WAIT_S);
+	return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+}
+
 /**
- * Sends a write once; when its outcome is not known, reads the state back and says what it found.
- * Applied gives the order read, with `writeCheck: { outcome: 'applied', cause }`.
+ * Sends a write once; when its outcome is not known, reads the state back until it is (within Max
+ * Wait to Confirm a Lost Answer) and says what it found. Applied gives the order read, with
+ * `writeCheck: { outcome: 'applied', cause }`; any other outcome throws an error whose
+ * `context.writeCheck` names it with the order's state.
  */
 export async function checkedWrite(
 	this: IExecuteFunctions,
 	write: OrderWrite,
-	settings: RequestSettings,
+	settings: RequestSettings & { options?: IDataObject },
 ): Promise<IDataObject> {
 	const { check, method } = write;
-	const reading = settings;
 	let before: IDataObject | undefined;
 	try {
-		before = check.before ? await check.before.call(this, reading) : undefined;
+		before = check.before ? await check.before.call(this, settings) : undefined;
 	} catch (error) {
 		throw named(
 			new NodeApiError(this.getNode(), error as JsonObject),
 			`Not sent: ${lower(check.change)} was NOT applied, since reading the state first failed.`,
+			{ outcome: 'notApplied' },
 		);
 	}
 	let failure: ApiFailure;
 	let cause: string;
-	let final: boolean;
+	let answer: Answer;
 	try {
-		const answer = (await apiRequest.call(
+		const answered = (await apiRequest.call(
 			this,
 			method,
 			write.path,
 			{ body: write.body },
 			settings,
 		)) as IDataObject;
-		if (answer.id !== undefined) return answer;
+		if (answered.id !== undefined) return answered;
 		// A readable success without the order: the service is done, the read-back gives the order.
 		failure = {
 			method,
@@ -172,140 +258,93 @@ export async function checkedWrite(
 			detail: `${method} ${write.path} answered without the order`,
 		};
 		cause = 'the service answered without the order';
-		final = true;
+		answer = { accepted: true, final: true, orderId: plainId(answered['@id'], 'orders') };
 	} catch (error) {
 		const uncertain = uncertainWrite(error);
 		if (!uncertain) throw refused.call(this, error, check);
 		failure = uncertain;
 		cause = causeOf(uncertain, settings);
-		final = isFinal(uncertain, uncertain.body ?? (error as NodeApiError).context?.body);
+		answer = answerOf(
+			uncertain,
+			isFinal(uncertain, uncertain.body ?? (error as NodeApiError).context?.body),
+		);
 	}
-	let order: IDataObject | undefined;
-	try {
-		order = await check.find.call(this, reading, before);
-	} catch (readError) {
-		const why = (readError as Error).message.replace(/\.$/, '');
-		const reason =
-			`Uncertain: ${lower(check.change)} may or may not have been applied: ${cause}, and ` +
-			`reading it back failed too (${why}). It was not sent again. ${check.checkFirst}`;
-		throw apiError(this.getNode(), { ...failure, reason });
-	}
-	if (order) return { ...order, writeCheck: { outcome: 'applied', cause } };
-	const elsewhere = failure.redirected
-		? ' Check the Base URL in the credential first: the service sends writes to another address.'
-		: '';
-	const reason = final
-		? `${check.change} was NOT applied: ${cause}, so ` +
-			`${check.unchanged}. It is safe to run it again.${elsewhere}`
-		: `Uncertain: ${lower(check.change)} was not applied when the node ` +
-			`checked: ${cause}, and ${check.unchanged}. ${LATE} ${check.checkFirst}`;
-	throw apiError(this.getNode(), { ...failure, reason });
+	return await confirm.call(this, write, settings, { failure, cause, answer, before });
 }
 
-export const ticketsOf = (order: IDataObject) =>
-	Array.isArray(order.tickets) ? (order.tickets as IDataObject[]) : [];
-
-/**
- * The order read back; an answer that is not this order is no evidence either way, so the read
- * fails.
- */
-async function readOrder(
+/** Reads the state back until the outcome is known or Max Wait to Confirm a Lost Answer is spent. */
+async function confirm(
 	this: IExecuteFunctions,
-	id: string,
-	settings: RequestSettings,
+	{ check }: OrderWrite,
+	settings: RequestSettings & { options?: IDataObject },
+	lost: { failure: ApiFailure; cause: string; answer: Answer; before?: IDataObject },
 ): Promise<IDataObject> {
-	const route = path`/orders/${id}`;
-	const order = (await apiRequest.call(this, 'GET', route, {}, settings)) as IDataObject;
-	if (String(order.id) === id) return order;
-	const reason = `GET ${route} answered something other than order ${id}`;
-	throw apiError(this.getNode(), {
-		method: 'GET',
-		path: route,
-		status: 200,
-		body: order,
-		attempts: 1,
-		waitedMs: 0,
-		itemIndex: settings.itemIndex,
-		reason,
-	});
-}
-
-/**
- * A check for a write to one order (its id checked as a number): `applied` compares the order read
- * back (GET /orders/{id}) with the values the node checked and sent.
- */
-export function orderCheck(
-	id: string,
-	change: string,
-	applied: (order: IDataObject, before?: IDataObject) => boolean,
-	options: { compareWithBefore?: boolean; onConflict?: string } = {},
-): WriteCheck {
-	return {
-		change,
-		before: options.compareWithBefore
-			? async function (settings) {
-					return await readOrder.call(this, id, settings);
-				}
-			: undefined,
-		async find(settings, before) {
-			const order = await readOrder.call(this, id, settings);
-			return applied(order, before) ? order : undefined;
-		},
-		unchanged: `the node read order ${id} back: it is unchanged`,
-		checkFirst: `Check order ${id} (Order > Get) before running this again.`,
-		onConflict:
-			options.onConflict ?? `Read order ${id} (Order > Get) to see its status before trying again.`,
+	const { failure, cause, answer } = lost;
+	const started = Date.now();
+	const deadline = started + confirmWaitMs(settings);
+	let gap = FIRST_READ_GAP_MS;
+	let reads = 0;
+	let read: ReadBack | undefined;
+	let readError: Error | undefined;
+	for (;;) {
+		reads++;
+		try {
+			read = await check.find.call(this, settings, lost.before, answer);
+			readError = undefined;
+		} catch (error) {
+			readError = error as Error;
+		}
+		if (read?.applied && !readError)
+			return { ...read.applied, writeCheck: { outcome: 'applied', cause } };
+		const known =
+			!readError &&
+			(read?.conclusive === true || (!read?.unclear && (answer.final || read?.settled === true)));
+		if (known || Date.now() + gap > deadline || this.getExecutionCancelSignal?.()?.aborted) break;
+		await sleep(gap);
+		gap = Math.min(gap * 2, LONGEST_READ_GAP_MS);
+	}
+	const over =
+		reads > 1
+			? ` (read back ${reads} times over ${Math.round((Date.now() - started) / 1000)} s)`
+			: '';
+	const outcome: IDataObject = {
+		...(read?.order ? { order: read.order } : {}),
+		...(read?.candidates ? { candidates: read.candidates } : {}),
 	};
-}
-
-/** A place held or sold by anyone answers 409. */
-export const TAKEN =
-	`A place that is sold or held cannot be booked: pick other places from the ` +
-	`event's place list (Hall Plan > Get Places, those with availableCount above 0)`;
-
-const sameIds = (a: unknown[], b: unknown[]) =>
-	a.map(String).sort().join() === b.map(String).sort().join();
-
-/**
- * Create's check: a live order of this account (the credential's company) on the event holding
- * exactly the places sent. The event's order list has no tickets, so each live hold is read,
- * newest first; the account's reserved-tickets limit bounds how many there are.
- */
-export function createCheck(eventId: string, places: string[]): WriteCheck {
-	return {
-		change: `Creating an order on event ${eventId}`,
-		async find(settings) {
-			const live = await apiRequestAllItems.call(
-				this,
-				path`/event-points/${eventId}/orders`,
-				{ status: 'reserved_to_time' },
-				settings,
-			);
-			for (const candidate of live.sort((a, b) => Number(b.id) - Number(a.id))) {
-				const id = String(candidate.id);
-				// An id from the answer goes into a path only as a number.
-				if (!/^\d{1,19}$/.test(id)) continue;
-				const order = await readOrder.call(this, id, settings);
-				if (
-					order.status !== 'reserved_to_time' ||
-					!sameIds(
-						ticketsOf(order).map((t) => t.placeId),
-						places,
-					)
-				)
-					continue;
-				// Create answers without tickets: one item, as an answered Create gives.
-				const created = { ...order };
-				delete created.tickets;
-				return created;
-			}
-			return undefined;
-		},
-		unchanged: `the node searched the live orders of event ${eventId}: none holds these places`,
-		checkFirst:
-			`Check the orders of event ${eventId} (Order > Get Many for ` +
-			`Event, status Held) before running this again: a hold left ` +
-			`behind counts against your reserved-tickets limit until it ends.`,
-		onConflict: `${TAKEN} and create the order again with free ones.`,
+	const fail = (reason: string, named: Outcome) => {
+		const error = apiError(this.getNode(), { ...failure, reason });
+		error.context.writeCheck = { outcome: named, cause, ...outcome };
+		return error;
 	};
+	if (readError) {
+		const why = readError.message.replace(/\.$/, '');
+		throw fail(
+			`Uncertain: ${lower(check.change)} may or may not have been applied: ${cause}, and ` +
+				`reading it back failed too (${why})${over}. It was not sent again. ${check.checkFirst}`,
+			'uncertain',
+		);
+	}
+	const shown = `${read!.shown ?? 'the state read back does not show it'}${over}`;
+	if (read!.unclear) {
+		throw fail(
+			`Uncertain: ${lower(check.change)} may or may not have been applied: ${cause}, and ` +
+				`${shown}. It was not sent again. ${check.checkFirst}`,
+			'uncertain',
+		);
+	}
+	if (answer.final || read!.settled) {
+		const elsewhere = failure.redirected
+			? ' Check the Base URL in the credential first: the service sends writes to another address.'
+			: '';
+		throw fail(
+			`${check.change} was NOT applied: ${cause}, so ${shown}. It is safe to run it again.` +
+				elsewhere,
+			'notApplied',
+		);
+	}
+	throw fail(
+		`Uncertain: ${lower(check.change)} was not applied when the node checked: ${cause}, and ` +
+			`${shown}. ${LATE} ${check.checkFirst}`,
+		'uncertain',
+	);
 }

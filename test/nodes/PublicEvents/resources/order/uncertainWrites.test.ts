@@ -134,7 +134,7 @@ describe.each(writes)('$operation, answer lost', ({ operation, route, prepare })
 			const { items, error, log } = await runWith(
 				{ kind: 'drop', phase: 'before', method: 'PUT', path: route },
 				operation,
-				parameters,
+				{ ...parameters, options: { confirmWaitSeconds: 1 } },
 			);
 			expect(items).toEqual([]);
 			expect(error?.message).toMatch(
@@ -143,10 +143,20 @@ describe.each(writes)('$operation, answer lost', ({ operation, route, prepare })
 						'nnection dropped before the answer arrived, ',
 				),
 			);
-			expect(error?.message).toContain(
-				`read order ${id} back: it is unchanged. ${LATE} Check ` +
-					`order ${id} (Order > Get) before running this again.`,
+			expect(error?.message).toMatch(
+				new RegExp(
+					`read order ${id} back: it is unchanged \\(status ${stored.status}\\) \\(read back ` +
+						`\\d+ times over 1 s\\)\\. ${LATE} Check order ${id} \\(Order > Get\\) before ` +
+						`running this again\\.$`,
+				),
 			);
+			// Read back until the wait was spent: the outcome stays open, named with the order's state.
+			expect(readBacks(log)).toBeGreaterThanOrEqual(3);
+			expect((error as { context?: IDataObject }).context?.writeCheck).toEqual({
+				outcome: 'uncertain',
+				cause: 'the connection dropped before the answer arrived',
+				order: expect.objectContaining({ id: String(id), status: stored.status }),
+			});
 			expect(error?.message).not.toMatch(/safe to run/);
 			await sb().app.idle();
 			expect(await applied()).toBe(false);
@@ -167,7 +177,7 @@ describe.each(writes)('$operation, answer lost', ({ operation, route, prepare })
 			new RegExp(
 				' was NOT applied: the service answered 503 \\(a server error\\)' +
 					' instead of the result, so the node read order \\d+ back: it ' +
-					'is unchanged\\. It is safe to run it again\\.$',
+					'is unchanged \\(status \\w+\\)\\. It is safe to run it again\\.$',
 			),
 		);
 		expect((error as { httpCode?: string } | undefined)?.httpCode).toBe('503');
@@ -177,31 +187,45 @@ describe.each(writes)('$operation, answer lost', ({ operation, route, prepare })
 	});
 
 	it(
-		"no answer within the node's Timeout, applied late: the node " +
-			'said it may still apply, and did not send it again',
+		"no answer within the node's Timeout, applied late: read back until it shows, so " +
+			'applied; with no wait to confirm, said to be open; sent once each',
 		async () => {
-			const { id, parameters, applied } = await prepare();
-			const started = Date.now();
-			const { error, log } = await runWith(
-				{ kind: 'latency', delayMs: 2000, method: 'PUT', path: route },
-				operation,
-				{ ...parameters, options: { timeout: 1 } },
-			);
-			expect(Date.now() - started).toBeLessThan(2000);
-			expect(error?.message).toMatch(
+			const slow = { kind: 'latency', delayMs: 2000, method: 'PUT', path: route };
+			const late = await prepare();
+			const open = await runWith(slow, operation, {
+				...late.parameters,
+				options: { timeout: 1, confirmWaitSeconds: 0 },
+			});
+			expect(open.error?.message).toMatch(
 				new RegExp(
 					'^Uncertain: .* was not applied when the node checked: no ans' +
 						'wer came within the Timeout \\(1 s\\), and the node read order' +
 						' \\d+ back: it is unchanged',
 				),
 			);
-			expect(error?.message).toContain(
-				`${LATE} Check order ${id} (Order > Get) before running this again.`,
+			expect(open.error?.message).toContain(
+				`${LATE} Check order ${late.id} (Order > Get) before running this again.`,
 			);
-			expect(readBacks(log)).toBeGreaterThanOrEqual(1);
+			// One read back (Extend Hold reads the order once before writing, too).
+			expect(readBacks(open.log)).toBe(operation === 'extendHold' ? 2 : 1);
 			// The slow request runs to its end after the node gave up: applied once, sent once.
 			await sb().app.idle();
+			expect(await late.applied()).toBe(true);
+			expect(sent(open.log, 'PUT', route)).toBe(1);
+			await release(late.id);
+
+			const { id, parameters, applied } = await prepare();
+			const { items, error, log } = await runWith(slow, operation, {
+				...parameters,
+				options: { timeout: 1 },
+			});
+			expect(error).toBeUndefined();
+			expect(items[0].json.writeCheck).toEqual({
+				outcome: 'applied',
+				cause: 'no answer came within the Timeout (1 s)',
+			});
 			expect(await applied()).toBe(true);
+			expect(readBacks(log)).toBeGreaterThanOrEqual(2);
 			expect(sent(log, 'PUT', route)).toBe(1);
 			await release(id);
 		},
@@ -225,7 +249,7 @@ describe.each(writes)('$operation, answer lost', ({ operation, route, prepare })
 				operation,
 				{
 					...parameters,
-					options: { maxRetries: 1, maxRetryWait: 5 },
+					options: { maxRetries: 1, maxRetryWait: 5, confirmWaitSeconds: 1 },
 				},
 			);
 			expect(error?.message).toMatch(
@@ -267,7 +291,8 @@ describe('an answer the node cannot read is an unknown outcome too', () => {
 			expect(error?.message).toMatch(
 				new RegExp(
 					`^Changing the status of order ${id} to paid was NOT applied: ${cause}, so the ` +
-						`node read order ${id} back: it is unchanged\\. It is safe to run it again\\.$`,
+						`node read order ${id} back: it is unchanged \\(status reserved_to_time\\)\\. ` +
+						`It is safe to run it again\\.$`,
 				),
 			);
 			expect(sent(log, 'PUT', '/orders/{id}/status')).toBe(1);

@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import type { IDataObject } from 'n8n-workflow';
 import type { AddressInfo } from 'node:net';
 
 import { byId, EVENT, orderNodeSuite } from '../../../../../harness/nodes/orderNode';
@@ -16,28 +17,36 @@ const suite = orderNodeSuite();
 const { sb, create, getOrder } = suite;
 const { runWith, release } = hostileWrites(suite);
 
-describe('applied, but the answer cannot be read: read back, "applied", sent once', () => {
+const createOn = async (free: { ids: string[]; priceCategory: string }, quirks: IDataObject) =>
+	await runWith(
+		'create',
+		{
+			eventId: byId(String(EVENT)),
+			places: byId(free.ids.join(',')),
+			priceCategory: free.priceCategory,
+		},
+		{ quirks },
+	);
+
+describe('applied, but the answer cannot be read: read back, sent once', () => {
 	it.each([
 		[
-			'a gzip header over plain JSON',
+			'a gzip header over plain JSON (201: accepted)',
 			'gzip',
 			/^the service answered 201, but the answer could not be read$/,
 		],
-		['an HTML page', 'html', /^the service answered 200, but the answer could not be read$/],
-		['bytes that are not HTTP', 'garbage', /^what came back was not an HTTP answer \(HPE_\w+\)$/],
-		['a body cut short', 'truncated', /\S/],
-	])('Create answered with %s: the order it made, once', async (_, mangle, cause) => {
+		[
+			'a body cut short (201, naming the order)',
+			'truncated',
+			/^the service answered 201, but the answer could not be read$/,
+		],
+	])('Create answered with %s: the order it made, applied, once', async (_, mangle, cause) => {
 		const free = await sb().freePlaces(EVENT, 2);
 		const count = sb().app.store.orders.size;
-		const { items, error, log } = await runWith(
-			'create',
-			{
-				eventId: byId(String(EVENT)),
-				places: byId(free.ids.join(',')),
-				priceCategory: free.priceCategory,
-			},
-			{ quirks: { mangleWriteAnswers: mangle, mangleWriteAnswersCount: 1 } },
-		);
+		const { items, error, log } = await createOn(free, {
+			mangleWriteAnswers: mangle,
+			mangleWriteAnswersCount: 1,
+		});
 		expect(error).toBeUndefined();
 		expect(sb().app.store.orders.size - count).toBe(1);
 		expect(sent(log, 'POST', '/orders')).toBe(1);
@@ -46,8 +55,47 @@ describe('applied, but the answer cannot be read: read back, "applied", sent onc
 		const { tickets, ...stored } = (await getOrder(Number(output.id))).body;
 		expect(tickets!.map((t) => String(t.placeId)).sort()).toEqual([...free.ids].sort());
 		expect(output).toEqual(stored);
+		// The cut body named the order: read directly, no search of the event's orders.
+		if (mangle === 'truncated') expect(sent(log, 'GET', '/event-points/{id}/orders')).toBe(0);
 		await release(Number(output.id));
 	});
+
+	it.each([
+		["an HTML page (200, not the API's JSON)", 'html'],
+		['bytes that are not HTTP', 'garbage'],
+	])(
+		'Create answered with %s: nothing ties the order to this request, so it is named, not taken',
+		async (_, mangle) => {
+			const free = await sb().freePlaces(EVENT, 2);
+			const { items, error, log } = await createOn(free, {
+				mangleWriteAnswers: mangle,
+				mangleWriteAnswersCount: 1,
+			});
+			expect(items).toEqual([]);
+			expect(sent(log, 'POST', '/orders')).toBe(1);
+			const made = [...sb().app.store.orders.values()].find(
+				(o) =>
+					o.status === 'reserved_to_time' &&
+					o.tickets.some((t) => free.ids.includes(String(t.placeId))),
+			)!;
+			expect(error?.message).toMatch(
+				new RegExp(
+					`^Uncertain: creating an order on event ${EVENT} may or may not have been applied: .*` +
+						`live orders of your account hold places ${free.ids.join(', ')}: order ${made.id} ` +
+						`\\(places ${free.ids.join(', ')}\\)\\. Nothing the service answered ties it to this ` +
+						`request: it may be another buyer's on the same key, so the node did not take it ` +
+						`as this one\\. It was not sent again\\. Check the orders of event ${EVENT}`,
+				),
+			);
+			expect((error as { context?: IDataObject }).context?.writeCheck).toMatchObject({
+				outcome: 'uncertain',
+				candidates: [{ id: String(made.id), status: 'reserved_to_time', places: free.ids }],
+			});
+			// Nothing to wait for: one search, the order read once.
+			expect(sent(log, 'GET', '/event-points/{id}/orders')).toBe(1);
+			await release(made.id);
+		},
+	);
 
 	it(
 		'Change Status Paid answered with a gzip header over plain ' +
@@ -89,7 +137,8 @@ describe('a redirect on a write: not followed, read back at the Base URL', () =>
 					`^Changing the status of order ${held.id} to paid was NOT applied: the ` +
 						`service answered with a redirect \\(307 to ` +
 						`http://127\\.0\\.0\\.1:\\d+/api/v2/orders/${held.id}/status\\) instead of ` +
-						`the result, so the node read order ${held.id} back: it is unchanged\\. It ` +
+						`the result, so the node read order ${held.id} back: it is unchanged \\(status ` +
+						`reserved_to_time\\)\\. It ` +
 						`is safe to run it again\\. Check the Base URL in the credential first`,
 				),
 			);
@@ -142,7 +191,7 @@ describe('a read-back that proves nothing is not taken as proof', () => {
 			const { order: held } = await create(1);
 			const { error } = await runWith(
 				'changeStatus',
-				{ orderId: String(held.id), toStatus: 'paid' },
+				{ orderId: String(held.id), toStatus: 'paid', options: { confirmWaitSeconds: 1 } },
 				{
 					faults: [
 						{ kind: 'drop', phase: 'after', method: 'PUT', path: '/orders/{id}/status' },
@@ -152,6 +201,7 @@ describe('a read-back that proves nothing is not taken as proof', () => {
 							method: 'GET',
 							path: '/orders/{id}',
 							body: { id: 1, status: 'reserved_to_time' },
+							count: 0,
 						},
 					],
 				},
@@ -163,6 +213,7 @@ describe('a read-back that proves nothing is not taken as proof', () => {
 						'order \\d+\\)',
 				),
 			);
+			await sb().admin('DELETE', '/faults');
 			expect((await getOrder(held.id)).body.status).toBe('paid');
 		},
 	);
@@ -174,7 +225,7 @@ describe('a read-back that proves nothing is not taken as proof', () => {
 			const { order: held } = await create(1);
 			const { error } = await runWith(
 				'changeStatus',
-				{ orderId: String(held.id), toStatus: 'paid' },
+				{ orderId: String(held.id), toStatus: 'paid', options: { confirmWaitSeconds: 1 } },
 				{ faults: [{ kind: 'html', status: 500, method: 'PUT', path: '/orders/{id}/status' }] },
 			);
 			expect(error?.message).toMatch(

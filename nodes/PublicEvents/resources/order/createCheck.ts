@@ -1,0 +1,137 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { path } from '../../../shared/path';
+import {
+	apiRequestAllItems,
+	type PageSettings,
+	type RequestSettings,
+} from '../../../shared/transport';
+import { orderIdOf, placeIdsOf, plainId, readOrder, samePlaces, stateOf } from './readBack';
+import type { Answer, ReadBack, WriteCheck } from './writeCheck';
+
+/** A place held or sold by anyone answers 409. */
+export const TAKEN =
+	`A place that is sold or held cannot be booked: pick other places from the ` +
+	`event's place list (Hall Plan > Get Places, those with availableCount above 0)`;
+
+const listed = (ids: string[]) => ids.join(', ');
+
+/** Create answers without tickets: one item, as an answered Create gives. */
+function asCreated(order: IDataObject): IDataObject {
+	const created = { ...order };
+	delete created.tickets;
+	return created;
+}
+
+/** The account's live orders on the event holding any of `places`, each read whole. */
+async function holdersOf(
+	this: IExecuteFunctions,
+	eventId: string,
+	places: string[],
+	settings: RequestSettings,
+): Promise<IDataObject[]> {
+	const live = await apiRequestAllItems.call(
+		this,
+		path`/event-points/${eventId}/orders`,
+		{ status: 'reserved_to_time' },
+		{ ...settings, limit: undefined, keep: undefined } as PageSettings,
+	);
+	const holders: IDataObject[] = [];
+	const wanted = new Set(places);
+	// Newest first: a new hold is the likeliest; the account's limit bounds how many there are.
+	const ids = live
+		.map(orderIdOf)
+		.filter((id): id is string => id !== undefined)
+		.sort((a, b) => Number(b) - Number(a));
+	for (const id of ids) {
+		const order = await readOrder.call(this, id, settings);
+		if (order.status !== 'reserved_to_time') continue;
+		if (placeIdsOf(order).some((place) => wanted.has(place))) holders.push(order);
+	}
+	return holders;
+}
+
+/** Which of `places` the hall plan (the sector's, when known) shows taken. */
+async function takenOf(
+	this: IExecuteFunctions,
+	planPath: string,
+	places: string[],
+	settings: RequestSettings,
+): Promise<string[]> {
+	const wanted = new Set(places);
+	const plan = await apiRequestAllItems.call(this, planPath, {}, {
+		...settings,
+		limit: undefined,
+		keep: (place) => wanted.has(plainId(place, 'places') ?? ''),
+	} as PageSettings);
+	const free = new Set(
+		plan
+			.filter((place) => Number(place.availableCount) > 0)
+			.map((place) => plainId(place, 'places')),
+	);
+	return places.filter((place) => !free.has(place));
+}
+
+/**
+ * Create's check. Nothing the API shows ties an order to the request that made it except the
+ * answer, so an order is this request's only when the answer names it (a body cut short, a
+ * Location), or when the service accepted the request (a 2xx, body lost) and one live order of the
+ * account holds exactly these places: no other order can hold them while it does. Any other
+ * order holding them may be another buyer's on the same key: it is named, never taken. "Not
+ * applied" needs the hall plan to show every place free.
+ */
+export function createCheck(
+	eventId: string,
+	places: string[],
+	planPath = path`/event-points/${eventId}/places`,
+): WriteCheck {
+	const these = `place${places.length === 1 ? '' : 's'} ${listed(places)}`;
+	return {
+		change: `Creating an order on event ${eventId}`,
+		async find(settings, _before, answer: Answer): Promise<ReadBack> {
+			if (answer.orderId !== undefined) {
+				const order = await readOrder.call(this, answer.orderId, settings);
+				return { applied: asCreated(order) };
+			}
+			const holders = await holdersOf.call(this, eventId, places, settings);
+			const exact = holders.filter((order) => samePlaces(placeIdsOf(order), places));
+			if (answer.accepted && exact.length === 1 && holders.length === 1)
+				return { applied: asCreated(exact[0]) };
+			if (holders.length > 0) {
+				const named = holders
+					.map((order) => `order ${orderIdOf(order)} (places ${listed(placeIdsOf(order))})`)
+					.join(', ');
+				return {
+					unclear: true,
+					// Accepted, the order may yet show its places as asked; otherwise nothing will change.
+					conclusive: !answer.accepted,
+					candidates: holders.map(stateOf),
+					shown:
+						`live orders of your account hold ${these}: ${named}. Nothing the service ` +
+						`answered ties ${holders.length === 1 ? 'it' : 'them'} to this request: it may be ` +
+						`another buyer's on the same key, so the node did not take it as this one`,
+				};
+			}
+			const taken = await takenOf.call(this, planPath, places, settings);
+			if (taken.length === 0)
+				return {
+					shown:
+						`the node searched the live orders of event ${eventId}: none holds these ` +
+						`places, and the hall plan shows them free`,
+				};
+			return {
+				unclear: true,
+				shown:
+					`place${taken.length === 1 ? '' : 's'} ${listed(taken)} ` +
+					`${taken.length === 1 ? 'is' : 'are'} no longer free, yet no live order of your ` +
+					`account on event ${eventId} holds ${these} (its order list may not show a new ` +
+					`order yet)`,
+			};
+		},
+		checkFirst:
+			`Check the orders of event ${eventId} (Order > Get Many for Event, status Held) before ` +
+			`running this again: a hold left behind counts against your reserved-tickets limit ` +
+			`until it ends.`,
+		onConflict: `${TAKEN} and create the order again with free ones.`,
+	};
+}

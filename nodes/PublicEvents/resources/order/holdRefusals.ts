@@ -1,0 +1,129 @@
+import { NodeApiError, sleep, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+
+import { backoffMs } from '../../../shared/transport/retry';
+
+// What Hold Best Available does with a refused hold: picks again after a 409, waits out the
+// account's reserved-tickets limit (422) within bounds, and fails at once on anything else.
+
+export interface Attempts {
+	conflicts: number;
+	limitWaits: number;
+	waitedMs: number;
+}
+
+export interface Limits {
+	conflictRetries: number;
+	limitWaitMs: number;
+	eventId: string;
+	quantity: number;
+}
+
+/**
+ * The least wait on the limit, whatever the answer says (a `Retry-After: 0`, an HTTP date already
+ * past): holds end as buyers pay, within seconds, so asking sooner only loads the service.
+ */
+export const LIMIT_WAIT_FLOOR_MS = 1000;
+/** Without a Retry-After the wait grows, but not past this a time. */
+const LIMIT_WAIT_STEP_MS = 2000;
+
+const isStatus = (error: unknown, status: string) =>
+	error instanceof NodeApiError && error.httpCode === status;
+
+/** The places a 409 names as taken, when its body lists them. */
+function takenIn(error: NodeApiError): string[] {
+	const body = error.context?.body as IDataObject | undefined;
+	return Array.isArray(body?.places) ? body.places.map(String) : [];
+}
+
+const ACCOUNT_LIMIT = new RegExp(
+	'reserved[\\s_-]*tickets|simultaneous(?:ly)?[\\s_-]+reserved|' +
+		'(?:account|company)\\b[^.]{0,40}reserv|reserv[^.]{0,40}\\b(?:account|company)',
+	'i',
+);
+const PER_ORDER = new RegExp(
+	'per[\\s_-]*(?:order|purchase|transaction|booking)|in (?:one|a single|an|the) order|' +
+		'an order may|tickets[\\s_-]*per[\\s_-]*order',
+	'i',
+);
+const WORDS = ['code', 'type', 'error', 'message', 'detail', 'title', 'hydra:description'];
+
+/**
+ * Whether a 422 says it is the account's limit of simultaneously reserved tickets, the only one
+ * that waiting can pass. The service's own words decide (its code and message fields); a body
+ * listing `violations` is a validation error (API Platform's 422), and words about one order, a
+ * purchase or a transaction name the per-order limit: neither is waited out, nor is a 422 whose
+ * words the node cannot place.
+ */
+export function accountLimit(error: NodeApiError): boolean {
+	const body = error.context?.body;
+	if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
+	const fields = body as IDataObject;
+	if (Array.isArray(fields.violations) && fields.violations.length > 0) return false;
+	const words = WORDS.map((name) => fields[name])
+		.filter((value): value is string => typeof value === 'string')
+		.join(' ');
+	return ACCOUNT_LIMIT.test(words) && !PER_ORDER.test(words);
+}
+
+const plural = (n: number) => `${n} place${n === 1 ? '' : 's'}`;
+
+/**
+ * After a refused hold: undefined to pick again (a 409 within New Picks, its places set aside) or
+ * to try again once the reserved-tickets limit had time to clear (a 422 the node can tell is that
+ * limit, waited out at least LIMIT_WAIT_FLOOR_MS a time, a Retry-After honoured, never past Max
+ * Wait counted from the first such 422); otherwise the error to fail with, at once.
+ */
+export async function absorb(
+	this: IExecuteFunctions,
+	error: unknown,
+	places: string[],
+	limits: Limits,
+	attempts: Attempts & { firstLimitAt?: number },
+	taken: Set<string>,
+): Promise<unknown> {
+	if (isStatus(error, '409') && attempts.conflicts < limits.conflictRetries) {
+		attempts.conflicts++;
+		// Those it names, or else all picked: a plan that still shows them free cannot loop.
+		const named = takenIn(error as NodeApiError);
+		for (const place of named.length ? named : places) taken.add(place);
+		return undefined;
+	}
+	if (isStatus(error, '409')) {
+		const conflict = error as NodeApiError;
+		conflict.message +=
+			` The node picked other places ${attempts.conflicts} times (New Picks After a ` +
+			'Conflict): others were faster each time.';
+		return conflict;
+	}
+	if (!isStatus(error, '422')) return error;
+	const apiError = error as NodeApiError;
+	if (!accountLimit(apiError)) {
+		apiError.message +=
+			" Not waited out: the node waits only on your account's reserved-tickets limit, and the " +
+			"service's words above do not name it.";
+		return apiError;
+	}
+	const now = Date.now();
+	attempts.firstLimitAt ??= now;
+	const hinted = apiError.context?.retryAfterMs;
+	const asked =
+		typeof hinted === 'number'
+			? hinted
+			: Math.min(backoffMs(attempts.limitWaits), LIMIT_WAIT_STEP_MS);
+	const wait = Math.max(LIMIT_WAIT_FLOOR_MS, asked);
+	if (now - attempts.firstLimitAt + wait > limits.limitWaitMs) {
+		const { quantity, eventId } = limits;
+		apiError.message =
+			`Refused: holding ${plural(quantity)} on event ${eventId} was NOT applied: your ` +
+			`account's limit of reserved tickets stayed reached through ` +
+			`${Math.round(attempts.waitedMs / 1000)} s of waiting` +
+			(typeof hinted === 'number' ? ` (the service asked to wait ${wait / 1000} s more)` : '') +
+			` (Max Wait for the Reserved-Tickets Limit: ${limits.limitWaitMs / 1000} s). ` +
+			'Release holds you no longer need.';
+		return apiError;
+	}
+	attempts.limitWaits++;
+	attempts.waitedMs += wait;
+	await sleep(wait);
+	return this.getExecutionCancelSignal?.()?.aborted ? error : undefined;
+}
