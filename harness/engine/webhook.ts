@@ -37,12 +37,18 @@ import {
  *   malformed JSON is answered 422 by n8n and the node never runs). Above version 1 a body whose
  *   type n8n does not parse is not read at all: the node calls `req.readRawBody()` for it;
  * - the node runs in n8n-core's WebhookContext on a fresh Workflow built from the saved static
- *   data, which is saved again only when the node changed it and did not throw;
- * - a result with `noWebhookResponse` leaves the answer to the node; `workflowData` starts an
- *   execution (recorded here, not run) and, in responseMode onReceived, is answered 200 with the
- *   description's `responseData` as text (n8n's default is the very text "firstEntryJson"), or
- *   empty for 'noData' (webhook-on-received-response-extractor.ts); `webhookResponse` alone is
- *   sent with 200 (objects as JSON); a throw is answered 500.
+ *   data, which is saved again only when the node changed it, did not throw, and answered the
+ *   sender itself (below);
+ * - a result with `noWebhookResponse` leaves the answer to the node; its `workflowData` starts a
+ *   run after that answer. `workflowData` without it is answered in responseMode onReceived only
+ *   once n8n has created the run (2.40's `shouldDeferOnReceivedResponse`; 1.x answered first):
+ *   200 with the description's `responseData` as text (n8n's default is the very text
+ *   "firstEntryJson"), or empty for 'noData' (webhook-on-received-response-extractor.ts); 500
+ *   when creating the run failed. The runner then builds a second Workflow over the same static
+ *   data, which clears its changed flag, so what webhook() changed is not saved
+ *   (live-webhooks.ts saves it in the answer's callback). A run is recorded here, not run;
+ *   `createRun` is n8n creating or queueing it: a test makes it slow or fail;
+ * - `webhookResponse` alone is sent with 200 (objects as JSON); a throw is answered 500.
  */
 
 export interface WebhookCall {
@@ -54,10 +60,12 @@ export interface WebhookCall {
 	response: string;
 	/** From the last byte received to the answer. */
 	durationMs: number;
-	/** What the node returned for n8n to start an execution with (undefined: nothing started). */
+	/** The items of the run n8n created (undefined: nothing started). */
 	workflowData?: INodeExecutionData[][];
 	/** What webhook() threw, if it did. */
 	error?: Error;
+	/** Why n8n could not create the run the node asked for, if it could not. */
+	runError?: Error;
 }
 
 export interface WebhookTriggerOptions extends NodeUnderTest {
@@ -140,6 +148,11 @@ export class WebhookTrigger {
 	staticData: IDataObject;
 	readonly workflowId: string;
 	private readonly sockets = new Set<Socket>();
+	/**
+	 * n8n creating the run (in the database, or queued in Redis): throw to make it fail, wait to
+	 * make it slow.
+	 */
+	createRun: (call: Pick<WebhookCall, 'headers' | 'raw'>) => Promise<void> = async () => {};
 
 	private constructor(
 		private options: WebhookTriggerOptions,
@@ -220,7 +233,7 @@ export class WebhookTrigger {
 		const chunks: Buffer[] = [];
 		for await (const chunk of req) chunks.push(chunk as Buffer);
 		const raw = Buffer.concat(chunks);
-		const started = performance.now();
+		const receivedAt = performance.now();
 		// The final end() is held until the call is recorded, so a caller that has its answer
 		// finds the call in `calls`; status and body are what the node or n8n wrote.
 		const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
@@ -243,16 +256,27 @@ export class WebhookTrigger {
 			headers: req.headers,
 			raw: raw.toString('utf8'),
 		};
+		const started = async (workflowData: INodeExecutionData[][]) => {
+			try {
+				await dbTurn();
+				await this.createRun(call);
+				call.workflowData = workflowData;
+				return true;
+			} catch (error) {
+				call.runError = error as Error;
+				return false;
+			}
+		};
 		try {
 			const result = await this.run(req, res, raw);
-			call.workflowData = result.workflowData;
-			if (result.noWebhookResponse !== true) {
-				answer(
-					200,
-					result.workflowData
-						? this.startedAnswer(result)
-						: (result.webhookResponse ?? { message: 'Webhook call received' }),
-				);
+			if (result.noWebhookResponse === true) {
+				if (result.workflowData) await started(result.workflowData);
+			} else if (!result.workflowData) {
+				answer(200, result.webhookResponse ?? { message: 'Webhook call received' });
+			} else if (await started(result.workflowData)) {
+				answer(200, this.startedAnswer(result));
+			} else {
+				answer(500, { code: 0, message: 'There was a problem executing the workflow' });
 			}
 		} catch (error) {
 			const { status, hint } = error as { status?: number; hint?: string };
@@ -268,7 +292,7 @@ export class WebhookTrigger {
 			...call,
 			status: res.statusCode,
 			response,
-			durationMs: performance.now() - started,
+			durationMs: performance.now() - receivedAt,
 		};
 		try {
 			// What left the trigger: the answer, the execution's items, the error, the saved static data.
@@ -341,9 +365,11 @@ export class WebhookTrigger {
 		) as INodeType;
 		const context = new WebhookContext(workflow, node, additionalData, mode, webhookData, [], null);
 		const result = await nodeType.webhook!.call(context);
-		// live-webhooks.ts saves changed static data once the answer is settled, in webhook mode only.
+		// live-webhooks.ts saves changed static data once the answer is settled, in webhook mode only;
+		// an answer n8n defers until the run exists finds the flag cleared by then.
 		await dbTurn();
-		if (mode === 'webhook' && workflow.staticData.__dataChanged === true)
+		const deferred = result.workflowData !== undefined && result.noWebhookResponse !== true;
+		if (mode === 'webhook' && workflow.staticData.__dataChanged === true && !deferred)
 			this.staticData = plain(workflow.staticData);
 		return result;
 	}

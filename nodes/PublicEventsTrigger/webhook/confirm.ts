@@ -1,7 +1,7 @@
-import { createHash } from 'crypto';
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import { sleep, type IDataObject, type IWebhookFunctions } from 'n8n-workflow';
 
 import { changeId, changeTime } from '../../shared/changes';
+import { dedupeKey, eventFingerprint } from '../../shared/dedupeKey';
 import { apiRequest } from '../../shared/transport';
 import { readListPage } from '../../shared/transport/listEnvelope';
 import { FETCH_RETRY, isWidget } from './fullOrder';
@@ -15,24 +15,34 @@ import type { Notification } from './normalize';
  * - widget sale or refund: the record is on the latest page of /widget-orders or
  *   /widget-orders-refunds (GET /orders/{id} does not serve widget orders);
  * - new event, event update: GET /event-points/{id} answers.
- * The key that dedupes is made of what the API answered, never of the sender's delivery id (a
- * forger picks a new one for every post): a forged repeat of a confirmed sale is a duplicate.
+ * The key that dedupes is the item's `dedupeKey`, made of what the API answered, never of the
+ * sender's delivery id (a forger picks a new one for every post): a forged repeat of a confirmed
+ * sale is a duplicate, and an update is fingerprinted without the fields that move with every
+ * sale, so forged update claims start one run per real change of the event.
  */
 export type Confirmation =
 	| { status: 'confirmed'; key: string; order?: IDataObject }
-	/** The API says otherwise: nothing starts, and the sender hears what a started run hears. */
+	/** The API does not show it (yet): nothing starts. */
 	| { status: 'unconfirmed'; reason: string }
-	/**
-	 * No answer to judge by (network, 5xx, 429, the credential): 503, so a genuine sender retries.
-	 */
+	/** Nothing to check it with (no numeric ID, a kind the API cannot show): nothing starts. */
+	| { status: 'uncheckable'; reason: string }
+	/** No answer to judge by (network, 5xx, 429, the credential). */
 	| { status: 'unavailable'; reason: string };
+
+/**
+ * A sale pushed at the moment of payment can be read while the order still says reserved_to_time,
+ * a new record before it is listed: an unconfirmed claim is read again after these waits, within
+ * RECHECK_MS of the first read. Every unconfirmed claim waits alike, so the time taken tells a
+ * forger nothing either.
+ */
+export const RECHECK_WAITS_MS = [1_000, 2_000];
+export const RECHECK_MS = 3_000;
 
 /** Records a genuine widget delivery's time may trail the sender's `occurredAt` by, and lead it. */
 const WIDGET_SLACK_MS = 5 * 60_000;
 
 const unconfirmed = (reason: string): Confirmation => ({ status: 'unconfirmed', reason });
-const short = (value: unknown) =>
-	createHash('sha256').update(JSON.stringify(value)).digest('base64url').slice(0, 16);
+const uncheckable = (reason: string): Confirmation => ({ status: 'uncheckable', reason });
 const isObject = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -66,7 +76,7 @@ async function confirmOrder(
 	if (type === 'sale') {
 		if (status !== 'paid' && status !== 'refund')
 			return unconfirmed(`order ${orderId} is ${status || 'without a status'}, not paid`);
-		return { status: 'confirmed', key: `api:sale:${orderId}`, order };
+		return { status: 'confirmed', key: dedupeKey({ type, orderId }), order };
 	}
 	// A partial refund leaves the order paid; each one refunds more tickets, so the set is the key.
 	const refunded = refundedTickets(order);
@@ -74,7 +84,11 @@ async function confirmOrder(
 		return unconfirmed(
 			`order ${orderId} is ${status || 'without a status'} with no refunded ticket`,
 		);
-	return { status: 'confirmed', key: `api:refund:${orderId}:${refunded.join(',')}`, order };
+	return {
+		status: 'confirmed',
+		key: dedupeKey({ type, orderId, ticketIds: refunded }),
+		order,
+	};
 }
 
 async function confirmWidget(
@@ -116,7 +130,11 @@ async function confirmWidget(
 				.pop();
 	if (!record)
 		return unconfirmed(`widget ${notification.type} of order ${orderId} is not in GET ${path}`);
-	return { status: 'confirmed', key: `api:${notification.type}:widget:${changeId(record.id)}` };
+	const key = sale
+		? dedupeKey({ type: 'sale', orderId })
+		: dedupeKey({ type: 'refund', orderId, refundId: changeId(record.id) });
+	// The record found comes with the item: no second read.
+	return { status: 'confirmed', key, order: record };
 }
 
 async function confirmEvent(
@@ -125,7 +143,7 @@ async function confirmEvent(
 ): Promise<Confirmation> {
 	const id = notification.eventPointId;
 	if (id === null || !/^\d+$/.test(id))
-		return unconfirmed('the notification carries no numeric event ID');
+		return uncheckable('the notification carries no numeric event ID');
 	const event = await apiRequest.call(
 		context,
 		'GET',
@@ -138,10 +156,11 @@ async function confirmEvent(
 	// An update is known by what the event now is: a repeat of it confirms the same key.
 	return {
 		status: 'confirmed',
-		key:
-			notification.type === 'newEvent'
-				? `api:newEvent:${id}`
-				: `api:eventUpdated:${id}:${short(event)}`,
+		key: dedupeKey({
+			type: notification.type === 'newEvent' ? 'newEvent' : 'eventUpdated',
+			eventPointId: id,
+			fingerprint: eventFingerprint(event),
+		}),
 	};
 }
 
@@ -152,13 +171,13 @@ export async function confirm(
 ): Promise<Confirmation> {
 	const { type, orderId, payload } = notification;
 	if (type === 'other')
-		return unconfirmed('a notification of an unrecognised type cannot be checked with the API');
+		return uncheckable('a notification of an unrecognised type cannot be checked with the API');
 	const data = isObject(payload.data) ? payload.data : {};
 	try {
 		if (type === 'newEvent' || type === 'eventUpdated')
 			return await confirmEvent(this, notification);
 		if (orderId === null || !/^\d+$/.test(orderId))
-			return unconfirmed('the notification carries no numeric order ID');
+			return uncheckable('the notification carries no numeric order ID');
 		if (isWidget(payload)) return await confirmWidget(this, notification, data);
 		return await confirmOrder(this, type, orderId);
 	} catch (error) {
@@ -168,4 +187,21 @@ export async function confirm(
 			return unconfirmed(`the API answered ${status}`);
 		return { status: 'unavailable', reason: (error as Error).message };
 	}
+}
+
+/** What the API says about the claim, read again while it does not show it (RECHECK_WAITS_MS). */
+export async function confirmClaim(
+	this: IWebhookFunctions,
+	notification: Notification,
+): Promise<Confirmation> {
+	const deadline = Date.now() + RECHECK_MS;
+	let verdict = await confirm.call(this, notification);
+	for (const wait of RECHECK_WAITS_MS) {
+		if (verdict.status !== 'unconfirmed') break;
+		const left = deadline - Date.now();
+		if (left <= 0) break;
+		await sleep(Math.min(wait, left));
+		verdict = await confirm.call(this, notification);
+	}
+	return verdict;
 }

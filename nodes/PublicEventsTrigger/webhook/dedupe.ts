@@ -1,170 +1,108 @@
 import { createHash } from 'crypto';
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import { sleep, type IWebhookFunctions } from 'n8n-workflow';
 
-/** How many recent delivery keys (and body digests) each trigger remembers. */
-export const SEEN_WINDOW = 1000;
-/** How many of its latest keys a request writes back: more than are ever handled at once. */
-const WRITE_BACK = 100;
-/** A key longer than this is kept as a digest: delivery ids are the sender's, of any length. */
-export const MAX_KEY_CHARS = 40;
+/** How many delivery keys each trigger remembers per process. */
+export const SEEN_WINDOW = 10_000;
+/** How long a copy waits for the answer to the same delivery taken a moment before. */
+export const COPY_WAIT_MS = 10_000;
+const COPY_WAIT_STEP_MS = 50;
 
 /**
- * Deliveries are at least once: the same one can come again. Seen keys are kept in two places:
- * - The node's static data. n8n saves static data changed inside webhook() for production
- *   webhooks once the answer is settled; the trigger answers itself (receive.ts) so that this
- *   happens before the run is queued, and the window survives restarts and reaches the other
- *   processes of a queue-mode n8n. Each request loads it afresh from the database and saves it
- *   whole, with no lock: of deliveries handled at once, each save holds only the keys its
- *   request knew. Test webhooks (manual mode) do not save it at all.
- * - This process's memory, checked and updated without an await in between, so a duplicate
- *   arriving at the same moment is caught. Lost on restart; per process (in queue mode with
- *   several webhook processes each keeps its own), which the static data covers. Each save
- *   writes this process's latest keys back too, so a key dropped by concurrent saves returns
- *   with the next (only the latest: older ones may have left the window for newer keys of
- *   another process).
- * The price: the sender hears 200 before n8n queues the run, so a run n8n fails to queue (its
- * database or Redis down) is not retried. Were the answer left to n8n, its 500 would bring the
- * retry, but the key is remembered already and the retry would be taken for a repeat; forgetting
- * keys instead would let a replay of any delivery of a burst fire twice after a restart.
+ * Deliveries are at least once: the same one can come again. A delivery is remembered here only
+ * once n8n has answered it 2xx, which n8n 2.x does once the run exists (the trigger leaves that
+ * answer to n8n): a run n8n failed to create is answered 500, nothing is remembered, and the
+ * sender's retry starts the run. Until then the delivery is in flight, and a copy arriving
+ * meanwhile waits for that answer (COPY_WAIT_MS at most, else 503, so it is asked again later):
+ * a copy is answered "duplicate" only when a run for the same delivery exists.
  *
- * Bounded in bytes: a key over MAX_KEY_CHARS is kept as a 22-character digest, so an entry is at
- * most 53 characters however long the sender's ids are. Bounded in count: SEEN_WINDOW per field.
- * A delivery that signs its time is remembered with it; when such an entry leaves the window,
- * its time becomes the floor (`seenFloor`), and an unknown delivery signed at or before the floor
- * is refused: it may be a replay of one no longer remembered. A genuine one is signed anew by the
- * sender's retry and then passes. So a replay within the replay window is caught however many
- * deliveries came in between.
+ * In this process's memory only: checked and updated without an await in between, O(1) per
+ * delivery, SEEN_WINDOW keys of 22 characters each. n8n saves static data changed in webhook()
+ * only when the node answers itself, and saving it cost a database write of the whole static data
+ * per delivery. So a copy that reaches another process (queue mode), or comes after a restart,
+ * starts a second run: exactly once is then the destination's, keyed by the item's `dedupeKey`.
+ *
+ * A delivery that signs its time is remembered with it; when a key leaves the window, its time
+ * becomes the floor, and an unknown delivery signed at or before the floor is refused: it may be a
+ * replay of one no longer remembered. A genuine one is signed anew by the sender's retry and then
+ * passes.
  */
 
-type Field = 'seenDeliveries' | 'seenBodies';
-const FIELDS: Field[] = ['seenDeliveries', 'seenBodies'];
-
-/** Key to the unix seconds its delivery was signed at (0: no signed time), in arrival order. */
-type Entries = Map<string, number>;
-
 interface Scope {
-	fields: Record<Field, Entries>;
+	/** Key to the unix seconds its delivery was signed at (0: no signed time), oldest first. */
+	seen: Map<string, number>;
+	/** Keys of deliveries taken and not answered yet: whether n8n answered them 2xx. */
+	inFlight: Map<string, Promise<boolean>>;
 	floor: number;
 }
 
-const inMemory = new Map<string, Scope>();
+const scopes = new Map<string, Scope>();
 
 // Per mode too: a test delivery must not hide the same delivery from the production URL.
 function scopeOf(context: IWebhookFunctions): Scope {
 	const node = context.getNode();
 	const name = `${context.getMode()}/${context.getWorkflow().id ?? ''}/${node.id ?? node.name}`;
-	let scope = inMemory.get(name);
-	if (!scope)
-		inMemory.set(
-			name,
-			(scope = { fields: { seenDeliveries: new Map(), seenBodies: new Map() }, floor: 0 }),
-		);
+	let scope = scopes.get(name);
+	if (!scope) scopes.set(name, (scope = { seen: new Map(), inFlight: new Map(), floor: 0 }));
 	return scope;
 }
 
-const digest = (data: string | Buffer) => createHash('sha256').update(data).digest('base64');
+/** Bounded in bytes whatever the sender's ids: a 128-bit digest of each key. */
+const compact = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, 22);
 
-/** The key as remembered: whole when short, else `#` and a 128-bit digest. */
-export const compactKey = (key: string) =>
-	key.length <= MAX_KEY_CHARS ? key : `#${digest(key).slice(0, 22)}`;
-
-/** Entries are `key`, or `<seconds>|key` when signed at a time (no key is digits and a `|`). */
-const encode = (key: string, at: number) => (at > 0 ? `${at}|${key}` : key);
-
-function decode(stored: unknown): Entries {
-	const entries: Entries = new Map();
-	if (!Array.isArray(stored)) return entries;
-	for (const entry of stored) {
-		if (typeof entry !== 'string') continue;
-		const timed = /^(\d{1,12})\|/.exec(entry);
-		// compactKey: an entry saved before keys were bounded shrinks at the next save.
-		entries.set(
-			compactKey(timed ? entry.slice(timed[0].length) : entry),
-			timed ? Number(timed[1]) : 0,
-		);
+function remember(scope: Scope, key: string, at: number) {
+	scope.seen.delete(key);
+	scope.seen.set(key, at);
+	for (const [oldest, when] of scope.seen) {
+		if (scope.seen.size <= SEEN_WINDOW) break;
+		scope.seen.delete(oldest);
+		scope.floor = Math.max(scope.floor, when);
 	}
-	return entries;
+}
+
+/** The outcome of a delivery in flight, or undefined when it takes longer than COPY_WAIT_MS. */
+async function outcomeOf(inFlight: Promise<boolean>): Promise<boolean | undefined> {
+	for (let waited = 0; waited < COPY_WAIT_MS; waited += COPY_WAIT_STEP_MS) {
+		const outcome = await Promise.race([inFlight, sleep(COPY_WAIT_STEP_MS).then(() => undefined)]);
+		if (outcome !== undefined) return outcome;
+	}
+	return undefined;
 }
 
 /**
- * Adds to an ordered window, dropping the oldest past `size`; returns the latest signed time among
- * those dropped.
+ * `new`: taken; its keys are remembered once n8n answers it 2xx. `duplicate`: a run for it
+ * exists. `stale`: unknown, but signed at or before a delivery that has left the window. `busy`:
+ * a copy is still being answered.
  */
-function add(entries: Entries, key: string, at: number, size = SEEN_WINDOW): number {
-	let dropped = 0;
-	entries.set(key, at);
-	for (const [oldest, when] of entries) {
-		if (entries.size <= size) break;
-		entries.delete(oldest);
-		dropped = Math.max(dropped, when);
-	}
-	return dropped;
-}
+export type Taken = 'new' | 'duplicate' | 'stale' | 'busy';
 
-export type Seen = 'new' | 'duplicate' | 'stale';
-
-/**
- * Whether this delivery was taken before, by its key or by its exact body; what is new is
- * remembered, in memory and in static data. `stale`: unknown, but signed at or before a
- * remembered delivery that has left the window. The key is the sender's delivery id under a
- * secret, what the API confirmed under Security None. Bodies are kept as the first 128 bits of
- * their SHA-256; the cost: a sender whose distinct notifications can be byte-identical has the
- * repeats folded.
- */
-export function seenBefore(
+export async function takeDelivery(
 	this: IWebhookFunctions,
-	delivery: { key: string | null; body?: Buffer; signedAt?: number },
-): Seen {
-	const keys: Array<[Field, string]> = [];
-	if (delivery.key !== null) keys.push(['seenDeliveries', compactKey(delivery.key)]);
-	if (delivery.body) keys.push(['seenBodies', digest(delivery.body).slice(0, 22)]);
-	if (keys.length === 0) return 'new';
-	const at = delivery.signedAt ?? 0;
-	const stored = this.getWorkflowStaticData('node');
+	delivery: { keys: string[]; signedAt?: number },
+): Promise<Taken> {
 	const scope = scopeOf(this);
-	const saved = {
-		seenDeliveries: decode(stored.seenDeliveries),
-		seenBodies: decode(stored.seenBodies),
-	};
-	const savedFloor = typeof stored.seenFloor === 'number' ? stored.seenFloor : 0;
-	scope.floor = Math.max(scope.floor, savedFloor);
-
-	const seen = keys.some(([field, key]) => scope.fields[field].has(key) || saved[field].has(key));
-	if (!seen && at > 0 && at <= scope.floor) return 'stale';
-	for (const [field, key] of keys) {
-		if (!scope.fields[field].has(key) && !saved[field].has(key))
-			scope.floor = Math.max(scope.floor, add(scope.fields[field], key, at));
+	const keys = delivery.keys.map(compact);
+	for (;;) {
+		if (keys.some((key) => scope.seen.has(key))) return 'duplicate';
+		const other = keys.map((key) => scope.inFlight.get(key)).find((taken) => taken);
+		if (!other) break;
+		// Answered 2xx: the loop finds it seen. Not: this copy may take it.
+		if ((await outcomeOf(other)) === undefined) return 'busy';
 	}
-	writeBack(stored, saved, scope, savedFloor);
-	return seen ? 'duplicate' : 'new';
-}
+	const at = delivery.signedAt ?? 0;
+	if (at > 0 && at <= scope.floor) return 'stale';
 
-/**
- * Every field, on every request, a repeat too: keys a concurrent save dropped are stored again
- * before a retry of theirs reaches another process, and no save carries a field older than this
- * process knows. Assigned anew, so n8n's observable static data marks itself changed.
- */
-function writeBack(
-	stored: IDataObject,
-	saved: Record<Field, Entries>,
-	scope: Scope,
-	savedFloor: number,
-) {
-	for (const field of FIELDS) {
-		const merged = new Map(saved[field]);
-		const latest = [...scope.fields[field]].slice(-WRITE_BACK).filter(([key]) => !merged.has(key));
-		if (latest.length === 0 && tidy(stored[field], merged)) continue;
-		for (const [key, at] of latest) scope.floor = Math.max(scope.floor, add(merged, key, at));
-		stored[field] = [...merged].map(([key, at]) => encode(key, at));
-	}
-	if (scope.floor > savedFloor) stored.seenFloor = scope.floor;
+	let settle: (started: boolean) => void = () => undefined;
+	const outcome = new Promise<boolean>((resolve) => (settle = resolve));
+	for (const key of keys) scope.inFlight.set(key, outcome);
+	const res = this.getResponseObject();
+	// 'close' comes after the answer was sent, or when the connection ended without one.
+	res.once('close', () => {
+		const started = res.writableFinished && res.statusCode >= 200 && res.statusCode < 300;
+		for (const key of keys) {
+			if (scope.inFlight.get(key) === outcome) scope.inFlight.delete(key);
+			if (started) remember(scope, key, at);
+		}
+		settle(started);
+	});
+	return 'new';
 }
-
-/**
- * Whether the saved field is already what it decodes to: no unbounded entry left from an older
- * version, no repeats.
- */
-const tidy = (stored: unknown, decoded: Entries) =>
-	!Array.isArray(stored) ||
-	(stored.length === decoded.size &&
-		stored.every((entry) => typeof entry === 'string' && entry.length <= MAX_KEY_CHARS + 13));

@@ -69,9 +69,13 @@ function firstId(sources: IDataObject[], names: string[]): string | null {
 	return null;
 }
 
+/**
+ * `deliveryId` is the header's, else the payload's; with `signedBody` the payload's first: under
+ * Signature the header is not signed.
+ */
 export function readNotification(
 	payload: IDataObject,
-	options: { typeField?: string; headerDeliveryId?: string },
+	options: { typeField?: string; headerDeliveryId?: string; signedBody?: boolean },
 ): Notification {
 	const typeField = options.typeField?.trim();
 	const typeValue = typeField
@@ -86,8 +90,9 @@ export function readNotification(
 			.find(
 				(value) => (typeof value === 'string' && value.trim() !== '') || typeof value === 'number',
 			) as string | number | undefined;
-	const deliveryId =
-		options.headerDeliveryId?.trim() || scalar(['deliveryId', 'delivery_id', 'id']);
+	const header = options.headerDeliveryId?.trim() || undefined;
+	const body = scalar(['deliveryId', 'delivery_id', 'id']);
+	const deliveryId = options.signedBody ? (body ?? header) : (header ?? body);
 	return {
 		type: sourceType ? normaliseType(sourceType) : OTHER_TYPE,
 		sourceType,

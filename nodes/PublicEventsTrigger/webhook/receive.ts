@@ -1,13 +1,13 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { completeItem } from './complete';
-import { confirm } from './confirm';
-import { seenBefore } from './dedupe';
+import { confirmClaim } from './confirm';
+import { takeDelivery } from './dedupe';
 import { DEFAULT_MAX_BODY_KB } from './description';
+import { deliveryKeys, itemKey } from './keys';
 import { readNotification, type Notification } from './normalize';
+import { webhookSecret } from './secret';
 import { DEFAULT_REPLAY_WINDOW_S, headerValue, verifyDelivery, type Security } from './verify';
-
-const WEBHOOK_CREDENTIAL = 'publicEventsWebhookApi';
 
 interface Options {
 	typeField?: string;
@@ -31,7 +31,7 @@ function refuse(
 	return { noWebhookResponse: true };
 }
 
-/** The empty 200 n8n would send for a started run, sent by the node itself. */
+/** The empty 200 n8n sends for a started run (`responseData: 'noData'`), sent by the node. */
 function emptyOk(context: IWebhookFunctions): IWebhookResponseData {
 	const res = context.getResponseObject();
 	res.writeHead(200);
@@ -40,16 +40,25 @@ function emptyOk(context: IWebhookFunctions): IWebhookResponseData {
 }
 
 /**
- * Answers 200 (empty, as n8n would) itself, then n8n starts the run. n8n saves the static data
- * webhook() changed (the remembered delivery keys) once the answer is settled; if it answers only
- * after queueing the run, 2.x no longer sees the change by then (the runner builds a second
- * Workflow over the same static data, which clears its changed flag) and nothing after the
- * first delivery is saved: in queue mode a retry at another process got through.
- * docs/queue-mode.md.
+ * The run, and no answer: n8n 2.x answers (an empty 200) only once it has created the run, in the
+ * database or queued in Redis, and answers 500 when it cannot, so the sender retries; the delivery
+ * is remembered only once answered 2xx (dedupe.ts). n8n 1.x answers before it creates the run.
+ * The item is named by `dedupeKey`: exactly once is the destination's, keyed by it. A row (Rows
+ * for a Table: no payload) keeps the poll trigger's columns; it is upserted by its orderId.
  */
-function start(context: IWebhookFunctions, json: IDataObject): IWebhookResponseData {
-	return { ...emptyOk(context), workflowData: [context.helpers.returnJsonArray([json])] };
+function start(
+	context: IWebhookFunctions,
+	notification: Notification,
+	json: IDataObject,
+	key = itemKey(notification, json),
+): IWebhookResponseData {
+	const item = 'payload' in json ? { ...json, dedupeKey: key } : json;
+	return { workflowData: [context.helpers.returnJsonArray([item])] };
 }
+
+/** 503: the sender keeps the delivery and sends it again later. */
+const later = (context: IWebhookFunctions, what: string) =>
+	refuse(context, 503, `${what}; send it again later`);
 
 /** 200, nothing started: the sender must stop retrying a delivery that was ignored on purpose. */
 const acknowledge = (note: IDataObject): IWebhookResponseData => ({
@@ -82,34 +91,41 @@ function parsePayload(raw: Buffer | undefined, parsed: unknown): IDataObject | s
 	return value as IDataObject;
 }
 
+const NOT_CONFIRMED = 'The delivery could not be confirmed with the Public Events API';
+
 /**
- * Security None: the delivery is a claim that the API confirms or not. The sender hears the same
- * empty 200 whether its claim started a run, was a repeat, or was false, so posting made-up
- * deliveries tells nothing about the partner's orders; why nothing started goes to n8n's log.
+ * Security None: the delivery is a claim that the API confirms or not. A claim the API does not
+ * show, after a short re-check (confirm.ts), is answered 503, as is one the API could not be asked
+ * about: a genuine sender retries, and every claim not confirmed gets the same answer, so a forger
+ * learns no more than whether an order is paid. A confirmed claim starts its run, a repeat of it is
+ * answered the same empty 200. Why nothing started goes to n8n's log.
  */
 async function confirmed(
 	context: IWebhookFunctions,
 	notification: Notification,
 ): Promise<IWebhookResponseData> {
-	const verdict = await confirm.call(context, notification);
+	const verdict = await confirmClaim.call(context, notification);
 	const claim = `a ${notification.type} delivery (Security None)`;
-	if (verdict.status === 'unavailable') {
-		context.logger.warn(
-			`Public Events Trigger: ${claim} could not be checked with the API ` +
-				`and was answered 503, so the sender retries: ${verdict.reason}`,
-		);
-		return refuse(
-			context,
-			503,
-			'The delivery could not be checked with the Public Events API; send it again later',
-		);
-	}
-	if (verdict.status === 'unconfirmed') {
+	if (verdict.status === 'uncheckable') {
 		context.logger.warn(`Public Events Trigger: ${claim} started nothing: ${verdict.reason}`);
 		return emptyOk(context);
 	}
-	if (seenBefore.call(context, { key: verdict.key }) !== 'new') return emptyOk(context);
-	return start(context, await completeItem.call(context, notification, verdict.order));
+	if (verdict.status !== 'confirmed') {
+		context.logger.warn(
+			`Public Events Trigger: ${claim} was not confirmed by the API and was answered 503, ` +
+				`so the sender retries: ${verdict.reason}`,
+		);
+		return later(context, NOT_CONFIRMED);
+	}
+	const taken = await takeDelivery.call(context, { keys: [verdict.key] });
+	if (taken === 'busy') return later(context, NOT_CONFIRMED);
+	if (taken !== 'new') return emptyOk(context);
+	return start(
+		context,
+		notification,
+		await completeItem.call(context, notification, verdict.order),
+		verdict.key,
+	);
 }
 
 export async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -142,15 +158,20 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 		const headerName = String(
 			this.getNodeParameter(security === 'signature' ? 'signatureHeader' : 'headerName'),
 		);
-		const { secret } = await this.getCredentials<{ secret?: string }>(WEBHOOK_CREDENTIAL);
-		const verdict = verifyDelivery(security, {
-			headerName,
-			header: headerValue(headers, headerName),
-			secret: typeof secret === 'string' ? secret : '',
-			raw,
-			windowS: options.replayWindowS || DEFAULT_REPLAY_WINDOW_S,
-			nowMs: Date.now(),
-		});
+		const check = (secret: string) =>
+			verifyDelivery(security, {
+				headerName,
+				header: headerValue(headers, headerName),
+				secret,
+				raw,
+				windowS: options.replayWindowS || DEFAULT_REPLAY_WINDOW_S,
+				nowMs: Date.now(),
+			});
+		const known = await webhookSecret.call(this);
+		let verdict = check(known.secret);
+		// A secret changed since this process read it: the first delivery under it passes.
+		if (verdict.problem && known.cached)
+			verdict = check((await webhookSecret.call(this, true)).secret);
 		if (verdict.problem) return refuse(this, 401, verdict.problem);
 		signedAt = verdict.signedAt;
 	}
@@ -158,9 +179,11 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	const payload = parsePayload(raw, this.getBodyData());
 	if (typeof payload === 'string') return refuse(this, 400, payload);
 
+	const headerDeliveryId = headerValue(headers, options.deliveryIdHeader || 'X-Delivery-ID');
 	const notification = readNotification(payload, {
 		typeField: options.typeField,
-		headerDeliveryId: headerValue(headers, options.deliveryIdHeader || 'X-Delivery-ID'),
+		headerDeliveryId,
+		signedBody: security === 'signature',
 	});
 	const events = this.getNodeParameter('events', []) as string[];
 	if (!events.includes(notification.type)) {
@@ -172,12 +195,9 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	}
 	if (security === 'none') return await confirmed(this, notification);
 
-	// Keyed by type too: a sender whose `id` is the order's would otherwise fold a refund into its
-	// sale.
-	const key =
-		notification.deliveryId === null ? null : `${notification.type}:${notification.deliveryId}`;
-	const seen = seenBefore.call(this, { key, body: raw, signedAt });
-	if (seen === 'stale') {
+	const keys = deliveryKeys(security, notification, headerDeliveryId);
+	const taken = await takeDelivery.call(this, { keys, signedAt });
+	if (taken === 'stale') {
 		return refuse(
 			this,
 			401,
@@ -185,7 +205,8 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 				'remembers, so it may be a replay: sign it again now to deliver it',
 		);
 	}
-	if (seen === 'duplicate') return acknowledge({ duplicate: echo(notification.deliveryId) });
+	if (taken === 'busy') return later(this, 'A copy of this delivery is still being started');
+	if (taken === 'duplicate') return acknowledge({ duplicate: echo(notification.deliveryId) });
 
-	return start(this, await completeItem.call(this, notification));
+	return start(this, notification, await completeItem.call(this, notification));
 }

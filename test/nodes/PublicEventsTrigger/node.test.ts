@@ -243,6 +243,7 @@ describe('Public Events Trigger: requests sent directly', () => {
 					orderId: '123',
 					eventPointId: null,
 					occurredAt: '2026-03-01T10:00:00.000Z',
+					dedupeKey: 'refund:123:', // no refund id, no ticket ids: the order's
 				},
 				{
 					type: 'sale',
@@ -251,6 +252,7 @@ describe('Public Events Trigger: requests sent directly', () => {
 					orderId: '5',
 					eventPointId: '9',
 					occurredAt: null,
+					dedupeKey: 'sale:5',
 				},
 				{
 					type: 'newEvent',
@@ -259,6 +261,7 @@ describe('Public Events Trigger: requests sent directly', () => {
 					orderId: null,
 					eventPointId: '77',
 					occurredAt: null,
+					dedupeKey: 'newEvent:77',
 				},
 				{
 					type: 'eventUpdated',
@@ -266,8 +269,10 @@ describe('Public Events Trigger: requests sent directly', () => {
 					deliveryId: 'u-1',
 					orderId: null,
 					eventPointId: '78',
-					occurredAt: '2026-01-01T00:00:00.000Z',
-				}, // epoch seconds
+					occurredAt: '2026-01-01T00:00:00.000Z', // epoch seconds
+					// the update's fingerprint: of the notification, as the event is not read
+					dedupeKey: expect.stringMatching(/^eventUpdated:78:[\w-]{16}$/),
+				},
 				{
 					type: 'other',
 					sourceType: 'ticket.scanned',
@@ -275,6 +280,7 @@ describe('Public Events Trigger: requests sent directly', () => {
 					orderId: null,
 					eventPointId: null,
 					occurredAt: null,
+					dedupeKey: expect.stringMatching(/^other:#[\w-]{22}$/),
 				},
 			]);
 			expect(items.every((item) => typeof item.payload === 'object')).toBe(true);
@@ -312,86 +318,93 @@ describe('Public Events Trigger: requests sent directly', () => {
 		]);
 	});
 
-	it('the seen window survives a restart (static data) and keeps the last 1,000 ids', async () => {
-		const workflowId = 'webhook-restart';
-		const first = await triggers.start(TOKEN, { workflowId });
-		const delivery = (n: number) =>
-			JSON.stringify({ id: `d-${n}`, type: 'order.sale', data: { orderId: n } });
-		for (let n = 0; n <= SEEN_WINDOW; n++)
-			expect((await post(first.url, delivery(n), TOKEN_HEADER)).status).toBe(200);
-		expect(first.executions).toHaveLength(SEEN_WINDOW + 1);
-		const saved = first.staticData['node:Node under test'] as { seenDeliveries: string[] };
-		expect(saved.seenDeliveries).toHaveLength(SEEN_WINDOW);
-		expect(saved.seenDeliveries[0]).toBe('sale:d-1');
+	it(
+		`the window is this process's: the newest ${SEEN_WINDOW} keys (a delivery declaring an ` +
+			'id has two); after a restart a copy starts a run named as the first',
+		async () => {
+			const first = await triggers.start(TOKEN);
+			const delivery = (n: number) =>
+				JSON.stringify({ deliveryId: `d-${n}`, type: 'order.sale', data: { orderId: n } });
+			for (let n = 0; n <= SEEN_WINDOW; n += 50) {
+				const batch = Array.from({ length: 50 }, (_, i) => n + i).filter((i) => i <= SEEN_WINDOW);
+				const answers = await Promise.all(
+					batch.map((i) => post(first.url, delivery(i), TOKEN_HEADER)),
+				);
+				expect(answers.map((a) => a.status)).toEqual(batch.map(() => 200));
+			}
+			expect(first.executions).toHaveLength(SEEN_WINDOW + 1);
+			// Two keys a delivery (its body, its declared id): the window holds the newest half.
+			for (const n of [SEEN_WINDOW, SEEN_WINDOW / 2 + 1])
+				expect(JSON.parse((await post(first.url, delivery(n), TOKEN_HEADER)).text)).toEqual({
+					received: true,
+					duplicate: `d-${n}`,
+				});
+			expect(first.executions).toHaveLength(SEEN_WINDOW + 1);
+			// d-0 left the window (and signs no time): a delivery that old starts a run again.
+			await post(first.url, delivery(0), TOKEN_HEADER);
+			expect(first.executions).toHaveLength(SEEN_WINDOW + 2);
+			expect(first.staticData).toEqual({});
 
-		const second = await triggers.start(TOKEN, {
-			workflowId,
-			staticData: first.staticData,
-			nodeType: await restartedNode(),
-		});
-		expect((await post(second.url, delivery(SEEN_WINDOW), TOKEN_HEADER)).status).toBe(200);
-		expect((await post(second.url, delivery(500), TOKEN_HEADER)).status).toBe(200);
-		expect(second.executions).toEqual([]);
-		// d-0 left the window (and signs no time): a delivery that old fires again (the documented
-		// limit).
-		await post(second.url, delivery(0), TOKEN_HEADER);
-		expect(second.executions).toHaveLength(1);
-		const durations = first.calls.map((c) => c.durationMs).sort((a, b) => a - b);
-		console.log(
-			`webhook(): median ${durations[durations.length >> 1].toFixed(2)} ` +
-				`ms, p99 ${durations[Math.floor(durations.length * 0.99)].toFixed(2)}` +
-				` ms over ${durations.length} deliveries`,
-		);
-	});
+			// With the window full, each new delivery drops the oldest keys: one at a time, timed.
+			const timed = first.calls.length;
+			for (let n = 0; n < 500; n++)
+				expect((await post(first.url, delivery(SEEN_WINDOW + 1 + n), TOKEN_HEADER)).status).toBe(
+					200,
+				);
+			const durations = first.calls
+				.slice(timed)
+				.map((c) => c.durationMs)
+				.sort((a, b) => a - b);
+			console.log(
+				`webhook() and the run's creation, one delivery at a time with the window full: ` +
+					`median ${durations[durations.length >> 1].toFixed(2)} ms, p99 ` +
+					`${durations[Math.floor(durations.length * 0.99)].toFixed(2)} ms over ` +
+					`${durations.length} deliveries`,
+			);
+
+			const second = await triggers.start(TOKEN, { nodeType: await restartedNode() });
+			expect((await post(second.url, delivery(SEEN_WINDOW), TOKEN_HEADER)).status).toBe(200);
+			expect(second.executions.map(([item]) => item.json.dedupeKey)).toEqual([
+				`sale:${SEEN_WINDOW}`,
+			]);
+		},
+	);
 
 	it(
-		'a signed delivery replayed under a new delivery id after a ' +
-			'restart is still a duplicate (its digest is saved)',
+		'a signed delivery replayed under a new delivery id is a duplicate; after a restart it ' +
+			'starts a run named as the first',
 		async () => {
-			const workflowId = 'webhook-restart-signed';
 			const body = JSON.stringify({ id: 'ntf_1', type: 'order.sale', data: { orderId: 1 } });
 			const headers = { 'x-signature': sign(SECRET, body), 'x-delivery-id': 'ntf_1' };
-			const first = await triggers.start(SIGNED, { workflowId });
+			const first = await triggers.start(SIGNED);
 			expect((await post(first.url, body, headers)).status).toBe(200);
+			const replay = await post(first.url, body, { ...headers, 'x-delivery-id': 'ntf_999' });
+			expect([replay.status, JSON.parse(replay.text).duplicate]).toEqual([200, 'ntf_1']);
 			expect(first.executions).toHaveLength(1);
 
-			const second = await triggers.start(SIGNED, {
-				workflowId,
-				staticData: first.staticData,
-				nodeType: await restartedNode(),
-			});
-			const replay = await post(second.url, body, { ...headers, 'x-delivery-id': 'ntf_999' });
-			expect([replay.status, JSON.parse(replay.text).duplicate]).toEqual([200, 'ntf_999']);
-			expect(second.executions).toEqual([]);
+			const second = await triggers.start(SIGNED, { nodeType: await restartedNode() });
+			expect(
+				(await post(second.url, body, { ...headers, 'x-delivery-id': 'ntf_999' })).status,
+			).toBe(200);
+			expect(
+				[...first.executions, ...second.executions].map(([item]) => item.json.dedupeKey),
+			).toEqual(['sale:1', 'sale:1']);
 		},
 	);
 
-	it(
-		'ten different deliveries at once: ten executions, and the ' +
-			'saved window holds all ten after a restart',
-		async () => {
-			const workflowId = 'webhook-burst';
-			const first = await triggers.start(TOKEN, { workflowId });
-			const bodies = Array.from({ length: 10 }, (_, n) =>
-				JSON.stringify({ id: `b-${n}`, type: 'order.sale', data: { orderId: 100 + n } }),
+	it('ten different deliveries at once: ten executions; the ten again at once: none', async () => {
+		const trigger = await triggers.start(TOKEN);
+		const bodies = Array.from({ length: 10 }, (_, n) =>
+			JSON.stringify({ id: `b-${n}`, type: 'order.sale', data: { orderId: 100 + n } }),
+		);
+		for (let round = 0; round < 2; round++) {
+			const answers = await Promise.all(
+				bodies.map((body) => post(trigger.url, body, TOKEN_HEADER)),
 			);
-			const answers = await Promise.all(bodies.map((body) => post(first.url, body, TOKEN_HEADER)));
 			expect(answers.map((a) => a.status)).toEqual(new Array(10).fill(200));
-			expect(first.executions).toHaveLength(10);
-			// Each request loaded the static data before the others saved theirs: the memory fills the
-			// gaps.
-			const saved = (first.staticData['node:Node under test'] as { seenDeliveries: string[] })
-				.seenDeliveries;
-			expect([...saved].sort()).toEqual(bodies.map((_, n) => `sale:b-${n}`).sort());
-
-			const second = await triggers.start(TOKEN, {
-				workflowId,
-				staticData: first.staticData,
-				nodeType: await restartedNode(),
-			});
-			for (const body of bodies)
-				expect((await post(second.url, body, TOKEN_HEADER)).status).toBe(200);
-			expect(second.executions).toEqual([]);
-		},
-	);
+		}
+		expect(trigger.executions.map(([item]) => item.json.dedupeKey).sort()).toEqual(
+			bodies.map((_, n) => `sale:${100 + n}`).sort(),
+		);
+	});
 });

@@ -152,9 +152,11 @@ describe('secret comparison: wrong at every length, compared in constant time', 
 						'x-webhook-token': wrong,
 					});
 					expect([wrong.length, answer.status]).toEqual([wrong.length, 401]);
-					// The empty token never reaches the comparison: it is a missing header.
+					// The empty token never reaches the comparison: it is a missing header. Else the
+					// secret this process kept, then the one read again at once (secret.ts).
 					const lengths = compare.mock.calls.map(([a, b]) => [a.byteLength, b.byteLength]);
-					expect(lengths).toEqual(wrong === '' ? [] : [[32, 32]]);
+					expect(lengths).toEqual(wrong === '' ? [] : lengths.map(() => [32, 32]));
+					expect(lengths.length).toBeLessThanOrEqual(2);
 				}
 			} finally {
 				compare.mockRestore();
@@ -182,9 +184,11 @@ describe('secret comparison: wrong at every length, compared in constant time', 
 						wrong.length,
 						(await post(trigger.url, body, signed(body, wrong))).status,
 					]).toEqual([wrong.length, 401]);
-					expect(compare.mock.calls.map(([a, b]) => [a.byteLength, b.byteLength])).toEqual([
-						[32, 32],
-					]);
+					// With the secret this process kept, then with the one read again at once (secret.ts).
+					const lengths = compare.mock.calls.map(([a, b]) => [a.byteLength, b.byteLength]);
+					expect(lengths).toEqual(lengths.map(() => [32, 32]));
+					expect(lengths.length).toBeGreaterThanOrEqual(1);
+					expect(lengths.length).toBeLessThanOrEqual(2);
 				}
 			} finally {
 				compare.mockRestore();
@@ -212,7 +216,7 @@ describe('secret comparison: wrong at every length, compared in constant time', 
 describe('replays', () => {
 	test(
 		'the same signed delivery again, or under a new ' +
-			'X-Delivery-ID: 200 "duplicate", one execution',
+			'X-Delivery-ID: 200 "duplicate" naming the signed id, one execution',
 		async () => {
 			const trigger = await triggers.start(SIGNED);
 			const body = sale('ntf_00000042');
@@ -224,11 +228,12 @@ describe('replays', () => {
 				'x-delivery-id': 'ntf_99999999',
 			});
 			const noHeader = await post(trigger.url, body, signed(body));
+			// The header is outside the signature: the note names the id the body carries.
 			expect(
 				[again, renamed, noHeader].map((a) => [a.status, JSON.parse(a.text).duplicate]),
 			).toEqual([
 				[200, 'ntf_00000042'],
-				[200, 'ntf_99999999'],
+				[200, 'ntf_00000042'],
 				[200, 'ntf_00000042'],
 			]);
 			expect(trigger.executions).toHaveLength(1);
