@@ -9,6 +9,7 @@ import { HttpError, parseJson, readBody, Router, send } from './http';
 import type { Company, Lang } from './model';
 import type { SandboxOptions } from './options';
 import { redirectFor, sendMangled } from './quirkReplies';
+import { sendFate, writeAnswerFate } from './readBackQuirks';
 import type { LogEntry } from './requestLog';
 import { registerRoutes } from './routes';
 import { ApiState } from './state';
@@ -52,10 +53,11 @@ export class SandboxApp extends ApiState {
 		});
 		res.on('finish', () => (entry.status = res.statusCode));
 		this.inFlight += 1;
+		let raw: Buffer | undefined;
 		try {
 			// Read before any fault: like a real server, a slow write then runs to its end even
 			// when its caller has given up (a latency fault applies it late).
-			const raw =
+			raw =
 				method === 'POST' || method === 'PUT' || method === 'PATCH'
 					? await readBody(req)
 					: undefined;
@@ -101,6 +103,11 @@ export class SandboxApp extends ApiState {
 				res.socket?.destroy();
 				return;
 			}
+			const fate = this.writeFate(raw, route, reply.status ?? 200);
+			if (fate) {
+				entry.fault = `${fate}-answer`;
+				return sendFate(res, fate);
+			}
 			const mangle = raw !== undefined && route !== '/token' ? this.mangleNext() : undefined;
 			if (mangle) {
 				entry.fault = `mangle-${mangle}`;
@@ -108,12 +115,23 @@ export class SandboxApp extends ApiState {
 			}
 			send(res, reply.status ?? 200, reply.body, reply.headers);
 		} catch (error) {
+			if (error instanceof HttpError && this.writeFate(raw, route, error.status) === 'lose') {
+				entry.fault = 'lose-answer';
+				return sendFate(res, 'lose');
+			}
 			if (error instanceof HttpError) return send(res, error.status, error.body, error.headers);
 			send(res, 500, { code: 'internal_error', message: (error as Error).message });
 		} finally {
 			this.inFlight -= 1;
 			if (this.inFlight === 0) this.idleWaiters.splice(0).forEach((done) => done());
 		}
+	}
+
+	/** What the read-back quirks do to the answer to a write the service acted on (readBackQuirks). */
+	private writeFate(raw: Buffer | undefined, route: string, status: number) {
+		if (raw === undefined || route === '/token' || status === 401 || status === 429)
+			return undefined;
+		return writeAnswerFate(this.quirks, this.options.seed, status);
 	}
 
 	/** Resolves once no API request is being handled (a slow one too, its caller gone or not). */

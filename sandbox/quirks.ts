@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { HOUR, MINUTE } from './clock';
+import { formatReadBackQuirks, READ_BACK_PARSERS, readBackQuirkShape } from './readBackQuirks';
 
 /**
  * Quirks: a difficult but plausible service, switched on on purpose (all off by default).
@@ -33,6 +34,7 @@ export const quirksSchema = z
 		mangleWriteAnswersRate: z.number().min(0).max(1),
 		/** A list's reported total grows by one per page. */
 		totalDrift: z.boolean(),
+		...readBackQuirkShape,
 		/**
 		 * Sales and refunds lists: before a page past the first is served, this many records listed
 		 * just before it leave the list (an order cancelled or re-dated while a client reads).
@@ -97,6 +99,7 @@ const PARSERS: Record<string, (value: string | undefined, q: Quirks) => void> = 
 	'mangle-write-answers-rate': (v, q) =>
 		(q.mangleWriteAnswersRate = number('mangle-write-answers-rate', v, 1)),
 	'total-drift': (_, q) => (q.totalDrift = true),
+	...READ_BACK_PARSERS,
 	'drop-mid-read': (v, q) => (q.dropMidRead = wholeFromOne('drop-mid-read', v)),
 	'drop-mid-read-count': (v, q) =>
 		(q.dropMidReadCount = Math.floor(number('drop-mid-read-count', v, 1e9))),
@@ -166,6 +169,7 @@ export function formatQuirks(q: Quirks): string {
 	if (q.mangleWriteAnswersRate !== undefined)
 		parts.push(`mangle-write-answers-rate=${q.mangleWriteAnswersRate}`);
 	if (q.totalDrift) parts.push('total-drift');
+	parts.push(...formatReadBackQuirks(q));
 	if (q.dropMidRead) parts.push(`drop-mid-read=${q.dropMidRead}`);
 	if (q.dropMidReadCount) parts.push(`drop-mid-read-count=${q.dropMidReadCount}`);
 	return parts.join(',');

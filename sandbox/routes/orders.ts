@@ -6,6 +6,7 @@ import { refundTicket, setOrderStatus } from '../domain/sales';
 import { badRequest, conflict, notFound, type Router } from '../http';
 import type { Order } from '../model';
 import { visibleYet } from '../quirks';
+import { listedYet, withTicketPlaceIds } from '../readBackQuirks';
 import { check, isoDayOrTime, numericId, sortDirection } from '../validate';
 import { idParam, linkedEvent, listQuery, ordered } from './common';
 
@@ -43,7 +44,11 @@ function ownOrder(ctx: Ctx, params: Record<string, string>): Order {
 }
 
 const full = (ctx: Ctx, order: Order) =>
-	ctx.app.item('Order', `/orders/${order.id}`, ctx.app.serialize.order(order, true));
+	ctx.app.item(
+		'Order',
+		`/orders/${order.id}`,
+		withTicketPlaceIds(ctx.app.quirks, ctx.app.serialize.order(order, true)),
+	);
 
 export function registerOrders(router: Router<Ctx>): void {
 	router.add('POST', '/orders', (ctx) => {
@@ -150,7 +155,8 @@ export function registerOrders(router: Router<Ctx>): void {
 				o.eventPointId === event.id &&
 				(!q['status[]'] || q['status[]'].includes(o.status)) &&
 				(q['payAt[after]'] === undefined || (o.payAt !== null && o.payAt >= q['payAt[after]'])) &&
-				visibleYet(ctx.app.quirks, o.payAt, now),
+				visibleYet(ctx.app.quirks, o.payAt, now) &&
+				listedYet(ctx.app.quirks, o.createdAt, now),
 		);
 		orders = ordered(ctx, orders, (o) => o.payAt, q['order[payAt]']);
 		return ctx.app.page(ctx, orders, (o) => ctx.app.serialize.order(o, false), {
