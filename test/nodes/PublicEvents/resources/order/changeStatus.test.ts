@@ -1,9 +1,12 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { orderNodeSuite, json } from '../../../../../harness/nodes/orderNode';
-import { faultedWrites, sent } from '../../../../../harness/nodes/orderWrites';
+import { arrived, faultedWrites, sent } from '../../../../../harness/nodes/orderWrites';
+import { mark } from '../../../../../harness/nodes/publicEvents';
 
 const suite = orderNodeSuite();
 const { sb, order, create, getOrder, setStatus, place } = suite;
-const { runWith, held } = faultedWrites(suite);
+const { runWith, held, fault } = faultedWrites(suite);
 
 describe('Order: statuses', () => {
 	it(
@@ -105,3 +108,84 @@ describe(
 		});
 	},
 );
+
+/**
+ * Paid with its answer lost, as a shop meets it: read back until the outcome is known (bounded), so
+ * the caller is told applied (tickets), NOT applied (with the order's state: a hold that ended can
+ * no longer be paid) or still open (with the order's state). A shop must never release a hold
+ * whose late "paid" landed.
+ */
+describe('Change Status Paid, answer lost: read back until known', () => {
+	const pay = (id: number, options: Record<string, unknown> = {}) =>
+		order('changeStatus', { orderId: String(id), toStatus: 'paid', options });
+
+	it('paid late, after the Timeout: found paid, the tickets returned; sent once', async () => {
+		const { id } = await held(2);
+		const { items, error, log } = await runWith(
+			{ kind: 'latency', delayMs: 1500, method: 'PUT', path: '/orders/{id}/status' },
+			'changeStatus',
+			{ orderId: String(id), toStatus: 'paid', options: { timeout: 1 } },
+		);
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({
+			id,
+			status: 'paid',
+			writeCheck: { outcome: 'applied', cause: 'no answer came within the Timeout (1 s)' },
+		});
+		expect((items[0].json.tickets as unknown[]).length).toBe(2);
+		expect(sent(log, 'PUT', '/orders/{id}/status')).toBe(1);
+	});
+
+	it(
+		'the hold ended while the answer was lost: NOT applied, the order expired and said so, ' +
+			'since paid cannot land on it any more',
+		async () => {
+			const { id } = await held(1);
+			await fault({ kind: 'latency', delayMs: 1500, method: 'PUT', path: '/orders/{id}/status' });
+			const before = await mark(sb());
+			const running = pay(id, { timeout: 1 });
+			await arrived(sb(), before, 'PUT', '/orders/{id}/status');
+			// The buyer's hold is released meanwhile (another step, a person, or its time ran out).
+			expect((await setStatus(id, 'expired')).status).toBe(200);
+			const { error } = await running;
+			await sb().app.idle();
+			expect(error?.message).toMatch(
+				new RegExp(
+					`^Changing the status of order ${id} to paid was NOT applied: no answer came ` +
+						`within the Timeout \\(1 s\\), so the node read order ${id} back: it is unchanged ` +
+						`\\(status expired\\), and the change can no longer apply to it`,
+				),
+			);
+			expect((error as { context?: IDataObject }).context?.writeCheck).toMatchObject({
+				outcome: 'notApplied',
+				order: { id: String(id), status: 'expired' },
+			});
+			expect((await getOrder(id)).body.status).toBe('expired');
+		},
+	);
+
+	it(
+		'nothing arrives within Max Wait to Confirm: still open, named with the order as read; ' +
+			'the late paid then lands and a release is refused',
+		async () => {
+			const { id } = await held(1);
+			const { error } = await runWith(
+				{ kind: 'latency', delayMs: 2500, method: 'PUT', path: '/orders/{id}/status' },
+				'changeStatus',
+				{ orderId: String(id), toStatus: 'paid', options: { timeout: 1, confirmWaitSeconds: 1 } },
+			);
+			expect(error?.message).toMatch(
+				/^Uncertain: changing the status of order \d+ to paid was not/,
+			);
+			expect((error as { context?: IDataObject }).context?.writeCheck).toMatchObject({
+				outcome: 'uncertain',
+				order: { id: String(id), status: 'reserved_to_time' },
+			});
+			await sb().app.idle();
+			// The late paid landed: releasing it is refused, so a shop learns the sale stands.
+			const release = await order('changeStatus', { orderId: String(id), toStatus: 'expired' });
+			expect(release.error?.message).toMatch(/^Refused: .*cannot go from paid to expired/);
+			expect((await getOrder(id)).body.status).toBe('paid');
+		},
+	);
+});
