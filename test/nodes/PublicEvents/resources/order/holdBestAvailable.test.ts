@@ -305,6 +305,117 @@ describe('Order: Hold Best Available', () => {
 			}
 		},
 	);
+
+	/** A 422 on every POST /orders until cleared. */
+	const refuseEvery = (body: IDataObject, retryAfter?: number | { date: number }) =>
+		sb().admin('POST', '/faults', {
+			kind: 'status',
+			status: 422,
+			method: 'POST',
+			path: '/orders',
+			count: 0,
+			body,
+			...(retryAfter === undefined ? {} : { retryAfter }),
+		});
+	const LIMIT = { code: 'reserved_tickets_limit', message: 'Too many reserved tickets' };
+
+	it.each([
+		['Retry-After: 0', 0],
+		['an HTTP date that is not in the future', { date: 0 }],
+		['no Retry-After', undefined],
+	])(
+		'the account limit with %s: Max Wait 0 sends one POST and fails at once; Max Wait 2 s ' +
+			'sends at most 3, a second apart, and stops within it',
+		async (_, retryAfter) => {
+			const { id } = await newEvent(20);
+			await refuseEvery(LIMIT, retryAfter);
+			try {
+				const once = await mark(sb());
+				const none = await hold(id, { options: { limitWaitSeconds: 0 } });
+				expect(none.error?.message).toMatch(/^Refused: holding 1 place on event \d+ was NOT/);
+				expect(posts(await since(sb(), once))).toHaveLength(1);
+
+				const before = await mark(sb());
+				const started = Date.now();
+				const some = await hold(id, { options: { limitWaitSeconds: 2 } });
+				const took = Date.now() - started;
+				expect(some.error?.message).toContain('(Max Wait for the Reserved-Tickets Limit: 2 s)');
+				const sent = posts(await since(sb(), before));
+				expect(sent.length).toBeGreaterThanOrEqual(2);
+				expect(sent.length).toBeLessThanOrEqual(3);
+				for (let n = 1; n < sent.length; n++)
+					expect(sent[n].at - sent[n - 1].at).toBeGreaterThanOrEqual(1000);
+				expect(took).toBeLessThan(2000 + 1000);
+			} finally {
+				await sb().admin('DELETE', '/faults');
+			}
+		},
+	);
+
+	it("a Retry-After date is read on the service's clock, even when that clock is behind", async () => {
+		const { id } = await newEvent(20);
+		// The service's clock 10 minutes behind this one: its dates are all "past" here.
+		await sb().advanceClock(-10 * 60_000);
+		await sb().admin('POST', '/faults', {
+			kind: 'status',
+			status: 422,
+			method: 'POST',
+			path: '/orders',
+			body: LIMIT,
+			retryAfter: { date: 2 },
+		});
+		try {
+			const before = await mark(sb());
+			const { items, error } = await hold(id, { options: { limitWaitSeconds: 10 } });
+			expect(error).toBeUndefined();
+			expect((items[0].json.holdAttempts as IDataObject).waitedMs).toBe(2000);
+			const sent = posts(await since(sb(), before));
+			expect(sent[1].at - sent[0].at).toBeGreaterThanOrEqual(2000);
+			await setStatus(Number(items[0].json.id), 'expired');
+		} finally {
+			await sb().advanceClock(10 * 60_000);
+			await sb().admin('DELETE', '/faults');
+		}
+	});
+
+	it.each([
+		['per purchase', { code: 'limit', message: 'At most 10 tickets per purchase' }],
+		[
+			"API Platform's validation",
+			{
+				'@type': 'ConstraintViolationList',
+				'hydra:title': 'An error occurred',
+				'hydra:description': 'places: This collection should contain 10 elements or less.',
+				violations: [
+					{
+						propertyPath: 'places',
+						message: 'This collection should contain 10 elements or less.',
+					},
+				],
+			},
+		],
+		['words the node cannot place', { message: 'Unprocessable: rule 7b' }],
+	])(
+		"a 422 that is not the account limit (%s): one POST, the service's words, at once",
+		async (_, body) => {
+			const { id } = await newEvent(20);
+			await refuseEvery(body, 0);
+			try {
+				const before = await mark(sb());
+				const { error } = await hold(id, { options: { limitWaitSeconds: 30 } });
+				expect(posts(await since(sb(), before))).toHaveLength(1);
+				expect(error?.message).toMatch(
+					/^Refused: creating an order on event \d+ was NOT applied\. /,
+				);
+				const fields = body as { message?: string; violations?: Array<{ message: string }> };
+				const words = String(fields.message ?? fields.violations?.[0].message);
+				expect(error?.message).toContain(words);
+				expect(error?.message).toContain("Not waited out: the node waits only on your account's");
+			} finally {
+				await sb().admin('DELETE', '/faults');
+			}
+		},
+	);
 });
 
 /**
