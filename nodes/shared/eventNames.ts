@@ -39,17 +39,44 @@ export class EventNames {
 
 	/** The rows with eventName set; no request when no row names an event. */
 	async fill<T extends Row>(rows: T[]): Promise<T[]> {
+		return (await this.named(rows, false)).rows;
+	}
+
+	/**
+	 * The rows with the names that could be read: when the event list or the archive fails (after
+	 * the retries), those rows keep eventName null and the error comes back beside them. For the
+	 * triggers: a sale matters more than its event's name, and a later reading fixes the name.
+	 */
+	async fillWhatCanBeRead<T extends Row>(rows: T[]): Promise<{ rows: T[]; unreadable?: Error }> {
+		return await this.named(rows, true);
+	}
+
+	private async named<T extends Row>(
+		rows: T[],
+		tolerant: boolean,
+	): Promise<{ rows: T[]; unreadable?: Error }> {
 		const wanted = [
 			...new Set(rows.map((row) => row.eventPointId).filter((id): id is string => id !== null)),
 		];
-		if (wanted.length === 0) return rows;
-		const live = await (this.live ??= this.read('/event-points'));
+		if (wanted.length === 0) return { rows };
+		let unreadable: Error | undefined;
+		const settle = async (names: Promise<Names>): Promise<Names> =>
+			tolerant
+				? await names.catch((error: unknown) => {
+						unreadable ??= error as Error;
+						return new Map() as Names;
+					})
+				: await names;
+		const live = await settle((this.live ??= this.read('/event-points')));
 		const archived = wanted.some((id) => !live.has(id))
-			? await (this.archived ??= this.read(ARCHIVE))
+			? await settle((this.archived ??= this.read(ARCHIVE)))
 			: new Map();
 		const nameOf = (id: string | null) =>
 			id === null ? null : (live.get(id) ?? archived.get(id) ?? null);
-		return rows.map((row) => ({ ...row, eventName: nameOf(row.eventPointId) }));
+		return {
+			rows: rows.map((row) => ({ ...row, eventName: nameOf(row.eventPointId) })),
+			unreadable,
+		};
 	}
 }
 

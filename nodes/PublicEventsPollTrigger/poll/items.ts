@@ -65,7 +65,9 @@ export function toItems(changes: Change[], typeVersion = LATEST): INodeExecution
 
 /**
  * Output Rows for a Table: one flat row per sale or refund, oldest first; event names read once for
- * the poll.
+ * the poll. Names never hold sales back: when they cannot be read, the rows go with eventName null
+ * (what a table shows as an empty cell, and what a reconcile against the API fills in later) and
+ * n8n's log says why; failing the poll would keep every sale it read waiting.
  */
 export async function toRowItems(
 	this: IPollFunctions,
@@ -75,8 +77,15 @@ export async function toRowItems(
 	const sales = oldestFirst(changes).filter(
 		(change): change is Change & { source: RowSource } => change.source !== 'catalog',
 	);
-	const rows = await new EventNames(this, settings).fill(
+	const { rows, unreadable } = await new EventNames(this, settings).fillWhatCanBeRead(
 		sales.map((change) => toRow(change.json, change.source)),
 	);
+	if (unreadable) {
+		const unnamed = rows.filter((row) => row.eventPointId !== null && row.eventName === null);
+		this.logger.warn(
+			`Public Events Poll Trigger: the event names of ${unnamed.length} of ${rows.length} rows ` +
+				`could not be read (they have eventName null): ${unreadable.message}`,
+		);
+	}
 	return rows.map((json) => ({ json }));
 }

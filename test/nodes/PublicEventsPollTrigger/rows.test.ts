@@ -6,6 +6,7 @@ import { credentialFor, mark, since } from '../../../harness/nodes/publicEvents'
 import { SandboxClient } from '../../../harness/sandbox/client';
 import { onlyEvents } from '../../../harness/sandbox/suite';
 import { rowsSchema, schemaErrors } from '../../../harness/engine/rowSchema';
+import { logPosition, logSince } from '../../../harness/engine/runtime';
 import { MINUTE } from '../../../harness/time';
 
 /**
@@ -164,44 +165,58 @@ describe('Poll Trigger: Output Rows for a Table', () => {
 	);
 
 	it(
-		'a failed name lookup fails the poll without moving its ' +
-			'place: the next poll emits the rows; an archive refused ' +
-			'(403) leaves names null',
+		'names never stall sales: while the archive or the event list cannot be read, ' +
+			"the rows come with eventName null and a warning in n8n's log, and the feed moves on; " +
+			'an archive refused (403) leaves names null without a warning',
 		async () => {
-			const node = trigger({ include: ['widgetSales'], options: { output: 'rows' } });
+			const node = trigger({
+				include: ['widgetSales'],
+				options: { output: 'rows', maxRetries: 0 },
+			});
 			await node.poll();
 			await sb.advanceClock(MINUTE);
-			const sale = await sell(live[0].id);
-			await sb.admin('POST', '/faults', {
-				kind: 'status',
-				status: 400,
-				method: 'GET',
-				path: '/event-points',
-				count: 1,
-			});
-			const failed = await node.poll();
-			expect(failed.error?.message).toMatch(/400/);
-			expect(failed.items).toEqual([]);
-			const again = await node.poll();
-			expect(again.error).toBeUndefined();
-			expect(again.items.map((item) => item.json)).toEqual([
-				expect.objectContaining({ orderId: String(sale.id), eventName: live[0].eventName }),
+			const onLive = await sell(live[0].id);
+			const ended = await sell(archived[0].id);
+			const warnings = (from: number) => logSince(from).filter((line) => line.startsWith('warn:'));
+			const fault = (path: string, status: number, count: number) =>
+				sb.admin('POST', '/faults', { kind: 'status', status, method: 'GET', path, count });
+
+			await fault('/event-points-archived', 503, 0);
+			let logged = logPosition();
+			const during = await node.poll();
+			expect(during.error).toBeUndefined();
+			expect(during.items.map((item) => item.json)).toEqual([
+				expect.objectContaining({ orderId: String(onLive.id), eventName: live[0].eventName }),
+				expect.objectContaining({ orderId: String(ended.id), eventName: null }),
 			]);
+			expect(warnings(logged)).toEqual([
+				expect.stringMatching(/event names of 1 of 2 rows could not be read .*503/),
+			]);
+			// The place moved: the archive still failing holds nothing back.
+			expect((await node.poll()).returnedNull).toBe(true);
+
+			await sb.admin('DELETE', '/faults');
+			await sb.advanceClock(MINUTE);
+			const next = await sell(live[1].id);
+			await fault('/event-points', 400, 1);
+			logged = logPosition();
+			const listFailed = await node.poll();
+			expect(listFailed.error).toBeUndefined();
+			expect(listFailed.items.map((item) => item.json)).toEqual([
+				expect.objectContaining({ orderId: String(next.id), eventName: null }),
+			]);
+			expect(warnings(logged)).toEqual([expect.stringMatching(/of 1 of 1 rows .*400/)]);
 
 			await sb.advanceClock(MINUTE);
-			const ended = await sell(archived[0].id);
-			await sb.admin('POST', '/faults', {
-				kind: 'status',
-				status: 403,
-				method: 'GET',
-				path: '/event-points-archived',
-				count: 1,
-			});
+			const refusedSale = await sell(archived[0].id);
+			await fault('/event-points-archived', 403, 1);
+			logged = logPosition();
 			const refused = await node.poll();
 			expect(refused.error).toBeUndefined();
 			expect(refused.items.map((item) => item.json)).toEqual([
-				expect.objectContaining({ orderId: String(ended.id), eventName: null }),
+				expect.objectContaining({ orderId: String(refusedSale.id), eventName: null }),
 			]);
+			expect(warnings(logged)).toEqual([]);
 			await sb.admin('DELETE', '/faults');
 		},
 	);
