@@ -1,6 +1,7 @@
 import { createHash } from 'crypto';
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IPollFunctions } from 'n8n-workflow';
 
+import { stableJson } from '../../shared/dedupeKey';
 import { apiRequest, apiRequestAllItems } from '../../shared/transport';
 import { readListPage } from '../../shared/transport/listEnvelope';
 import { recordId } from './feed';
@@ -18,18 +19,6 @@ const UNKNOWN = '?'.repeat(HASH_LENGTH);
  * Events that left the list keep their fingerprint this long: one missed listing re-emits nothing.
  */
 const GONE_KEEP_MS = 7 * 24 * 3_600_000;
-
-/** JSON with object keys sorted, so a service that reorders keys changes no hash. */
-function stableJson(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-	if (value && typeof value === 'object') {
-		const entries = Object.entries(value as IDataObject).sort(([a], [b]) =>
-			a < b ? -1 : a > b ? 1 : 0,
-		);
-		return `{${entries.map(([key, v]) => `${JSON.stringify(key)}:${stableJson(v)}`).join(',')}}`;
-	}
-	return JSON.stringify(value) ?? 'null';
-}
 
 const fieldHash = (value: unknown) =>
 	value === undefined

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { changeId, type ChangeType } from '../../shared/changes';
+import { dedupeKey, eventFingerprint } from '../../shared/dedupeKey';
 import { EventNames } from '../../shared/eventNames';
 import { toRow, type RowSource } from '../../shared/rows';
 import type { RequestSettings } from '../../shared/transport';
@@ -24,9 +25,10 @@ const HEADER_HOLDS = new Set(['id', 'order', 'eventPoint']);
 
 /**
  * One flat item per change: a header that is the same for every source (type, source,
- * occurredAt, orderId, eventPointId, changedFields) and agrees with the push trigger's items
- * (ids as numeric strings, null when absent; occurredAt as ISO text), then the record's own
- * fields (money stays { amount, currency }). The header wins over a record field of the same name.
+ * occurredAt, orderId, eventPointId, changedFields, dedupeKey) and agrees with the push trigger's
+ * items (ids as numeric strings, null when absent; occurredAt as ISO text; the same dedupeKey for
+ * the same change), then the record's own fields (money stays { amount, currency }). The header
+ * wins over a record field of the same name.
  *
  * From version 1.1 each id is one field: the record's own id fields the header already holds
  * (a sale's `id`, a refund's `order`, `eventPoint`, a catalog event's `id`) are left out, and a
@@ -41,17 +43,25 @@ export function toItem(change: Change, typeVersion = LATEST): INodeExecutionData
 			: change.type === 'refund'
 				? (json.order ?? json.orderId)
 				: null;
+	const eventPointId = changeId(
+		change.source === 'catalog' ? json.id : (json.eventPoint ?? json.eventPointId),
+	);
 	const header: IDataObject = {
 		type: change.type,
 		source: change.source,
 		occurredAt: new Date(change.time).toISOString(),
 		orderId: changeId(orderId),
-		eventPointId: changeId(
-			change.source === 'catalog' ? json.id : (json.eventPoint ?? json.eventPointId),
-		),
+		eventPointId,
 	};
 	if (change.type === 'refund' && typeVersion >= 1.1) header.refundId = changeId(json.id);
 	if (change.changedFields) header.changedFields = change.changedFields;
+	header.dedupeKey = dedupeKey({
+		type: change.type,
+		orderId: changeId(orderId),
+		refundId: changeId(json.id),
+		eventPointId,
+		fingerprint: change.type === 'eventUpdated' ? eventFingerprint(json) : undefined,
+	});
 	if (typeVersion < 1.1) return { json: { ...header, ...json, ...header } };
 	const own = Object.fromEntries(Object.entries(json).filter(([key]) => !HEADER_HOLDS.has(key)));
 	return { json: { ...header, ...own, ...header } };

@@ -87,6 +87,15 @@ describe('Poll Trigger: Catalog Changes', () => {
 				eventName: 'Renamed Night',
 				changedFields: ['eventName'],
 			});
+			// Named by the event and a digest of its editable fields: each real edit its own key.
+			expect(newItem.dedupeKey).toBe(`newEvent:${created.id}`);
+			const updateKeys = second.items
+				.filter((item) => item.json.type === 'eventUpdated')
+				.map((item) => String(item.json.dedupeKey));
+			expect(updateKeys).toEqual([
+				expect.stringMatching(new RegExp(`^eventUpdated:${target.id}:[\\w-]{16}$`)),
+				expect.stringMatching(new RegExp(`^eventUpdated:${other.id}:[\\w-]{16}$`)),
+			]);
 
 			expect((await node.poll()).returnedNull).toBe(true); // each change once
 		},
@@ -100,9 +109,14 @@ describe('Poll Trigger: Catalog Changes', () => {
 		const sale = (await sb.admin('POST', '/widget-orders', { tickets: 2 })).body;
 
 		expect((await quiet.poll()).returnedNull).toBe(true);
-		expect(changes(await loud.poll())).toEqual([
-			`eventUpdated:${sale.eventPoint}[countAvailableTickets]`,
-		]);
+		const first = await loud.poll();
+		expect(changes(first)).toEqual([`eventUpdated:${sale.eventPoint}[countAvailableTickets]`]);
+		// Availability moves with every sale: it is no part of an update's dedupeKey, so a second
+		// sale's item has the first one's key (a destination keyed by it keeps the first).
+		await sb.admin('POST', '/widget-orders', { eventPoint: sale.eventPoint });
+		const second = await loud.poll();
+		expect(changes(second)).toEqual([`eventUpdated:${sale.eventPoint}[countAvailableTickets]`]);
+		expect(second.items[0].json.dedupeKey).toBe(first.items[0].json.dedupeKey);
 	});
 
 	it(

@@ -76,6 +76,12 @@ describe('Poll Trigger: Sales and Refunds', () => {
 				`sale:eventOrders:${apiOrder.id}`,
 				`refund:widgetRefunds:${refunded.id}`,
 			]);
+			// The name both triggers give the change (nodes/shared/dedupeKey.ts).
+			expect(second.items.map((item) => item.json.dedupeKey)).toEqual([
+				`sale:${sale.id}`,
+				`sale:${apiOrder.id}`,
+				`refund:${refunded.id}`,
+			]);
 			const [saleItem, orderItem, refundItem] = second.items.map((item) => item.json);
 			expect(saleItem).toMatchObject({
 				type: 'sale',
