@@ -1,10 +1,10 @@
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
 	IDataObject,
 	IHttpRequestHelper,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
@@ -12,6 +12,9 @@ import {
 	API_URL_EXPRESSION,
 	apiUrl,
 	insecureBaseUrl,
+	originOf,
+	requestOrigin,
+	tokenBoundTo,
 	tokenFailure,
 } from '../nodes/shared/transport/connection';
 
@@ -94,6 +97,13 @@ export class PublicEventsApi implements ICredentialType {
 			typeOptions: { expirable: true, password: true },
 			default: '',
 		},
+		{
+			// Where the token came from: it is sent to that origin only (authenticate below).
+			displayName: 'Token Issued By',
+			name: 'issuedBy',
+			type: 'hidden',
+			default: '',
+		},
 	];
 
 	// n8n calls this when `token` is empty and again after a 401, then stores the result in
@@ -119,15 +129,28 @@ export class PublicEventsApi implements ICredentialType {
 		if (typeof response?.token !== 'string' || response.token === '') {
 			throw new Error(`POST ${url} answered without a "token" field: is the Base URL right?`);
 		}
-		return { token: response.token };
+		// n8n stores every field returned here with the credential: the token and where it came from.
+		return { token: response.token, issuedBy: originOf(url) };
 	}
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: { Authorization: '=Bearer {{$credentials.token}}' },
-		},
-	};
+	/**
+	 * The token as a Bearer header, only on a request to the origin that issued it and that the
+	 * Base URL still names. Otherwise no header goes out: the service answers 401, and n8n calls
+	 * preAuthentication for a token of the address now set before repeating the request.
+	 */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const origin = originOf(apiUrl(credentials.baseUrl));
+		const target = requestOrigin(requestOptions);
+		if (!tokenBoundTo(credentials, origin) || (target !== undefined && target !== origin))
+			return requestOptions;
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.token)}` },
+		};
+	}
 
 	test: ICredentialTestRequest = {
 		request: {

@@ -42,10 +42,37 @@ describe('the API address', () => {
 });
 
 describe('the credential', () => {
-	it('sends the stored token as a bearer token', () => {
-		const header = (credential.authenticate.properties.headers as IDataObject)
-			.Authorization as string;
-		expect(resolve(header, { token: 'abc.def.ghi' })).toBe('Bearer abc.def.ghi');
+	const BASE = 'https://tickets.example';
+	const bound = { baseUrl: BASE, token: 'abc.def.ghi', issuedBy: BASE };
+	const authorization = async (credentials: IDataObject, request: IDataObject) =>
+		(
+			(await credential.authenticate(credentials, request as never)).headers as
+				| IDataObject
+				| undefined
+		)?.Authorization;
+
+	it('sends the stored token as a bearer token to the origin that issued it', async () => {
+		expect(await authorization(bound, { url: `${BASE}/api/v2/event-points` })).toBe(
+			'Bearer abc.def.ghi',
+		);
+		expect(await authorization(bound, { baseURL: `${BASE}/api/v2`, url: '/event-points' })).toBe(
+			'Bearer abc.def.ghi',
+		);
+	});
+
+	it.each([
+		['the Base URL was edited since', { ...bound, baseUrl: 'https://elsewhere.example' }],
+		['the token names no origin (stored before origins were)', { ...bound, issuedBy: '' }],
+		['no token yet', { ...bound, token: '' }],
+	])('sends no token when %s', async (_, credentials) => {
+		expect(await authorization(credentials, { url: `${BASE}/api/v2/event-points` })).toBe(
+			undefined,
+		);
+	});
+
+	it('sends no token to another address (the HTTP Request node with this credential)', async () => {
+		expect(await authorization(bound, { url: 'https://collector.example/x' })).toBeUndefined();
+		expect(await authorization(bound, { url: 'http://tickets.example/api/v2/x' })).toBeUndefined();
 	});
 
 	it('keeps the key and the token out of sight', () => {
@@ -53,5 +80,6 @@ describe('the credential', () => {
 		expect(byName.apiKey.typeOptions?.password).toBe(true);
 		expect(byName.token.type).toBe('hidden');
 		expect(byName.token.typeOptions?.expirable).toBe(true);
+		expect(byName.issuedBy.type).toBe('hidden');
 	});
 });

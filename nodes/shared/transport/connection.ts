@@ -9,6 +9,43 @@ export function apiUrl(baseUrl: unknown): string {
 	return /\/api\/v2$/.test(base) ? base : `${base}/api/v2`;
 }
 
+/** The origin (scheme, host, port) of an address; the address itself when it is not a URL. */
+export function originOf(url: string): string {
+	try {
+		return new URL(url).origin;
+	} catch {
+		return url;
+	}
+}
+
+/**
+ * Where a request goes, as an origin: its URL, or its path under its baseURL; undefined when
+ * neither makes an absolute address.
+ */
+export function requestOrigin(request: { url?: string; baseURL?: string }): string | undefined {
+	try {
+		return new URL(request.url ?? '', request.baseURL || undefined).origin;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Whether the credential's token was issued by `origin` (`issuedBy`, stored with it by
+ * preAuthentication): a token is sent nowhere else, so editing the Base URL cannot carry it to
+ * another address.
+ */
+export function tokenBoundTo(
+	credentials: { token?: unknown; issuedBy?: unknown },
+	origin: string,
+): boolean {
+	return (
+		typeof credentials.token === 'string' &&
+		credentials.token !== '' &&
+		credentials.issuedBy === origin
+	);
+}
+
 /** apiUrl as an expression, for the credential test (a declarative request, no code). */
 export const API_URL_EXPRESSION =
 	'={{$credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/(\\/api\\/v2)?$/, "/api/v2")}}';

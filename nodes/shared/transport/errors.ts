@@ -78,14 +78,18 @@ export function redact(body: unknown, secrets: string[] = [], depth = 0): unknow
 	if (typeof body === 'string') return redactText(body, secrets);
 	if (!body || typeof body !== 'object' || depth > 20) return body;
 	if (Array.isArray(body)) return body.map((value) => redact(value, secrets, depth + 1));
-	return Object.fromEntries(
-		Object.entries(body as JsonObject).map(([name, value]) => [
-			name,
+	const safe: JsonObject = {};
+	for (const [name, value] of Object.entries(body as JsonObject)) {
+		// A name can be the secret itself (a gateway echo keyed by the key or the token).
+		const cleanName = redactText(name, secrets);
+		let key = cleanName;
+		for (let n = 2; key in safe; n++) key = `${cleanName} ${n}`;
+		safe[key] =
 			SECRET_NAME.test(name) && value !== null && typeof value !== 'object'
 				? '[redacted]'
-				: redact(value, secrets, depth + 1),
-		]),
-	);
+				: (redact(value, secrets, depth + 1) as JsonObject);
+	}
+	return safe;
 }
 
 function field(body: unknown, name: string): unknown {

@@ -13,7 +13,7 @@ import {
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { apiUrl, insecureBaseUrl, LANGUAGE_CODE } from './connection';
+import { apiUrl, insecureBaseUrl, LANGUAGE_CODE, originOf, tokenBoundTo } from './connection';
 
 export type ApiContext =
 	| IExecuteFunctions
@@ -144,14 +144,6 @@ export function adoptProcessToken(target: Target): void {
 	keepSecret(target, token);
 }
 
-function originOf(url: string): string {
-	try {
-		return new URL(url).origin;
-	} catch {
-		return url;
-	}
-}
-
 // The credential is read once per node run (per activation for a poll trigger), not once per page.
 const targets = new WeakMap<object, Promise<Target>>();
 
@@ -171,13 +163,17 @@ export function targetOf(context: ApiContext): Promise<Target> {
 			const insecure = insecureBaseUrl(url, credentials.environment);
 			if (insecure)
 				throw new NodeOperationError(context.getNode(), `The credential's Base URL: ${insecure}`);
+			const secrets = [credentials.apiKey, credentials.token].filter(
+				(v): v is string => typeof v === 'string' && v !== '',
+			);
+			// A token goes only to the origin that issued it: after the Base URL was edited, the stored
+			// one is not sent; n8n's preAuthentication fetches one there first.
+			if (!tokenBoundTo(credentials, originOf(url))) credentials.token = '';
 			return {
 				apiUrl: url,
 				origin: originOf(url),
 				language,
-				secrets: [credentials.apiKey, credentials.token].filter(
-					(v): v is string => typeof v === 'string' && v !== '',
-				),
+				secrets,
 				credentials,
 				renewals: 0,
 				quietUntil: 0,

@@ -165,4 +165,34 @@ describe('a 4xx whose body echoes the request: no secret in the error', () => {
 			expect(error.message).toBe('The service rejected the request: stale [redacted]');
 		},
 	);
+
+	test('a gateway echo keyed by the key and the token: the names are cleaned too', async () => {
+		const { store, id } = credentialFor(sb);
+		await runPublicEvents(store, COUNTRIES);
+		const token = String(store.data(id).token);
+		const error = await failingRun(store, COUNTRIES, [
+			{
+				kind: 'status',
+				status: 400,
+				path: '/countries',
+				count: 1,
+				body: {
+					message: 'Bad request',
+					[sb.keys.partner]: 'seen',
+					[token]: { seen: true },
+					[`Bearer ${token}`]: 1,
+					route: '/countries',
+				},
+			},
+		]);
+		expect(error.message).toBe('The service rejected the request: Bad request');
+		const body = (error as { context?: { body?: IDataObject } }).context?.body;
+		expect(body).toEqual({
+			message: 'Bad request',
+			'[redacted]': 'seen',
+			'[redacted] 2': { seen: true },
+			'Bearer [redacted]': 1,
+			route: '/countries',
+		});
+	});
 });

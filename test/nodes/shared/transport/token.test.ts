@@ -1,4 +1,11 @@
-import { ids, mark, runPublicEvents, since } from '../../../../harness/nodes/publicEvents';
+import {
+	credentialFor,
+	ids,
+	mark,
+	runPublicEvents,
+	since,
+} from '../../../../harness/nodes/publicEvents';
+import { SandboxClient } from '../../../../harness/sandbox/client';
 import { eventsSuite } from '../../../../harness/nodes/suites';
 import { HOUR } from '../../../../harness/time';
 
@@ -53,4 +60,33 @@ describe('Event: the token, in n8n-core', () => {
 		expect(String(error?.stack)).not.toContain(wrongKey);
 		expect((await sb().counters())['GET /event-points']).toBeUndefined();
 	});
+
+	it(
+		'the Base URL edited to another address: the stored token is not sent there; a /token ' +
+			'request there comes first, and the new token is bound to it',
+		async () => {
+			const { store, id } = credential();
+			await runPublicEvents(store, getMany);
+			const first = store.data(id);
+			expect(first.issuedBy).toBe(new URL(sb().sandbox.baseUrl).origin);
+			const elsewhere = await SandboxClient.start({ events: 2, placesPerEvent: 4 });
+			try {
+				// The same credential, its Base URL edited (n8n keeps the hidden token as it was).
+				const edited = credentialFor(elsewhere, {
+					...first,
+					baseUrl: elsewhere.sandbox.baseUrl,
+					apiKey: elsewhere.keys.partner,
+				});
+				const { error } = await runPublicEvents(edited.store, getMany);
+				expect(error).toBeUndefined();
+				const log = (await since(elsewhere, 0)).map((e) => `${e.method} ${e.route} ${e.status}`);
+				expect(log).toEqual(['POST /token 200', 'GET /event-points 200']);
+				const now = edited.store.data(edited.id);
+				expect(now.token).not.toBe(first.token);
+				expect(now.issuedBy).toBe(new URL(elsewhere.sandbox.baseUrl).origin);
+			} finally {
+				await elsewhere.stop();
+			}
+		},
+	);
 });
