@@ -1,7 +1,7 @@
 import type { AdminCtx } from './context';
 import { HttpError, type Router } from './http';
 import { parseQuirks } from './quirks';
-import { recordsLeft } from './quirkReplies';
+import { recordsLeft } from './departures';
 import type { ApiState } from './state';
 
 /** The quirks and the other origin on the control surface. */

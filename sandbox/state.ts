@@ -8,7 +8,7 @@ import type { SandboxOptions } from './options';
 import { OtherOrigin } from './otherOrigin';
 import { Notifier } from './push';
 import { formatQuirks, toQuirks, type MangleKind, type Quirks } from './quirks';
-import { listedNow } from './quirkReplies';
+import { listedNow } from './departures';
 import { Random } from './random';
 import { RequestLog } from './requestLog';
 import { Scenario } from './scenario';

@@ -56,8 +56,8 @@ const FIRST_SPAN: Span = { page: 1, size: MAX_PAGE_SIZE, start: 0, end: MAX_PAGE
 
 /**
  * The request that reaches furthest past `end` while starting OVERLAP places before it: a page
- * number and a page size (at most MAX_PAGE_SIZE) whose product lands there. About 90 new places a
- * request.
+ * number and a page size (at most MAX_PAGE_SIZE) whose product lands there. Sizes fall from 97
+ * towards 73 and jump back as the numbers line up: some 86 new places a request.
  */
 export function spanAfter(end: number): Span {
 	let best: Span | undefined;

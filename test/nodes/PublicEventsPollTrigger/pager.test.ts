@@ -194,8 +194,8 @@ describe('Poll Trigger: windows of several pages', () => {
 			const original = sb.app.page;
 			let late: number[] = [];
 			sb.app.page = function (this: typeof sb.app, ...args: Parameters<typeof sb.app.page>) {
-				// Page 3 is served while page 2 waits; right before it a sale dated 3 minutes back is listed
-				// (settling): it lands among the first 150, and moves every later record one place on.
+				// Page 3 is served while page 2 waits; right before it a sale dated 3 minutes back is
+				// listed (settling): it lands among the first 150, and moves every later record on.
 				if (args[3].path === '/widget-orders' && args[3].page === 3 && late.length === 0)
 					late = sellInside(1, sb.app.clock.now() - 3 * MINUTE);
 				return original.apply(this, args);
