@@ -311,15 +311,23 @@ describe('real n8n: the shop checkout, closed, answers each case and leaves no h
 		},
 	);
 
-	it('an event that does not exist, or whose sale has ended, answers 404', async () => {
+	it('an unknown event, one whose sale has ended, or one not for this key: 404', async () => {
 		await sandbox.startScenario('shop: no such event');
 		const closed = await sandbox.admin('POST', '/events', { name: 'Closed', places: 4 });
 		const ended = new Date(sandbox.app.clock.now() - MINUTE).toISOString();
 		await sandbox.admin('PATCH', `/events/${closed.body.id}`, { dateEndOfSale: ended });
+		const forbidden = {
+			kind: 'status',
+			status: 403,
+			body: { code: 'forbidden', message: 'Not allowed for this key' },
+			method: 'GET',
+			path: '/event-points/{id}/places',
+		};
 
 		const answers = [
 			await buy({ eventId: 987654, quantity: 1 }),
 			await buy({ eventId: String(closed.body.id), quantity: 1 }),
+			await sandbox.admin('POST', '/faults', forbidden).then(() => buy({ eventId, quantity: 1 })),
 		];
 
 		for (const { status, body } of answers) {
