@@ -37,16 +37,28 @@ export interface ReadFault {
 	count: number;
 }
 
+/** How the service gives what a read-back reads (sandbox/readBackQuirks.ts); none by default. */
+export interface ReadQuirks {
+	ticketPlaceIds?: 'string' | 'iri';
+	/** A new order shows in its event's list this long after it was made. */
+	orderListLagMs?: number;
+	/** A write that succeeds answers 204 No Content. */
+	emptyWriteAnswers?: boolean;
+}
+
 export interface Case {
 	op: Op;
 	write: WriteFault;
 	reads: ReadFault[];
 	/** The service answers every GET with a redirect to the same origin. */
 	redirectReads: boolean;
+	readQuirks?: ReadQuirks;
 }
 
 /** The node's Timeout in every case, seconds. */
 export const TIMEOUT_S = 1;
+/** The node's Max Wait to Confirm a Lost Answer in every case, seconds. */
+export const CONFIRM_S = 2;
 
 const ORDER = '/orders/{id}';
 const EVENT_ORDERS = '/event-points/{id}/orders';
@@ -59,6 +71,8 @@ interface Prepared {
 	quirks: IDataObject;
 	/** Whether the sandbox holds the change (read over HTTP once faults and quirks are off). */
 	applied: () => Promise<boolean>;
+	/** Create: whether an order id is one this case's write made (not another's). */
+	made?: (id: number) => boolean;
 	/** Ends every hold the case left. */
 	release: () => Promise<void>;
 }
@@ -105,6 +119,7 @@ export function writesSuite() {
 		let parameters: IDataObject;
 		let route: Prepared['route'];
 		let applied: () => Promise<boolean>;
+		let made: Prepared['made'];
 		if (c.op === 'create') {
 			// Another live hold of the account on the event: the search must not take it for the new one.
 			orders.push((await hold(eventId, 1)).id);
@@ -117,6 +132,7 @@ export function writesSuite() {
 				priceCategory: free.priceCategory,
 			};
 			route = { method: 'POST', path: '/orders' };
+			made = (id) => id > last;
 			applied = async () => {
 				const created = [...sb.app.store.orders.keys()].filter((id) => id > last);
 				orders.push(...created);
@@ -211,6 +227,7 @@ export function writesSuite() {
 			faults,
 			quirks,
 			applied: applied!,
+			made,
 			release,
 		};
 	}

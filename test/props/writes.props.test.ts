@@ -11,8 +11,10 @@
  * "Uncertain: … not applied when the node checked" or "Uncertain: … may or may not have been
  * applied";
  * 3. the outcome agrees with the sandbox's state once every request has run its course: applied is
- * applied; every "NOT applied" is not applied; "not applied when the node checked" is not applied
- *    unless the write was still running at the service when the node read it back;
+ *    applied (for Create, the order given is the one it made); every "NOT applied" is not applied;
+ *    "not applied when the node checked" is not applied unless the write was still running at the
+ *    service when the node read it back; the same whether tickets name their places by number,
+ *    numeric string or IRI, the event's order list shows a new order late, or writes answer 204;
  * A read-back follows a redirect within the service's origin, as any read does (it takes only an
  * answer that is the order it asked for); one to another origin is covered by 1.
  * Cases run through n8n-core against the sandbox over real HTTP (harness/props/writes.cases.ts).
@@ -22,6 +24,7 @@ import fc from 'fast-check';
 import { mark, since, type LogEntry } from '../../harness/nodes/publicEvents';
 import { checkProperty } from '../../harness/props/property';
 import {
+	CONFIRM_S,
 	TIMEOUT_S,
 	writesSuite,
 	type Case,
@@ -114,6 +117,14 @@ const cases: fc.Arbitrary<Case> = fc.record({
 		{ weight: 4, arbitrary: fc.constant(false) },
 		{ weight: 1, arbitrary: fc.constant(true) },
 	),
+	readQuirks: fc.record(
+		{
+			ticketPlaceIds: fc.constantFrom('string' as const, 'iri' as const),
+			orderListLagMs: fc.constantFrom(0, 800),
+			emptyWriteAnswers: fc.boolean(),
+		},
+		{ requiredKeys: [] },
+	),
 });
 
 type Said = 'applied' | 'refused' | 'notSent' | 'notApplied' | 'notYet' | 'unknown';
@@ -160,13 +171,19 @@ async function run(c: Case): Promise<void> {
 		for (const rule of prepared.faults) await sb().admin('POST', '/faults', rule);
 		const quirks = {
 			...prepared.quirks,
+			...c.readQuirks,
 			...(c.redirectReads ? { redirect: 'same-origin' as const } : {}),
 		};
 		if (Object.keys(quirks).length) await sb().setQuirks(quirks);
 		const before = await mark(sb());
 		const result = await order(prepared.operation, {
 			...prepared.parameters,
-			options: { maxRetries: 1, maxRetryWait: 2, timeout: TIMEOUT_S },
+			options: {
+				maxRetries: 1,
+				maxRetryWait: 2,
+				timeout: TIMEOUT_S,
+				confirmWaitSeconds: CONFIRM_S,
+			},
 		});
 		await sb().app.idle(); // a slow write runs to its end after the node gave up
 		await sb().setQuirks({});
@@ -193,6 +210,12 @@ async function run(c: Case): Promise<void> {
 		switch (outcome) {
 			case 'applied':
 				expect(context).toEqual({ ...context, applied: true });
+				// The order given is the one this write made, never another live one on the event.
+				if (prepared.made)
+					expect({ ...context, own: prepared.made(Number(result.items[0].json.id)) }).toEqual({
+						...context,
+						own: true,
+					});
 				break;
 			case 'refused':
 				expect(context).toEqual({ ...context, applied: false });
