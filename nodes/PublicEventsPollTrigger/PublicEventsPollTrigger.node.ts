@@ -103,8 +103,8 @@ export class PublicEventsPollTrigger implements INodeType {
 				settings.source === 'catalog'
 					? await pollCatalog.call(this, settings, saved, now)
 					: await pollSales.call(this, settings, saved, now);
-			// Rows before the state is saved: a failed event name lookup fails the poll, and the next one
-			// emits them.
+			// Rows before the state is saved: event names that cannot be read leave eventName null (the
+			// log says why); anything else that fails here fails the poll, and the next one emits them.
 			const items =
 				settings.rows && changes.length
 					? await toRowItems.call(this, changes, settings.request)

@@ -40,10 +40,15 @@ export function stableJson(value: unknown): string {
 	return JSON.stringify(value) ?? 'null';
 }
 
-/** A short digest of an event's editable fields (all but VOLATILE_EVENT_FIELDS). */
+/**
+ * A short digest of an event's editable fields: all but VOLATILE_EVENT_FIELDS and JSON-LD's own
+ * (`@id`, `@type`, `@context` differ between a list and a single read of one event).
+ */
 export function eventFingerprint(event: IDataObject): string {
 	const kept = Object.fromEntries(
-		Object.entries(event).filter(([field]) => !VOLATILE_EVENT_FIELDS.has(field)),
+		Object.entries(event).filter(
+			([field]) => !VOLATILE_EVENT_FIELDS.has(field) && !field.startsWith('@'),
+		),
 	);
 	return createHash('sha256').update(stableJson(kept)).digest('base64url').slice(0, 16);
 }
