@@ -7,7 +7,8 @@ import {
 	type RequestSettings,
 } from '../../../shared/transport';
 import { orderIdOf, placeIdsOf, plainId, readOrder, samePlaces, stateOf } from './readBack';
-import type { Answer, ReadBack, WriteCheck } from './writeCheck';
+import type { Answer } from './lostAnswer';
+import type { ReadBack, WriteCheck } from './writeCheck';
 
 /** A place held or sold by anyone answers 409. */
 export const TAKEN =

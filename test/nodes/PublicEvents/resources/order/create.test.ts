@@ -285,8 +285,10 @@ describe('Create, answer lost: one order at most, never taken on trust', () => {
 				(e) => e.method === 'POST' && e.route === '/orders',
 			);
 			expect(posts).toHaveLength(2);
-			const holding = [...sb().app.store.orders.values()].filter((o) =>
-				o.tickets.some((t) => free.ids.includes(String(t.placeId))),
+			const holding = [...sb().app.store.orders.values()].filter(
+				(o) =>
+					o.status === 'reserved_to_time' &&
+					o.tickets.some((t) => free.ids.includes(String(t.placeId))),
 			);
 			expect(holding.map((o) => o.id)).toEqual([b.body.id]);
 			expect(JSON.stringify(items)).not.toContain(String(b.body.id));
