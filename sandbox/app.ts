@@ -127,7 +127,7 @@ export class SandboxApp extends ApiState {
 		}
 	}
 
-	/** What the read-back quirks do to the answer to a write the service acted on (readBackQuirks). */
+	/** What the read-back quirks do to the answer to a write the service acted on. */
 	private writeFate(raw: Buffer | undefined, route: string, status: number) {
 		if (raw === undefined || route === '/token' || status === 401 || status === 429)
 			return undefined;

@@ -3,7 +3,6 @@ import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
 
 import { Random } from './random';
-import type { Quirks } from './quirks';
 
 /**
  * Quirks a write's read-back must understand (all off by default): tickets naming their place in
@@ -23,6 +22,9 @@ export const readBackQuirkShape = {
 	/** Seed of the draws of loseWriteAnswersRate (the sandbox's seed when absent). */
 	loseWriteAnswersSeed: z.number().int(),
 };
+
+/** These quirks as a quirks object holds them (quirks.ts spreads the shape into its own). */
+type Quirks = Partial<z.infer<z.ZodObject<typeof readBackQuirkShape>>>;
 
 function duration(name: string, value: string | undefined): number {
 	const match = /^(\d+)(ms|s)$/.exec(value ?? '');

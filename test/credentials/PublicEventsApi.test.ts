@@ -46,7 +46,7 @@ describe('the credential', () => {
 	const bound = { baseUrl: BASE, token: 'abc.def.ghi', issuedBy: BASE };
 	const authorization = async (credentials: IDataObject, request: IDataObject) =>
 		(
-			(await credential.authenticate(credentials, request as never)).headers as
+			(await credential.authenticate(credentials as never, request as never)).headers as
 				| IDataObject
 				| undefined
 		)?.Authorization;

@@ -157,7 +157,8 @@ describe('multi-item runs with failures at random items', () => {
 		// Runs did stop after earlier items had made orders.
 		expect(named).toBeGreaterThan(0);
 		process.stdout.write(
-			`multi-item runs: ${stopped} stopped, ${named} orders named, ${lostCases} with lost answers\n`,
+			`multi-item runs: ${stopped} stopped, ${named} orders named, ` +
+				`${lostCases} with lost answers\n`,
 		);
 	}, 600_000);
 });

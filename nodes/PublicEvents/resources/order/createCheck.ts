@@ -6,7 +6,8 @@ import {
 	type PageSettings,
 	type RequestSettings,
 } from '../../../shared/transport';
-import { orderIdOf, placeIdsOf, plainId, readOrder, samePlaces, stateOf } from './readBack';
+import { plainId } from './ids';
+import { orderIdOf, placeIdsOf, readOrder, samePlaces, stateOf } from './readBack';
 import type { Answer } from './lostAnswer';
 import type { ReadBack, WriteCheck } from './writeCheck';
 

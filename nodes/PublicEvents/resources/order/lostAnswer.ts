@@ -1,6 +1,6 @@
 import type { RequestSettings } from '../../../shared/transport';
 import type { ApiFailure } from '../../../shared/transport/errors';
-import { plainId } from './readBack';
+import { plainId } from './ids';
 
 // What the failure of a write still tells: why its outcome is not known, whether the service is
 // done with it, and whether it accepted it or named the order it made.

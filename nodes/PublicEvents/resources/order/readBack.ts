@@ -1,24 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { numericId } from '../../../shared/inputs';
 import { path } from '../../../shared/path';
 import { apiRequest, type RequestSettings } from '../../../shared/transport';
 import { apiError } from '../../../shared/transport/errors';
+import { plainId } from './ids';
 import type { ReadBack, WriteCheck } from './writeCheck';
 
 // Reading an order back after a write whose answer was lost, in every form the API gives its IDs.
-
-/**
- * A record's plain ID from a number, a numeric string, an IRI of `collection` (`/api/v2/places/7`)
- * or an object carrying one as `id` or `@id`; undefined when there is none.
- */
-export function plainId(value: unknown, collection: string): string | undefined {
-	if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-		const record = value as IDataObject;
-		return plainId(record.id ?? record['@id'], collection);
-	}
-	return numericId(value, [collection]);
-}
 
 export const ticketsOf = (order: IDataObject) =>
 	Array.isArray(order.tickets) ? (order.tickets as IDataObject[]) : [];

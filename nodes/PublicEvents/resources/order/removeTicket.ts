@@ -3,7 +3,8 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { path } from '../../../shared/path';
 import { orderCall, orderId, ticketId } from './call';
 import { orderIdField, orderOptions, ticketIdField } from './fields';
-import { orderCheck, plainId, ticketsOf } from './readBack';
+import { plainId } from './ids';
+import { orderCheck, ticketsOf } from './readBack';
 import { AFTER_A_WRITE } from './writeCheck';
 
 export const option = {

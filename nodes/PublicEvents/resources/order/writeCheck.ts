@@ -10,7 +10,7 @@ import {
 import { apiRequest, uncertainWrite, type RequestSettings } from '../../../shared/transport';
 import { apiError, type ApiFailure } from '../../../shared/transport/errors';
 import { answerOf, causeOf, isFinal, type Answer } from './lostAnswer';
-import { plainId } from './readBack';
+import { plainId } from './ids';
 
 /** An AI tool's words on a write's errors (those below): what they say about calling it again. */
 export const AFTER_A_WRITE =
@@ -182,7 +182,7 @@ export async function checkedWrite(
 	return await confirm.call(this, write, settings, { failure, cause, answer, before });
 }
 
-/** Reads the state back until the outcome is known or Max Wait to Confirm a Lost Answer is spent. */
+/** Reads the state back until the outcome is known, or Max Wait to Confirm a Lost Answer ends. */
 async function confirm(
 	this: IExecuteFunctions,
 	{ check }: OrderWrite,

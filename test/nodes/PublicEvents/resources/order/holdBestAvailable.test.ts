@@ -352,7 +352,7 @@ describe('Order: Hold Best Available', () => {
 		},
 	);
 
-	it("a Retry-After date is read on the service's clock, even when that clock is behind", async () => {
+	it("a Retry-After date is read on the service's clock, even one behind", async () => {
 		const { id } = await newEvent(20);
 		// The service's clock 10 minutes behind this one: its dates are all "past" here.
 		await sb().advanceClock(-10 * 60_000);

@@ -133,7 +133,7 @@ describe('an order list that shows a new order late', () => {
 		},
 	);
 
-	it('a truncated 201 names its order: taken at once, though the list does not show it yet', async () => {
+	it('a truncated 201 names its order: taken at once, though not listed yet', async () => {
 		const { items, error, made, log } = await createOn({
 			orderListLagMs: 60_000,
 			mangleWriteAnswers: 'truncated',

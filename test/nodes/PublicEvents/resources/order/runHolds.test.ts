@@ -110,7 +110,10 @@ describe('a run stopped by a later item leaves no hold unnamed', () => {
 		try {
 			const { error } = await holdBest({ maxRetries: 0 });
 			expect(error?.message).toMatch(
-				/could not be released \(The service failed with status 503[^)]*\): it may still be held\. Release holds you no longer need: Order > Change Status > Release Hold\.$/,
+				new RegExp(
+					'could not be released \\(The service failed with status 503[^)]*\\): it may still be ' +
+						'held\\. Release holds you no longer need: Order > Change Status > Release Hold\\.$',
+				),
 			);
 		} finally {
 			await sb().admin('DELETE', '/faults');

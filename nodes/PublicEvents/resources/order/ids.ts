@@ -1,0 +1,16 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { numericId } from '../../../shared/inputs';
+
+/**
+ * A record's plain ID from a number, a numeric string, an IRI of `collection` (`/api/v2/places/7`)
+ * or an object carrying one as `id` or `@id`: every form the API gives IDs in. Undefined when there
+ * is none.
+ */
+export function plainId(value: unknown, collection: string): string | undefined {
+	if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+		const record = value as IDataObject;
+		return plainId(record.id ?? record['@id'], collection);
+	}
+	return numericId(value, [collection]);
+}
