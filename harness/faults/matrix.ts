@@ -27,10 +27,19 @@ export type RowId = 'events' | 'places' | 'orderGet' | 'create' | 'status' | 'we
  * safe to run again");
  * - notYet: read back unchanged, but with no answer from the service itself it may still apply:
  * "check first", never resent;
+ * - named: a create applied behind a lost answer that ties nothing to the request: the order on its
+ * places is named as maybe this one, never taken (another buyer on the same key may hold them);
  * - unavailable: the push trigger still emits the delivery once, with `orderUnavailable` saying
  * why.
  */
-export type Outcome = 'recovered' | 'error' | 'applied' | 'notApplied' | 'notYet' | 'unavailable';
+export type Outcome =
+	| 'recovered'
+	| 'error'
+	| 'applied'
+	| 'notApplied'
+	| 'notYet'
+	| 'named'
+	| 'unavailable';
 export type Expected = Outcome | { na: string };
 
 /** The request a row's faults are aimed at (a sandbox fault rule's matchers). */
@@ -57,8 +66,11 @@ export const RETRY_AFTER_S = 1;
 export const STORM = 3;
 export const LATENCY_MS = 3_000;
 export const TIMEOUT_S = 1;
-/** Options every node row runs with: room for the storm, little waiting. */
-export const RETRY_OPTIONS = { maxRetries: STORM + 1, maxRetryWait: 10 };
+/**
+ * Options every node row runs with: room for the storm, little waiting; a lost answer is read back
+ * for 5 s, past the slow write's LATENCY_MS.
+ */
+export const RETRY_OPTIONS = { maxRetries: STORM + 1, maxRetryWait: 10, confirmWaitSeconds: 5 };
 
 // transport/retry.ts: back-off is 500 ms x 2^k with equal jitter, so at least half of that.
 const backoffFloor = (k: number) => 250 * 2 ** k;
@@ -182,18 +194,17 @@ export const MATRIX: Record<RowId, Record<FaultId, Expected>> = {
 		empty: 'error',
 	},
 	// The sandbox answers 5xx, malformed and empty in place of the API: the read-back after them is
-	// final.
-	// No answer (drop, timeout) or a gateway's 502 page: the service may still apply the write, and
-	// the
-	// slow one does, after the node has read the order back.
+	// final. No answer (drop) or a gateway's 502 page: the service may still apply the write. The
+	// slow one does, while the node reads back: a status change is then found applied; a new order,
+	// with nothing tying it to the request, is named, as is one made behind a dropped answer.
 	create: {
 		'401': 'recovered',
 		'429ra': 'recovered',
 		'429': 'recovered',
 		'5xx': 'notApplied',
 		drop: 'notYet',
-		dropAfter: 'applied',
-		timeout: 'notYet',
+		dropAfter: 'named',
+		timeout: 'named',
 		malformed: 'notApplied',
 		html: 'notYet',
 		empty: 'notApplied',
@@ -205,7 +216,7 @@ export const MATRIX: Record<RowId, Record<FaultId, Expected>> = {
 		'5xx': 'notApplied',
 		drop: 'notYet',
 		dropAfter: 'applied',
-		timeout: 'notYet',
+		timeout: 'applied',
 		malformed: 'notApplied',
 		html: 'notYet',
 		empty: 'notApplied',

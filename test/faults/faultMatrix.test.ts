@@ -85,7 +85,8 @@ afterAll(() => {
 	const faults = FAULTS.map(({ id, title }) => ({ id, label: title }));
 	const settings =
 		`Node settings in every cell: Max Retries ${RETRY_OPTIONS.maxRetries}, ` +
-		`Max Retry Wait ${RETRY_OPTIONS.maxRetryWait} s; Timeout ${TIMEOUT_S} ` +
+		`Max Retry Wait ${RETRY_OPTIONS.maxRetryWait} s, Max Wait to Confirm a Lost Answer ` +
+		`${RETRY_OPTIONS.confirmWaitSeconds} s; Timeout ${TIMEOUT_S} ` +
 		`s in the timeout row. Each cell runs in a sandbox of its own; "sent" ` +
 		`and "applied" are the sandbox's request log and its orders.`;
 	console.log(
@@ -178,6 +179,17 @@ function judge({ fault, expected }: Cell, obs: Observation) {
 			expect(obs.write?.applied).toBe(fault.id === 'timeout' ? 1 : 0);
 			expect(obs.emitted).toEqual([]);
 			break;
+		case 'named':
+			expect(obs.attempts).toHaveLength(1);
+			expect(obs.error?.message).toMatch(
+				/^Uncertain: .* may or may not have been applied: .*live orders of your account hold /,
+			);
+			expect(obs.error?.message).toContain('Nothing the service answered ties it to this request');
+			expect(obs.error?.message).not.toMatch(/safe to run/i);
+			expect(obs.write?.applied).toBe(1);
+			expect(obs.write!.readBacks).toBeGreaterThan(0);
+			expect(obs.emitted).toEqual([]);
+			break;
 		case 'unavailable':
 			expect(obs.webhook).toMatchObject({
 				executions: 1,
@@ -227,6 +239,11 @@ function summary(fault: Fault, obs: Observation): string {
 		if (writeCheck)
 			return (
 				`read back: ${String(writeCheck.outcome)}, sent ` +
+				`${obs.attempts.length}×, applied ${applied}×`
+			);
+		if (obs.error && /Nothing the service answered ties it/.test(obs.error.message))
+			return (
+				`read back: the order named, not taken (nothing ties it to the request), sent ` +
 				`${obs.attempts.length}×, applied ${applied}×`
 			);
 		if (obs.error && /not applied when the node checked/.test(obs.error.message))
