@@ -38,12 +38,17 @@ export const WIDGET_PAGES = 3;
  * notification sent a while after the payment.
  */
 export const WIDGET_SLACK_MS = 5 * 60_000;
-/** Waits before looking again at the first page for a record that is not listed yet. */
+/** Waits before looking again for a record that is not listed yet. */
 export const LISTING_WAITS_MS = [250, 750];
+/** Requests one lookup sends at most, all looks together. */
+export const WIDGET_READS = WIDGET_PAGES + LISTING_WAITS_MS.length;
 
 const orderOf = (item: IDataObject) => changeId(item.order ?? item.orderId);
 
-/** One look, newest first: the record, the end of the list without it, or WIDGET_PAGES pages. */
+/**
+ * One look, newest first: the record, the end of the list without it, or WIDGET_PAGES pages (or
+ * the last of WIDGET_READS) without it.
+ */
 type Look = WidgetLookup | { ended: true };
 
 /**
@@ -79,8 +84,10 @@ export async function findWidgetRecord(
 			: `the refund${claim.refundId === null ? '' : ` ${claim.refundId}`} of widget order ` +
 				claim.orderId;
 
+	let reads = 0;
 	const look = async (): Promise<Look> => {
-		for (let page = 1; page <= WIDGET_PAGES; page++) {
+		for (let page = 1; page <= WIDGET_PAGES && reads < WIDGET_READS; page++) {
+			reads++;
 			const list = readListPage(
 				await apiRequest.call(this, 'GET', spec.path, { qs: { ...qs, page } }, settings),
 			);
@@ -95,8 +102,8 @@ export async function findWidgetRecord(
 		}
 		return {
 			missing:
-				`${what} is not among the ${WIDGET_PAGES * MAX_PAGE_SIZE} newest records of ` +
-				`GET ${spec.path}: more were made after it than one delivery reads`,
+				`${what} is not among the newest records of GET ${spec.path} that one delivery ` +
+				`reads (${WIDGET_PAGES} pages of ${MAX_PAGE_SIZE} a look, ${WIDGET_READS} pages in all)`,
 		};
 	};
 

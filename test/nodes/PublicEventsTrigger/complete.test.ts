@@ -1,17 +1,25 @@
-import type { IDataObject } from 'n8n-workflow';
+import {
+	NodeHelpers,
+	type IDataObject,
+	type INodeParameters,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { PublicEventsPollTrigger } from '../../../harness/nodes/pollTrigger';
 import { PollSession } from '../../../harness/engine';
+import { buildNode } from '../../../harness/engine/runtime';
 import { rowsSchema, schemaErrors } from '../../../harness/engine/rowSchema';
 import { mark, since } from '../../../harness/nodes/publicEvents';
 import { FIRST_RETRY, until } from '../../../harness/sandbox/push';
 import {
 	postSigned,
 	SIGNED,
+	TRIGGER_TYPE,
 	triggerCredentials,
 	triggerSuite,
 } from '../../../harness/nodes/webhookTrigger';
 import { MINUTE } from '../../../harness/time';
+import { PublicEventsTrigger } from '../../../nodes/PublicEventsTrigger/PublicEventsTrigger.node';
 import {
 	LISTING_WAITS_MS,
 	WIDGET_PAGES,
@@ -232,6 +240,36 @@ describe('Public Events Trigger, Fetch Full Order: complete sales and refunds', 
 	);
 });
 
+describe('Public Events Trigger: where Output is offered', () => {
+	it('Options > Output shows with Fetch Full Order, and under Security None (always read)', () => {
+		const { description } = new PublicEventsTrigger();
+		const options = description.properties.find((p) => p.name === 'options')!;
+		const output = (options.options as INodeProperties[]).find((o) => o.name === 'output')!;
+		// What the editor does with saved parameters: defaults filled in, then the option shown or not.
+		const shown = (typeVersion: number, saved: IDataObject) => {
+			const node = {
+				...buildNode({ nodeType: new PublicEventsTrigger(), type: TRIGGER_TYPE, typeVersion }),
+				parameters: {},
+			};
+			const parameters = NodeHelpers.getNodeParameters(
+				description.properties,
+				saved as INodeParameters,
+				true,
+				false,
+				node,
+				description,
+			)!;
+			return NodeHelpers.displayParameterPath(parameters, output, 'options', node, description);
+		};
+		expect([
+			shown(1.1, {}),
+			shown(1.1, { fetchFullOrder: true }),
+			shown(1.1, { authentication: 'headerToken', fetchFullOrder: true }),
+			shown(1, {}),
+		]).toEqual([false, true, true, true]);
+	});
+});
+
 describe('Public Events Trigger, Fetch Full Order: a record that cannot be read', () => {
 	const sign = (body: IDataObject) => JSON.stringify(body);
 	const claim = (orderId: number, extra: IDataObject = {}) =>
@@ -281,7 +319,7 @@ describe('Public Events Trigger, Fetch Full Order: a record that cannot be read'
 				status: 'paid',
 				amount: null,
 				source: 'widgetSales',
-				orderUnavailable: expect.stringMatching(/not among the 300 newest/),
+				orderUnavailable: expect.stringMatching(/not among the newest records .*3 pages of 100/),
 			});
 		},
 	);
