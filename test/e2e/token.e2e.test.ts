@@ -2,7 +2,8 @@
  * Real n8n (2.40.7, or N8N_VERSION such as 1.123.81) runs the packed package against the
  * sandbox: the credential's token is fetched once and stored by n8n across executions, and
  * renewed by n8n after it expires (the 401 makes n8n call preAuthentication again and repeat
- * the request).
+ * the request); after the credential's Base URL is edited, the stored token is not sent to the new
+ * address: a /token request there comes first.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -46,6 +47,8 @@ function workflow() {
 
 describe('real n8n: token stored across executions and renewed on expiry', () => {
 	let sandbox: SandboxClient;
+	/** The address the credential's Base URL is edited to. */
+	let other: SandboxClient | undefined;
 	let packed: PackedPackage;
 	let n8n: N8nInstance;
 	/** POST /token made by n8n: the sandbox's count minus the helper's own. */
@@ -91,6 +94,7 @@ describe('real n8n: token stored across executions and renewed on expiry', () =>
 		n8n?.cleanup();
 		packed?.cleanup();
 		await sandbox?.stop();
+		await other?.stop();
 	});
 
 	it('five executions return every visible event and share one token request', async () => {
@@ -132,7 +136,34 @@ describe('real n8n: token stored across executions and renewed on expiry', () =>
 		},
 	);
 
+	it(
+		'the Base URL edited to another address: the stored token is not sent there; a /token ' +
+			'request there comes first',
+		async () => {
+			const stored = (await n8n.exportCredentials()).find((c) => c.id === CREDENTIAL.id);
+			expect(stored.data.issuedBy).toBe(new URL(sandbox.sandbox.baseUrl).origin);
+			other = await SandboxClient.start();
+			// Edited as the editor does it: the hidden token and its origin are kept as they were.
+			await n8n.importCredentials([
+				{
+					...apiCredential(CREDENTIAL, other.sandbox.baseUrl, other.keys.partner),
+					data: { ...stored.data, baseUrl: other.sandbox.baseUrl, apiKey: other.keys.partner },
+				},
+			]);
+			const run = await n8n.execute(WORKFLOW_ID);
+			expect(run.status).toBe('success');
+			expect(other.app.log.since(0).map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([
+				'POST /token 200',
+				'GET /event-points 200',
+			]);
+			const edited = (await n8n.exportCredentials()).find((c) => c.id === CREDENTIAL.id);
+			expect(edited.data.token).not.toBe(stored.data.token);
+			expect(edited.data.issuedBy).toBe(new URL(other.sandbox.baseUrl).origin);
+		},
+	);
+
 	it('nothing n8n printed holds the API key or a token', () => {
 		expectNoSecrets(n8n.printedText(), secretsOf(sandbox), 'real n8n token runs');
+		if (other) expectNoSecrets(n8n.printedText(), secretsOf(other), 'real n8n token runs');
 	});
 });
