@@ -88,8 +88,8 @@ describe('npm run demo', () => {
 	);
 
 	it(
-		'the printed push step works: a workflow waiting in the ' +
-			'editor receives a sale sold by "sell a ticket"',
+		'the printed push step works: a workflow waiting in the editor receives a sale sold by ' +
+			'"sell a ticket", then a widget sale, and the stand-in CRM holds each as a complete deal',
 		async () => {
 			const examples = (await rest('GET', '/workflows')) as Array<{ id: string; name: string }>;
 			const push = examples.find((w) => /push each sale/i.test(w.name))!;
@@ -122,7 +122,12 @@ describe('npm run demo', () => {
 				async () => {
 					const all = (await (
 						await fetch(`${printed.sandbox}/__sandbox/deliveries`)
-					).json()) as Array<{ url: string; type: string; attempts: Array<{ status?: number }> }>;
+					).json()) as Array<{
+						url: string;
+						type: string;
+						attempts: Array<{ status?: number }>;
+						payload: { data: { orderId: number } };
+					}>;
 					return all.length > 0 && all[0].attempts.length > 0 && all;
 				},
 				'the sandbox to push the sale',
@@ -137,6 +142,40 @@ describe('npm run demo', () => {
 				30_000,
 			);
 			expect(pushed.mode).toBe('manual');
+
+			// Send to CRM wrote each sale to the printed stand-in CRM as a complete deal: this API
+			// sale, and a sale from the widget (the printed curl line), whose push names no amount.
+			const crm = /^\s+crm\s+(http\S+)/m.exec(output)![1];
+			const deal = (orderId: unknown) =>
+				until(
+					async () => {
+						const res = await fetch(`${crm}/${String(orderId)}`);
+						return res.status === 200 && ((await res.json()) as { properties: any });
+					},
+					`the deal of order ${String(orderId)}`,
+					30_000,
+				);
+			const complete = {
+				status: 'paid',
+				amount: expect.any(Number),
+				currency: expect.stringMatching(/^[A-Z]{3}$/),
+				barcodes: expect.arrayContaining([expect.stringMatching(/^\d{13}$/)]),
+			};
+			expect((await deal(deliveries[0].payload.data.orderId)).properties).toMatchObject({
+				...complete,
+				email: null,
+			});
+			expect(
+				await rest('POST', `/workflows/${push.id}/run`, {
+					triggerToStartFrom: { name: 'On Sale' },
+				}),
+			).toEqual({ waitingForWebhook: true });
+			const widget = (await (
+				await fetch(`${printed.sandbox}/__sandbox/widget-orders`, { method: 'POST' })
+			).json()) as { id: number };
+			const widgetDeal = (await deal(widget.id)).properties;
+			expect(widgetDeal).toMatchObject({ ...complete, email: expect.stringContaining('@') });
+			expect(widgetDeal.amount).toBeGreaterThan(0);
 		},
 	);
 
