@@ -70,8 +70,9 @@ const arbitrary: fc.Arbitrary<Case> = fc.record({
 	namesRefund: fc.boolean(),
 });
 
-/** How long after its time a record is listed, so that it is by look `listedBy` (a minute apart). */
+/** How old the records are when the notification comes. */
 const AGE = 10 * MINUTE;
+/** How long after its time a record is listed, to be listed by look `listedBy` (a minute apart). */
 const lateBy = { 1: 0, 2: AGE + MINUTE / 2, 3: AGE + (3 * MINUTE) / 2, never: AGE + 10 * MINUTE };
 
 async function widgetRecords(c: Case, at: number): Promise<IDataObject> {
