@@ -53,15 +53,17 @@ export async function pushRow(
 	notification: Notification,
 	read: SaleRead,
 ): Promise<IDataObject> {
-	let row = rowOf(notification, read);
-	try {
-		[row] = await new EventNames(this, { retry: FETCH_RETRY }).fill([row]);
-	} catch (error) {
-		// The sale matters more than its event's name: the row goes without it.
+	const {
+		rows: [row],
+		unreadable,
+	} = await new EventNames(this, { retry: FETCH_RETRY }).fillWhatCanBeRead([
+		rowOf(notification, read),
+	]);
+	// The sale matters more than its event's name: the row goes without it.
+	if (unreadable)
 		this.logger.warn(
 			`Public Events Trigger: the event name of order ${notification.orderId ?? '?'} ` +
-				`could not be read; its row has eventName null: ${(error as Error).message}`,
+				`could not be read; its row has eventName null: ${unreadable.message}`,
 		);
-	}
 	return read.record ? row : { ...row, orderUnavailable: read.missing ?? null };
 }

@@ -240,6 +240,33 @@ describe('Public Events Trigger, Fetch Full Order: complete sales and refunds', 
 	);
 });
 
+describe('Public Events Trigger, Rows for a Table: event names never stall a sale', () => {
+	it('while the event list fails, the row comes with eventName null, the rest complete', async () => {
+		const { trigger } = await triggers.subscribed(ROWS);
+		await sb().admin('POST', '/faults', {
+			kind: 'status',
+			status: 503,
+			method: 'GET',
+			path: '/event-points',
+			count: 0,
+		});
+		try {
+			const sale = await widgetSale(1);
+			await runs(trigger, 1);
+			expect(trigger.executions[0][0].json).toMatchObject({
+				orderId: String(sale.id),
+				type: 'sale',
+				eventName: null,
+				amount: (sale.totalPrice as IDataObject).amount,
+				source: 'widgetSales',
+			});
+			expect(trigger.executions[0][0].json).not.toHaveProperty('orderUnavailable');
+		} finally {
+			await sb().admin('DELETE', '/faults');
+		}
+	});
+});
+
 describe('Public Events Trigger: where Output is offered', () => {
 	it('Options > Output shows with Fetch Full Order, and under Security None (always read)', () => {
 		const { description } = new PublicEventsTrigger();
