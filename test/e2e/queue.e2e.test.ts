@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { apiCredential, type N8nServer } from '../../scripts/n8n/instance';
+import { apiCredential, N8N_VERSION, type N8nServer } from '../../scripts/n8n/instance';
 import { Balancer, send } from '../../harness/net/balancer';
-import { deliveriesOf, subscribe, until } from '../../harness/sandbox/push';
+import { deliveriesOf, signAt, subscribe, until } from '../../harness/sandbox/push';
 import { Receiver } from '../../harness/net/receiver';
 import { expectNoSecrets, secretsOf } from '../../harness/secrets';
 import { forwardingWorkflow, signedPushTrigger } from '../../harness/n8n/forwardingWorkflow';
@@ -179,6 +179,17 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 			(id) => sink.bodies<{ deliveryId: string }>().filter((b) => b.deliveryId === id).length,
 		);
 
+	/**
+	 * What a destination that upserts by the item's dedupeKey (a Data Table, a CRM's external id)
+	 * holds for the deliveries given: how many rows each of their keys ends as (1: once).
+	 */
+	function destination(ids: string[]): Map<string, number> {
+		const rows = new Map<string, number>();
+		const items = sink.bodies<{ deliveryId: string; dedupeKey: string }>();
+		for (const item of items.filter((b) => ids.includes(b.deliveryId))) rows.set(item.dedupeKey, 1);
+		return rows;
+	}
+
 	/** Waits until `n` deliveries of the subscription were answered 2xx; their ids. */
 	const delivered = (subscriptionId: number, n: number) =>
 		until(
@@ -209,14 +220,15 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 	 * Sales (and refunds of the first `refunds`) pushed through the balancer, routed as it is set;
 	 * `spaced`: each only after the previous one's execution arrived. Then every delivery again,
 	 * byte for byte (a sender's retry): at the other processor, or twice at once through the
-	 * balancer. Returns, per delivery, the executions of the first round and those the copies added.
+	 * balancer. Returns, per delivery, the executions of the first round, those the copies added,
+	 * and what a destination keyed by dedupeKey holds: one row per sale and per refund.
 	 */
 	async function pushRound(
 		sales: number,
 		refunds: number,
 		spaced: boolean,
 		retry: 'other' | 'balancer' = 'other',
-	): Promise<{ first: number[]; retried: number; remembered: number }> {
+	): Promise<{ first: number[]; retried: number; rows: number[]; windows: boolean }> {
 		const subscription = await subscribe(sandbox(), {
 			url: balancer.url,
 			secret: WEBHOOK_SECRET,
@@ -239,12 +251,6 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 		const total = sales + refunds;
 		const ids = await settle(total);
 		const first = executionsOf(ids);
-		const stored = (await cluster.main.rest(
-			cluster.cookie,
-			'GET',
-			`/workflows/${PUSH_WORKFLOW}`,
-		)) as { staticData?: Record<string, { seenDeliveries?: string[] }> };
-		const remembered = stored.staticData?.['node:Push']?.seenDeliveries?.length ?? 0;
 		const round = balancer.deliveries.slice(kept, kept + total);
 		const answers = [];
 		for (const delivery of round) {
@@ -263,43 +269,55 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 		await settle(total + 1);
 		await sandbox().admin('DELETE', '/webhooks');
 		const sum = (counts: number[]) => counts.reduce((x, y) => x + y, 0);
-		return { first, retried: sum(executionsOf(ids)) - sum(first), remembered };
+		const stored = (await cluster.main.rest(
+			cluster.cookie,
+			'GET',
+			`/workflows/${PUSH_WORKFLOW}`,
+		)) as { staticData?: Record<string, object> };
+		return {
+			first,
+			retried: sum(executionsOf(ids)) - sum(first),
+			rows: [...destination(ids).values()],
+			// delivery windows written to the database (the trigger before: seenDeliveries)
+			windows: JSON.stringify(stored.staticData ?? {}).includes('seen'),
+		};
 	}
 
-	// The delivery ids a processor remembers reach the database before the run is queued, so a
-	// retry at the other processor is caught (it was not, before the trigger answered itself).
+	// Each processor remembers what it answered; a retry at the other one starts a second run,
+	// which a destination keyed by dedupeKey takes as the same sale.
 	it(
-		`pushes through two webhook processors, spaced: ${SALES} sales and ${REFUNDS}` +
-			` refunds each start one execution; retries at the other processor start none`,
+		`pushes through two webhook processors, spaced: ${SALES} sales and ${REFUNDS} refunds ` +
+			'each start one execution; with retries at the other processor the destination ' +
+			'still gets each once',
 		async () => {
 			balancer.route = 'alternate';
-			const { first, retried, remembered } = await pushRound(SALES, REFUNDS, true);
+			const { first, retried, rows, windows } = await pushRound(SALES, REFUNDS, true);
 			console.log(
 				`[queue] ${SALES + REFUNDS} spaced deliveries alternated over 2 webhook processors: ` +
-					`executions per delivery ${first.join(' ')} (delivery ids in the stored static ` +
-					`data: ${remembered}); the same again at the other processor: ${retried} more`,
-			);
-			expect(first).toEqual(Array(SALES + REFUNDS).fill(1));
-			expect(remembered).toBe(SALES + REFUNDS);
-			expect(retried).toBe(0);
-		},
-	);
-
-	// Deliveries handled at the same moment by both processors each save the static data whole,
-	// with no lock: the last save keeps only the ids its process knew. Measured, documented.
-	it(
-		`pushes in a burst, alternated: ${SALES} sales and ${REFUNDS} refunds at ` +
-			`once each start one execution; retries at the other processor measured`,
-		async () => {
-			balancer.route = 'alternate';
-			const { first, retried, remembered } = await pushRound(SALES, REFUNDS, false);
-			console.log(
-				`[queue] ${SALES + REFUNDS} deliveries in a burst alternated over 2 webhook ` +
-					`processors: executions per delivery ${first.join(' ')} (delivery ids in the stored ` +
-					`static data: ${remembered}); the same again at the other processor: ${retried} more`,
+					`executions per delivery ${first.join(' ')}; the same again at the other processor: ` +
+					`${retried} more; rows at a destination keyed by dedupeKey: ${rows.length}`,
 			);
 			expect(first).toEqual(Array(SALES + REFUNDS).fill(1));
 			expect(retried).toBeLessThanOrEqual(SALES + REFUNDS);
+			expect(rows).toEqual(Array(SALES + REFUNDS).fill(1));
+			expect(windows).toBe(false);
+		},
+	);
+
+	it(
+		`pushes in a burst, alternated: ${SALES} sales and ${REFUNDS} refunds at once each start ` +
+			'one execution; with retries at the other processor the destination still gets each once',
+		async () => {
+			balancer.route = 'alternate';
+			const { first, retried, rows } = await pushRound(SALES, REFUNDS, false);
+			console.log(
+				`[queue] ${SALES + REFUNDS} deliveries in a burst alternated over 2 webhook ` +
+					`processors: executions per delivery ${first.join(' ')}; the same again at the other ` +
+					`processor: ${retried} more; rows at a destination keyed by dedupeKey: ${rows.length}`,
+			);
+			expect(first).toEqual(Array(SALES + REFUNDS).fill(1));
+			expect(retried).toBeLessThanOrEqual(SALES + REFUNDS);
+			expect(rows).toEqual(Array(SALES + REFUNDS).fill(1));
 		},
 	);
 
@@ -309,19 +327,55 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 			` refunds each start one execution; retries, two at once, start none`,
 		async () => {
 			balancer.route = 'sticky';
-			const { first, retried } = await pushRound(SALES, REFUNDS, false, 'balancer');
+			const { first, retried, rows } = await pushRound(SALES, REFUNDS, false, 'balancer');
 			console.log(
 				`[queue] ${SALES + REFUNDS} deliveries in a burst routed by delivery id: executions ` +
 					`per delivery ${first.join(' ')}; each again twice at once: ${retried} more`,
 			);
 			expect(first).toEqual(Array(SALES + REFUNDS).fill(1));
 			expect(retried).toBe(0);
+			expect(rows).toEqual(Array(SALES + REFUNDS).fill(1));
 		},
 	);
 
+	it('the sender hears 2xx only once the execution exists (n8n 2.x; 1.x answers first)', async () => {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId: PUSH_WORKFLOW }));
+		const count = async () =>
+			(
+				(await cluster.main.rest(
+					cluster.cookie,
+					'GET',
+					`/executions?filter=${filter}&limit=500`,
+				)) as { results: unknown[] }
+			).results.length;
+		const before = await count();
+		const body = JSON.stringify({
+			id: `direct-${randomUUID()}`,
+			type: 'order.sale',
+			occurredAt: new Date().toISOString(),
+			data: { orderId: await sell(), source: 'widget' },
+		});
+		const res = await fetch(pushUrl(webhooks[0]), {
+			method: 'POST',
+			headers: {
+				'content-type': 'application/json',
+				'x-signature': signAt(WEBHOOK_SECRET, body),
+			},
+			body,
+		});
+		const after = await count();
+		console.log(
+			`[queue] a signed sale answered ${res.status} (${JSON.stringify(await res.text())}); ` +
+				`executions of the workflow at that moment: ${before} -> ${after}`,
+		);
+		expect(res.status).toBe(200);
+		if (Number(N8N_VERSION.split('.')[0]) >= 2) expect(after).toBe(before + 1);
+		await sandbox().admin('DELETE', '/webhooks');
+	});
+
 	it(
-		'the same delivery at both processors at the same moment: ' +
-			'measured (n8n saves static data without a lock)',
+		'the same delivery at both processors at the same moment: up to one run at each, ' +
+			'the destination gets it once',
 		async () => {
 			balancer.route = 'both';
 			const subscription = await subscribe(sandbox(), {
@@ -343,6 +397,7 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 					`processors at once: executions per delivery ${counts.join(' ')}`,
 			);
 			expect(counts.every((count) => count >= 1 && count <= 2)).toBe(true);
+			expect([...destination(ids).values()]).toEqual(Array(copies).fill(1));
 			await sandbox().admin('DELETE', '/webhooks');
 		},
 	);
