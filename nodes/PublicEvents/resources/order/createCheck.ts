@@ -25,12 +25,16 @@ function asCreated(order: IDataObject): IDataObject {
 	return created;
 }
 
-/** The account's live orders on the event holding any of `places`, each read whole. */
+/**
+ * The account's live orders on the event holding any of `places`, each read whole; `elsewhere`
+ * remembers orders read before that hold none, so reading again reads only new ones.
+ */
 async function holdersOf(
 	this: IExecuteFunctions,
 	eventId: string,
 	places: string[],
 	settings: RequestSettings,
+	elsewhere: Set<string>,
 ): Promise<IDataObject[]> {
 	const live = await apiRequestAllItems.call(
 		this,
@@ -45,10 +49,11 @@ async function holdersOf(
 		.map(orderIdOf)
 		.filter((id): id is string => id !== undefined)
 		.sort((a, b) => Number(b) - Number(a));
-	for (const id of ids) {
+	for (const id of ids.filter((id) => !elsewhere.has(id))) {
 		const order = await readOrder.call(this, id, settings);
-		if (order.status !== 'reserved_to_time') continue;
-		if (placeIdsOf(order).some((place) => wanted.has(place))) holders.push(order);
+		if (order.status === 'reserved_to_time' && placeIdsOf(order).some((place) => wanted.has(place)))
+			holders.push(order);
+		else elsewhere.add(id);
 	}
 	return holders;
 }
@@ -88,6 +93,7 @@ export function createCheck(
 	planPath = path`/event-points/${eventId}/places`,
 ): WriteCheck {
 	const these = `place${places.length === 1 ? '' : 's'} ${listed(places)}`;
+	const elsewhere = new Set<string>();
 	return {
 		change: `Creating an order on event ${eventId}`,
 		async find(settings, _before, answer: Answer): Promise<ReadBack> {
@@ -95,7 +101,7 @@ export function createCheck(
 				const order = await readOrder.call(this, answer.orderId, settings);
 				return { applied: asCreated(order) };
 			}
-			const holders = await holdersOf.call(this, eventId, places, settings);
+			const holders = await holdersOf.call(this, eventId, places, settings, elsewhere);
 			const exact = holders.filter((order) => samePlaces(placeIdsOf(order), places));
 			if (answer.accepted && exact.length === 1 && holders.length === 1)
 				return { applied: asCreated(exact[0]) };
