@@ -157,7 +157,9 @@ async function main() {
 		loadExamples().filter((e) => v2 || !usesDataTable(e)),
 	);
 	const workflowIds = await importDemo(server, cookie, sandbox, secrets, examples);
-	const tableSync = v2 ? await startTableSync(server, cookie, examples) : undefined;
+	const tableSync = v2
+		? await startTableSync(server, cookie, examples, sandbox, secrets.webhookSecret)
+		: undefined;
 	const pushedTo = subscribePush(sandbox, server, examples, secrets.webhookSecret);
 	const published = v2 ? await publishMcp(server, cookie, examples) : undefined;
 	const publishedShop = await publishShop(server, cookie, examples, workflowIds, v2);
@@ -186,7 +188,7 @@ interface Ready {
 	sandbox: Sandbox;
 	examples: Example[];
 	pushedTo?: string;
-	tableSync?: string;
+	tableSync?: { name: string; pushed: boolean };
 	mcp?: { name: string; url: string; token?: string };
 	crm?: string;
 	/** The published shop checkout: its name, production URL and the key its webhook asks for. */
@@ -239,9 +241,13 @@ function printReady({
 			: []),
 		...(tableSync
 			? [
-					`"${tableSync}" is published: it polls the sandbox every ` +
-						`minute. Make a sale (the curl line below), wait a minute, then ` +
-						`Overview > Data tables > "Public Events sales" shows its row.`,
+					`"${tableSync.name}" is published: ` +
+						(tableSync.pushed
+							? 'the sandbox pushes each sale to it, and it polls every minute as a safety net. '
+							: 'it polls the sandbox every minute. ') +
+						`Make a sale (the curl line below), then Overview > Data tables > "Public ` +
+						`Events sales" shows its row${tableSync.pushed ? '' : ' within a minute'}; ` +
+						`its Reconcile Now heals the table after an outage.`,
 				]
 			: []),
 		...(shop

@@ -39,6 +39,9 @@ export interface QueueClusterOptions {
 	activate: string[];
 	/** Webhook paths (after /webhook/) each processor must serve before the tests begin. */
 	paths: string[];
+	/** Workers and webhook processors to start (default WORKERS and 2). */
+	workers?: number;
+	webhooks?: number;
 }
 
 export class QueueCluster {
@@ -146,19 +149,20 @@ export class QueueCluster {
 			cluster.processes.push(main);
 			cluster.cookie = await main.setupOwner(OWNER);
 			for (const id of options.activate) await main.activateWorkflow(cluster.cookie, id);
+			const workers = options.workers ?? WORKERS;
 			const folders = await Promise.all(
-				Array.from({ length: WORKERS + 2 }, () => cluster.folder()),
+				Array.from({ length: workers + (options.webhooks ?? 2) }, () => cluster.folder()),
 			);
 			const started = await Promise.all(
 				folders.map((f, i) =>
-					i < WORKERS
+					i < workers
 						? f.start({ command: 'worker', args: ['--concurrency=5'] })
 						: f.start({ command: 'webhook' }),
 				),
 			);
 			cluster.processes.push(...started);
-			cluster.workers = started.slice(0, WORKERS);
-			cluster.webhooks = started.slice(WORKERS);
+			cluster.workers = started.slice(0, workers);
+			cluster.webhooks = started.slice(workers);
 			// A webhook processor serves what is published once it has read it from the database.
 			// (A preflight OPTIONS: it starts no execution, so nothing runs before the tests.)
 			const deadline = Date.now() + 60_000;

@@ -1,45 +1,154 @@
 /**
- * The Data Table example in the demo (n8n 2.x): its "Set Up Table" branch is run once, as a user
- * runs it from the editor, so the table exists; then the workflow is published, so every sale
- * the sandbox records shows up as a row within a minute. n8n 1.x has no Data Table node of that
- * version: there the example is left out.
+ * The Data Table examples in the demo (n8n 2.x): the "Set Up Table" branch of one is run once, as a
+ * user runs it from the editor, so the table exists; the table is then picked in every Data Table
+ * example's Save to Table as the editor's list picks it (by ID: renaming the table breaks
+ * nothing), and the push-and-poll example is published, so a sale the sandbox pushes shows up as a
+ * row at once, and the poll brings any push that never came. n8n 1.x has no Data Table node of
+ * that version: there the examples are left out.
  */
+import type { Sandbox } from '../../sandbox';
 import type { N8nServer } from '../n8n/instance';
 import type { Example } from './setup';
 
 const DATA_TABLE = 'n8n-nodes-base.dataTable';
 const SET_UP = 'Set Up Table';
+export const TABLE_NAME = 'Public Events sales';
+/** The node where a user picks the table; the other Data Table nodes take it from there. */
+export const PICKED_IN = 'Save to Table';
 
 export const usesDataTable = (example: Example) => example.nodes.some((n) => n.type === DATA_TABLE);
+const pushes = (example: Example) =>
+	example.nodes.some((n) => n.type.endsWith('.publicEventsTrigger'));
 
-/** Sets up and publishes the first example with a "Set Up Table" branch; returns its name. */
+interface RunSummary {
+	id: string;
+	status: string;
+	mode: string;
+}
+
+/** The workflow's newest runs, newest first (n8n's executions list). */
+async function newestRuns(
+	server: N8nServer,
+	cookie: string,
+	workflowId: string,
+	limit = 100,
+): Promise<RunSummary[]> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	return (
+		(await server.rest(cookie, 'GET', `/executions?filter=${filter}&limit=${limit}`)) as {
+			results: RunSummary[];
+		}
+	).results;
+}
+
+/**
+ * Runs the workflow from `trigger` as the editor's "Execute workflow" on that trigger does, and
+ * waits for the run to end; throws unless it succeeded.
+ */
+export async function runFrom(
+	server: N8nServer,
+	cookie: string,
+	workflow: { id: string; name: string },
+	trigger: string,
+	timeoutMs = 60_000,
+): Promise<void> {
+	const before = new Set((await newestRuns(server, cookie, workflow.id)).map((r) => r.id));
+	await server.rest(cookie, 'POST', `/workflows/${workflow.id}/run`, {
+		triggerToStartFrom: { name: trigger },
+	});
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const run = (await newestRuns(server, cookie, workflow.id, 10)).find((r) => !before.has(r.id));
+		if (run?.status === 'success') return;
+		if (run && !['new', 'running', 'waiting'].includes(run.status))
+			throw new Error(`"${workflow.name}": ${trigger} ended ${run.status}`);
+		if (Date.now() > deadline)
+			throw new Error(`"${workflow.name}": ${trigger} did not finish in ${timeoutMs / 1000} s`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
+/**
+ * Picks the table named `tableName` in the workflow's Save to Table as a user does in the editor:
+ * the node's own table list (Data table > From List) offers it, the choice keeps its ID, and the
+ * workflow is saved.
+ */
+export async function pickTable(
+	server: N8nServer,
+	cookie: string,
+	workflowId: string,
+	tableName = TABLE_NAME,
+): Promise<string> {
+	const workflow = (await server.rest(cookie, 'GET', `/workflows/${workflowId}`)) as {
+		nodes: Array<{ name: string; type: string; typeVersion: number; parameters: object }>;
+	};
+	const node = workflow.nodes.find((n) => n.name === PICKED_IN && n.type === DATA_TABLE);
+	if (!node) throw new Error(`workflow ${workflowId} has no Data Table node "${PICKED_IN}"`);
+	const project = ((await server.rest(cookie, 'GET', '/projects/personal')) as { id: string }).id;
+	const { results } = (await server.rest(
+		cookie,
+		'POST',
+		'/dynamic-node-parameters/resource-locator-results',
+		{
+			path: 'parameters.dataTableId',
+			methodName: 'tableSearch',
+			nodeTypeAndVersion: { name: DATA_TABLE, version: node.typeVersion },
+			currentNodeParameters: node.parameters,
+			projectId: project,
+			workflowId,
+		},
+	)) as { results: Array<{ name: string; value: string; url?: string }> };
+	const table = results.find((r) => r.name === tableName);
+	if (!table) throw new Error(`the table list offers no "${tableName}"`);
+	const nodes = workflow.nodes.map((n) =>
+		n === node
+			? {
+					...n,
+					parameters: {
+						...n.parameters,
+						dataTableId: {
+							__rl: true,
+							mode: 'list',
+							value: table.value,
+							cachedResultName: table.name,
+							cachedResultUrl: table.url,
+						},
+					},
+				}
+			: n,
+	);
+	await server.rest(cookie, 'PATCH', `/workflows/${workflowId}`, { nodes });
+	return table.value;
+}
+
+/**
+ * Makes the table with the first example's "Set Up Table" branch, picks it in every Data Table
+ * example, and publishes the one that pushes and polls (else the first), its Production URL
+ * subscribed to the sandbox's sales and refunds, signed with `secret`. Returns the published
+ * example's name and whether sales are pushed to it.
+ */
 export async function startTableSync(
 	server: N8nServer,
 	cookie: string,
 	examples: Example[],
-	timeoutMs = 60_000,
-): Promise<string | undefined> {
-	const example = examples.find((e) => usesDataTable(e) && e.nodes.some((n) => n.name === SET_UP));
-	if (!example) return undefined;
-	const filter = encodeURIComponent(JSON.stringify({ workflowId: example.id }));
-	await server.rest(cookie, 'POST', `/workflows/${example.id}/run`, {
-		triggerToStartFrom: { name: SET_UP },
-	});
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const { results } = (await server.rest(
-			cookie,
-			'GET',
-			`/executions?filter=${filter}&limit=1`,
-		)) as { results: Array<{ status: string }> };
-		const status = results[0]?.status;
-		if (status === 'success') break;
-		if (status && !['new', 'running', 'waiting'].includes(status))
-			throw new Error(`"${example.name}": ${SET_UP} ended ${status}`);
-		if (Date.now() > deadline)
-			throw new Error(`"${example.name}": ${SET_UP} did not finish in ${timeoutMs / 1000} s`);
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-	await server.activateWorkflow(cookie, example.id);
-	return example.name;
+	sandbox: Sandbox,
+	secret: string,
+): Promise<{ name: string; pushed: boolean } | undefined> {
+	const tables = examples.filter(usesDataTable);
+	const setUp = tables.find((e) => e.nodes.some((n) => n.name === SET_UP));
+	if (!setUp) return undefined;
+	await runFrom(server, cookie, setUp, SET_UP);
+	for (const example of tables.filter((e) => e.nodes.some((n) => n.name === PICKED_IN)))
+		await pickTable(server, cookie, example.id);
+	const published = tables.find(pushes) ?? setUp;
+	await server.activateWorkflow(cookie, published.id);
+	const trigger = published.nodes.find((n) => n.type.endsWith('.publicEventsTrigger'));
+	if (trigger?.webhookId)
+		sandbox.app.push.subscribe({
+			url: `${server.url}/webhook/${trigger.webhookId}/webhook`,
+			secret,
+			types: ['order.sale', 'order.refund'],
+			companyId: sandbox.app.store.companies.find((c) => c.slug === 'partner')!.id,
+		});
+	return { name: published.name, pushed: Boolean(trigger?.webhookId) };
 }

@@ -238,7 +238,7 @@ describe('npm run demo', () => {
 		async () => {
 			const sync = (
 				(await rest('GET', '/workflows')) as Array<{ id: string; name: string; active: boolean }>
-			).find((w) => /data table/i.test(w.name))!;
+			).find((w) => /data table/i.test(w.name) && w.active)!;
 			expect([output.includes(`"${sync.name}" is published`), sync.active]).toEqual([true, true]);
 			const project = ((await rest('GET', '/projects/personal')) as { id: string }).id;
 			const table = (

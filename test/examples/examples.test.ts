@@ -53,6 +53,12 @@ const credentialFor = (file: string, type: string) =>
 		? ORGANISER
 		: DEMO_CREDENTIALS[type];
 const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
+/** n8n's nodes with more than one main output, and how many. */
+const OUTPUTS: Record<string, number> = {
+	'n8n-nodes-base.splitInBatches': 2,
+	'n8n-nodes-base.if': 2,
+	'n8n-nodes-base.compareDatasets': 4,
+};
 
 interface Example {
 	id: string;
@@ -270,19 +276,21 @@ describe('example workflows', () => {
 				for (const [from, { main = [] }] of Object.entries(example.connections)) {
 					const source = byName.get(from);
 					expect([file, from, source !== undefined]).toEqual([file, from, true]);
-					// Loop Over Items (done, loop) and If (true, false) have two outputs; On Error: Continue
-					// (using error output) adds one.
+					// Loop Over Items (done, loop) and If (true, false) have two outputs, Compare Datasets
+					// four (in A only, same, different, in B only); On Error: Continue (using error output)
+					// adds one.
 					const outputs =
-						(['n8n-nodes-base.splitInBatches', 'n8n-nodes-base.if'].includes(source?.type ?? '')
-							? 2
-							: 1) + (source?.onError === 'continueErrorOutput' ? 1 : 0);
+						(OUTPUTS[source?.type ?? ''] ?? 1) +
+						(source?.onError === 'continueErrorOutput' ? 1 : 0);
 					expect([file, from, main.length <= outputs]).toEqual([file, from, true]);
 					for (const link of main.flat()) {
 						const target = byName.get(link.node);
 						const inputs =
 							target?.type === 'n8n-nodes-base.merge'
 								? Number(target.parameters.numberInputs ?? 2)
-								: 1;
+								: target?.type === 'n8n-nodes-base.compareDatasets'
+									? 2
+									: 1;
 						expect([
 							file,
 							`${from} -> ${link.node}`,
@@ -309,8 +317,12 @@ describe('example workflows', () => {
 					example.nodes
 						.filter((n) => n.type === type)
 						.map((n) => (example.connections[n.name]?.main[0] ?? []).map((c) => c.node).sort());
+				// (A manual trigger may also start a branch of its own, such as Set Up Table.)
 				for (const scheduled of targets('n8n-nodes-base.scheduleTrigger')) {
-					expect([file, targets('n8n-nodes-base.manualTrigger')]).toEqual([file, [scheduled]]);
+					expect([file, targets('n8n-nodes-base.manualTrigger')]).toEqual([
+						file,
+						expect.arrayContaining([scheduled]),
+					]);
 				}
 				// `n8n execute` (2.40.7) wants a Manual Trigger, but starts from the first trigger in the
 				// node list.
@@ -576,6 +588,136 @@ describe('example workflows', () => {
 			expect(wired.examples[0].nodes.find((n) => n.name === send.name)!.parameters!.url).toBe(
 				'=http://127.0.0.1:4010/__sandbox/crm/deals/{{ $json.orderId }}',
 			);
+		},
+	);
+
+	it(
+		'Data Table examples: every row node picks the table by ID (Save to Table from the list, ' +
+			'empty until the user picks; the others from Save to Table), upserts key on orderId, and ' +
+			'the reconcile compares the rows the triggers write with the table and upserts the rest',
+		() => {
+			const tables = examples.filter(([, e]) =>
+				e.nodes.some((n) => n.type === 'n8n-nodes-base.dataTable'),
+			);
+			expect(tables.map(([file]) => file).sort()).toEqual([
+				'sales-push-and-poll-to-data-table.json',
+				'sales-to-data-table.json',
+			]);
+			const picked = "={{ $('Save to Table').params.dataTableId.value }}";
+			for (const [file, example] of tables) {
+				const byName = new Map(example.nodes.map((n) => [n.name, n]));
+				const next = (from: string, output = 0) =>
+					(example.connections[from]?.main[output] ?? []).map((c) => `${c.node}:${c.index}`);
+				const rowNodes = example.nodes.filter(
+					(n) => n.type === 'n8n-nodes-base.dataTable' && n.parameters.resource === 'row',
+				);
+				expect([file, rowNodes.map((n) => [n.name, n.parameters.dataTableId])]).toEqual([
+					file,
+					[
+						['Read Table', { __rl: true, mode: 'id', value: picked }],
+						['Save Reconciled Rows', { __rl: true, mode: 'id', value: picked }],
+						['Save to Table', { __rl: true, mode: 'list', value: '' }],
+					],
+				]);
+				for (const name of ['Save to Table', 'Save Reconciled Rows'])
+					expect([file, byName.get(name)!.parameters]).toEqual([
+						file,
+						expect.objectContaining({
+							operation: 'upsert',
+							filters: {
+								conditions: [
+									{ keyName: 'orderId', condition: 'eq', keyValue: '={{ $json.orderId }}' },
+								],
+							},
+							columns: expect.objectContaining({ mappingMode: 'autoMapInputData' }),
+						}),
+					]);
+				// The reconcile: the last days from the API as rows, a refund merged over its sale, the
+				// table's rows of those days, compared by orderId without the table's own columns.
+				expect([next('Every Hour'), next('Reconcile Now')]).toEqual([
+					['Look Back:0'],
+					['Look Back:0'],
+				]);
+				expect(next('Look Back').sort()).toEqual(['API Refunds:0', 'API Sales:0', 'Read Table:0']);
+				for (const name of ['API Sales', 'API Refunds'])
+					expect(byName.get(name)!.parameters).toMatchObject({
+						resource: 'widget',
+						returnAll: true,
+						filters: { after: '={{ $json.since }}' },
+						options: { output: 'rows' },
+					});
+				expect([next('API Sales'), next('API Refunds')]).toEqual([
+					['Rows as Written:0'],
+					['Rows as Written:1'],
+				]);
+				expect(byName.get('Rows as Written')!.parameters).toMatchObject({
+					combineBy: 'combineByFields',
+					fieldsToMatchString: 'orderId',
+					joinMode: 'keepEverything',
+				});
+				expect([next('Rows as Written'), next('Read Table')]).toEqual([
+					['Compare with Table:0'],
+					['Compare with Table:1'],
+				]);
+				expect(byName.get('Compare with Table')!.parameters).toMatchObject({
+					resolve: 'preferInput1',
+					fuzzyCompare: true,
+					options: { skipFields: 'id, createdAt, updatedAt' },
+				});
+				expect([0, 1, 2, 3].map((o) => next('Compare with Table', o))).toEqual([
+					['Missing or Different:0'],
+					['Compared:1'],
+					['Missing or Different:1'],
+					['Compared:2'],
+				]);
+				expect([
+					next('Missing or Different'),
+					next('Save Reconciled Rows'),
+					next('Compared'),
+				]).toEqual([['Save Reconciled Rows:0'], ['Compared:0'], ['Report:0']]);
+				const report = byName.get('Report')!;
+				expect([
+					report.executeOnce,
+					(
+						report.parameters.assignments as { assignments: Array<{ name: string }> }
+					).assignments.map((a) => a.name),
+				]).toEqual([true, ['missing', 'different', 'upserted', 'onlyInTable', 'same', 'since']]);
+			}
+		},
+	);
+
+	it(
+		'push and poll: both triggers give Rows for a Table into one Save to Table; pushed rows go ' +
+			'through Widget Rows Only (widget sales and refunds whose record was read)',
+		() => {
+			const both = examples.find(([file]) => file === 'sales-push-and-poll-to-data-table.json')![1];
+			const byName = new Map(both.nodes.map((n) => [n.name, n]));
+			const next = (from: string) => (both.connections[from]?.main[0] ?? []).map((c) => c.node);
+			expect(byName.get('Sale or Refund Pushed')!.parameters).toEqual({
+				events: ['refund', 'sale'],
+				authentication: 'signature',
+				fetchFullOrder: true,
+				options: { output: 'rows' },
+			});
+			expect(byName.get('New Sales and Refunds')!.parameters).toMatchObject({
+				source: 'salesAndRefunds',
+				include: ['widgetSales', 'widgetRefunds'],
+				options: { output: 'rows' },
+			});
+			expect([
+				next('Sale or Refund Pushed'),
+				next('Widget Rows Only'),
+				next('New Sales and Refunds'),
+			]).toEqual([['Widget Rows Only'], ['Save to Table'], ['Save to Table']]);
+			const conditions = (
+				byName.get('Widget Rows Only')!.parameters.conditions as {
+					conditions: Array<{ leftValue: string; operator: { operation: string } }>;
+				}
+			).conditions.map((c) => [c.leftValue, c.operator.operation]);
+			expect(conditions).toEqual([
+				['={{ $json.source }}', 'startsWith'],
+				['={{ $json.orderUnavailable }}', 'notExists'],
+			]);
 		},
 	);
 

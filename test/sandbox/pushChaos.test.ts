@@ -87,7 +87,7 @@ describe('sandbox push chaos: dropped, duplicated and reordered deliveries, seed
 		},
 	);
 
-	it('the same seed draws the same fates; chaos off sends each delivery once, at once', async () => {
+	it('one seed draws the same fates; chaos off sends each delivery once, at once', async () => {
 		const fates = async (chaos: object) => {
 			const { sub } = await run(chaos);
 			const all = await deliveriesOf(sb, sub.id);
