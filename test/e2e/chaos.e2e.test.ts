@@ -48,6 +48,7 @@ interface Report {
 	missing: number;
 	different: number;
 	upserted: number;
+	duplicates: number;
 	onlyInTable: number;
 	same: number;
 }
@@ -211,6 +212,13 @@ for (const mode of MODES) {
 				await polledSince(sandbox().app.log.lastSeq, 'a poll after the last sale');
 				await until(async () => allEnded(await runs()), 'the runs to end', 60_000, 1000);
 				mark('quiet');
+				// The second row that two runs adding one new order at the same instant leave in queue
+				// mode (n8n's upsert is not atomic on Postgres: harness/n8n/upsertRace.ts), planted.
+				const rows = await tables.rows(table.id);
+				const copy = Object.entries(rows.find((r) => r.paidAt !== null)!).filter(
+					([column]) => !['id', 'createdAt', 'updatedAt'].includes(column),
+				);
+				await tables.insert(table.id, [Object.fromEntries(copy)]);
 				const before = await tableMismatches(await tables.rows(table.id), sandbox(), sold);
 
 				// The reconcile, started by its Schedule Trigger: the test sets it to every 10 s instead
@@ -285,7 +293,8 @@ for (const mode of MODES) {
 				expect(kinds(before)['no row']).toBeGreaterThan(0);
 				expect([report.missing, report.different].every((n) => n > 0)).toBe(true);
 				expect(report.upserted).toBeGreaterThanOrEqual(report.missing + report.different);
-				expect(report.onlyInTable).toBe(0);
+				expect([report.duplicates, report.onlyInTable]).toEqual([1, 0]);
+				expect(kinds(before)['2 rows']).toBe(1);
 				expect(after).toEqual([]);
 				expect(byStatus(await runs()).error).toBeGreaterThan(0);
 			},

@@ -326,6 +326,7 @@ describe2x('real n8n: sales and refunds into a Data Table (and the Google Sheets
 				missing: 0,
 				different: 0,
 				upserted: 0,
+				duplicates: 0,
 				onlyInTable: 0,
 				same: SALES * 2,
 			});

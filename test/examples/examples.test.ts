@@ -616,6 +616,7 @@ describe('example workflows', () => {
 					[
 						['Read Table', { __rl: true, mode: 'id', value: picked }],
 						['Save Reconciled Rows', { __rl: true, mode: 'id', value: picked }],
+						['Delete Duplicate Rows', { __rl: true, mode: 'id', value: picked }],
 						['Save to Table', { __rl: true, mode: 'list', value: '' }],
 					],
 				]);
@@ -656,7 +657,7 @@ describe('example workflows', () => {
 					joinMode: 'keepEverything',
 				});
 				expect([next('Rows as Written'), next('Read Table')]).toEqual([
-					['Compare with Table:0'],
+					['Compare with Table:0', 'Duplicate Rows:1'],
 					['Compare with Table:1'],
 				]);
 				expect(byName.get('Compare with Table')!.parameters).toMatchObject({
@@ -668,8 +669,21 @@ describe('example workflows', () => {
 					['Missing or Different:0'],
 					['Compared:1'],
 					['Missing or Different:1'],
-					['Compared:2'],
+					['Duplicate Rows:0', 'Compared:2'],
 				]);
+				// A second row of an order the API has: its row id goes to Delete Duplicate Rows.
+				expect(byName.get('Duplicate Rows')!.parameters).toMatchObject({
+					fieldsToMatchString: 'orderId',
+					joinMode: 'keepMatches',
+					outputDataFrom: 'input1',
+				});
+				expect([next('Duplicate Rows'), next('Delete Duplicate Rows')]).toEqual([
+					['Delete Duplicate Rows:0'],
+					['Compared:3'],
+				]);
+				expect(byName.get('Delete Duplicate Rows')!.parameters.filters).toEqual({
+					conditions: [{ keyName: 'id', condition: 'eq', keyValue: '={{ $json.id }}' }],
+				});
 				expect([
 					next('Missing or Different'),
 					next('Save Reconciled Rows'),
@@ -681,7 +695,10 @@ describe('example workflows', () => {
 					(
 						report.parameters.assignments as { assignments: Array<{ name: string }> }
 					).assignments.map((a) => a.name),
-				]).toEqual([true, ['missing', 'different', 'upserted', 'onlyInTable', 'same', 'since']]);
+				]).toEqual([
+					true,
+					['missing', 'different', 'upserted', 'duplicates', 'onlyInTable', 'same', 'since'],
+				]);
 			}
 		},
 	);
