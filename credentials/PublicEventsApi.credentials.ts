@@ -134,17 +134,18 @@ export class PublicEventsApi implements ICredentialType {
 	}
 
 	/**
-	 * The token as a Bearer header, only on a request to the origin that issued it and that the
-	 * Base URL still names. Otherwise no header goes out: the service answers 401, and n8n calls
-	 * preAuthentication for a token of the address now set before repeating the request.
+	 * The token as a Bearer header, only on a request whose address is on the origin that issued it
+	 * and that the Base URL still names. Otherwise no header goes out, also when the request's
+	 * address cannot be read (fail closed: n8n hands over whatever options its caller built, such as
+	 * the HTTP Request node's `uri`). The API answers 401 without it, and n8n calls preAuthentication
+	 * for a token of the address now set before repeating the request.
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
 		const origin = originOf(apiUrl(credentials.baseUrl));
-		const target = requestOrigin(requestOptions);
-		if (!tokenBoundTo(credentials, origin) || (target !== undefined && target !== origin))
+		if (!tokenBoundTo(credentials, origin) || requestOrigin(requestOptions) !== origin)
 			return requestOptions;
 		return {
 			...requestOptions,

@@ -19,12 +19,22 @@ export function originOf(url: string): string {
 }
 
 /**
- * Where a request goes, as an origin: its URL, or its path under its baseURL; undefined when
- * neither makes an absolute address.
+ * Where a request goes, as an origin: its `url` (or `uri`, which n8n's HTTP Request node and other
+ * legacy callers set; n8n reads `url` first), resolved against its `baseURL`; undefined when that
+ * makes no absolute address.
  */
-export function requestOrigin(request: { url?: string; baseURL?: string }): string | undefined {
+export function requestOrigin(request: {
+	url?: unknown;
+	uri?: unknown;
+	baseURL?: unknown;
+}): string | undefined {
+	const target = request.url ?? request.uri;
+	const base = request.baseURL;
 	try {
-		return new URL(request.url ?? '', request.baseURL || undefined).origin;
+		return new URL(
+			target === undefined || target === null ? '' : String(target),
+			base === undefined || base === null || base === '' ? undefined : String(base),
+		).origin;
 	} catch {
 		return undefined;
 	}

@@ -1,5 +1,6 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
+import { parseJson } from './json';
 import type { Received } from './outcome';
 import {
 	adoptProcessToken,
@@ -55,11 +56,13 @@ const isReadable = (body: unknown): body is Readable =>
 	typeof (body as { pipe?: unknown }).pipe === 'function';
 
 /**
- * A write's answer, read from the stream it was asked as: whole, the JSON parsed as n8n's helper
- * would; cut short (a proxy reset mid-body), what arrived is kept as text with the status. n8n's
- * helper drops the body of an answer cut short, and with it the ID of the order a 201 created.
+ * An answer, read from the stream it was asked as: whole, its JSON parsed with IDs kept exact
+ * (json.ts; n8n's helper would round a 64-bit ID); a write's cut short (a proxy reset mid-body),
+ * what arrived is kept as text with the status: n8n's helper drops the body of an answer cut
+ * short, and with it the ID of the order a 201 created. A read cut short is a dropped connection,
+ * retried as one.
  */
-async function streamed(response: unknown): Promise<Sent> {
+async function streamed(response: unknown, method: IHttpRequestOptions['method']): Promise<Sent> {
 	const full = response as FullResponse | undefined;
 	if (!full || typeof full !== 'object' || !isReadable(full.body)) return answered(response);
 	const stream = full.body;
@@ -74,6 +77,13 @@ async function streamed(response: unknown): Promise<Sent> {
 	const text = Buffer.concat(chunks).toString('utf8');
 	if (cut) {
 		const code = (cut as { code?: unknown }).code;
+		if (method === undefined || method === 'GET')
+			return {
+				failed: {
+					message: `The answer was cut short: ${(cut as Error).message ?? ''}`,
+					code: typeof code === 'string' ? code : 'ECONNRESET',
+				},
+			};
 		return {
 			failed: {
 				message: `The answer was cut short: ${(cut as Error).message ?? ''}`,
@@ -84,18 +94,19 @@ async function streamed(response: unknown): Promise<Sent> {
 	}
 	let body: unknown = text;
 	try {
-		body = text.trim() === '' ? '' : JSON.parse(text);
+		body = text.trim() === '' ? '' : parseJson(text);
 	} catch {
 		// Not JSON: the text as it came, as n8n's helper gives it.
 	}
 	return answered({ ...full, body });
 }
 
-/** Writes are asked as a stream (see streamed), every status answered rather than thrown. */
-const asked = (options: IHttpRequestOptions): IHttpRequestOptions =>
-	options.method !== undefined && options.method !== 'GET'
-		? { ...options, encoding: 'stream', ignoreHttpStatusErrors: true }
-		: options;
+/** Every request is asked as a stream (see streamed), every status answered rather than thrown. */
+const asked = (options: IHttpRequestOptions): IHttpRequestOptions => ({
+	...options,
+	encoding: 'stream',
+	ignoreHttpStatusErrors: true,
+});
 
 const refusedToken = (sent: Sent) => 'failed' in sent && received(sent.failed).status === 401;
 
@@ -129,6 +140,7 @@ export async function send(
 					headers,
 					...(cancel ? { abortSignal: cancel } : {}),
 				}),
+				options.method,
 			);
 			if (!refusedToken(sent)) return sent;
 		} catch (error) {
@@ -182,20 +194,16 @@ async function renew(
 	const { id, name } = this.getNode().credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
 	const request = async () =>
 		await streamed(
-			await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_TYPE,
-				{ ...asked(options), ignoreHttpStatusErrors: true },
-				{
-					credentialsDecrypted: {
-						id: id ?? '',
-						name,
-						type: CREDENTIAL_TYPE,
-						data: target.credentials,
-					},
-					preAuthenticationRetryStatusCode: [],
+			await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, asked(options), {
+				credentialsDecrypted: {
+					id: id ?? '',
+					name,
+					type: CREDENTIAL_TYPE,
+					data: target.credentials,
 				},
-			),
+				preAuthenticationRetryStatusCode: [],
+			}),
+			options.method,
 		);
 	try {
 		const sent = await request();

@@ -17,11 +17,13 @@ import {
 	retryAfterMs,
 	type RetryPolicy,
 } from './retry';
+import { answered, answerOf, describeBody, uncertainIf } from './answers';
 import { isJson, MAX_REDIRECTS, received, send } from './exchange';
 import { noteServiceTime, targetOf, type ApiContext } from './target';
 
 export { CREDENTIAL_TYPE, serviceNow, type ApiContext } from './target';
 export { MAX_PAGES_IN_FLIGHT } from './pages';
+export { successOf, uncertainWrite, type Success } from './answers';
 
 export interface RequestSettings {
 	retry?: RetryPolicy;
@@ -86,9 +88,11 @@ export async function apiRequest<T = unknown>(
 		noteServiceTime(target, got ? got.headers : 'headers' in sent ? sent.headers : undefined);
 		if (!got) {
 			const body = 'body' in sent ? sent.body : undefined;
-			if (isJson(body)) return body as T;
+			const status = 'status' in sent ? sent.status : undefined;
+			if (isJson(body)) return answered(body as object, { status, empty: false }) as T;
 			// A write may answer 204 No Content; a read must answer JSON.
-			if (method !== 'GET' && (body === undefined || body === '')) return {} as T;
+			if (method !== 'GET' && (body === undefined || body === ''))
+				return answered({}, { status, empty: true }) as T;
 			const unreadable = {
 				...failure,
 				status: ('status' in sent && sent.status) || 200,
@@ -143,6 +147,7 @@ export async function apiRequest<T = unknown>(
 					...failure,
 					status: got.status,
 					...redirect,
+					answer: answerOf(got.headers, got.body),
 				});
 			}
 			if (!next || next.origin !== target.origin) {
@@ -192,39 +197,6 @@ export async function apiRequest<T = unknown>(
 		failure.waitedMs += wait;
 		await sleep(wait);
 	}
-}
-
-const uncertainWrites = new WeakMap<object, ApiFailure>();
-
-function uncertainIf<E extends object>(unknown: boolean, error: E, failure: ApiFailure): E {
-	if (unknown) uncertainWrites.set(error, { ...failure });
-	return error;
-}
-
-/**
- * The failure of a write whose outcome is unknown (`writeMayHaveApplied`: no readable answer, a
- * 5xx or a redirect), when `error` is one; undefined for a refused write, which was not applied.
- */
-export function uncertainWrite(error: unknown): ApiFailure | undefined {
-	return error && typeof error === 'object' ? uncertainWrites.get(error) : undefined;
-}
-
-/** What an unreadable answer still shows (ApiFailure.answer); the start of its text is enough. */
-function answerOf(headers: IDataObject | undefined, body: unknown): ApiFailure['answer'] {
-	const header = (name: string) => {
-		const value = headers?.[name];
-		return Array.isArray(value) ? String(value[0]) : typeof value === 'string' ? value : undefined;
-	};
-	return {
-		contentType: header('content-type'),
-		location: header('location') ?? header('content-location'),
-		text: typeof body === 'string' ? body.slice(0, 4000) : undefined,
-	};
-}
-
-function describeBody(body: unknown): string {
-	const text = typeof body === 'string' ? body.trim() : String(body ?? '');
-	return text === '' ? 'an empty body' : `"${text.slice(0, 60)}${text.length > 60 ? '…' : ''}"`;
 }
 
 export interface PageSettings extends RequestSettings {

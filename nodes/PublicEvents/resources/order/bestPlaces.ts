@@ -1,5 +1,7 @@
 import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
+import { plainId } from './ids';
+
 // Hold Best Available's choice of places from the free ones of a hall plan.
 
 interface Place {
@@ -44,7 +46,8 @@ export function bestPlaces(free: IDataObject[], wish: Wish): Pick | undefined {
 	const byCategory = new Map<string, { amount: number; places: Place[] }>();
 	for (const raw of free) {
 		const place: Place = {
-			id: String(raw.id),
+			// Bodies take plain IDs: a plan may give IRIs.
+			id: plainId(raw, 'places') ?? String(raw.id),
 			sectorName: raw.sectorName,
 			rowName: raw.rowName,
 			placeName: raw.placeName,

@@ -6,6 +6,7 @@ import { idParameter, requestSettings } from '../../../shared/settings';
 import { orderOutput } from '../../../shared/tickets';
 import { apiRequest } from '../../../shared/transport';
 import { confirmWaitOption, keepHoldsOption, orderIdField, ticketIdField } from './fields';
+import { withOrderId } from './ids';
 import { noteHeld, ownHoldConflict } from './runHolds';
 import { checkedWrite, type OrderWrite } from './writeCheck';
 
@@ -59,7 +60,9 @@ export async function orderCall(
 						{ ...call, body: withAdditionalBody(settings.options, call.body, inputs) },
 						settings,
 					)
-				: ((await apiRequest.call(this, call.method, call.path, {}, settings)) as IDataObject);
+				: withOrderId(
+						(await apiRequest.call(this, call.method, call.path, {}, settings)) as IDataObject,
+					);
 	} catch (error) {
 		throw places ? ownHoldConflict(this, i, error, places) : error;
 	}

@@ -44,11 +44,12 @@ async function holdersOf(
 	);
 	const holders: IDataObject[] = [];
 	const wanted = new Set(places);
-	// Newest first: a new hold is the likeliest; the account's limit bounds how many there are.
+	// Newest first: a new hold is the likeliest; the account's limit bounds how many there are. IDs
+	// compared as digits: a 64-bit one is no safe number.
 	const ids = live
 		.map(orderIdOf)
 		.filter((id): id is string => id !== undefined)
-		.sort((a, b) => Number(b) - Number(a));
+		.sort((a, b) => b.length - a.length || (b > a ? 1 : b < a ? -1 : 0));
 	for (const id of ids.filter((id) => !elsewhere.has(id))) {
 		const order = await readOrder.call(this, id, settings);
 		if (order.status === 'reserved_to_time' && placeIdsOf(order).some((place) => wanted.has(place)))
@@ -79,13 +80,20 @@ async function takenOf(
 	return places.filter((place) => !free.has(place));
 }
 
+/** The statuses of an order that holds its places; an answer may leave the status out. */
+const LIVE = ['reserved_to_time', 'created'];
+const live = (order: IDataObject) =>
+	order.status === undefined || LIVE.includes(String(order.status));
+
 /**
  * Create's check. Nothing the API shows ties an order to the request that made it except the
- * answer, so an order is this request's only when the answer names it (a body cut short, a
- * Location), or when the service accepted the request (a 2xx, body lost) and one live order of the
- * account holds exactly these places: no other order can hold them while it does. Any other
- * order holding them may be another buyer's on the same key: it is named, never taken. "Not
- * applied" needs the hall plan to show every place free.
+ * answer, so an order is this request's only when the answer names it (its body, even cut short,
+ * or a Location) and it holds these places, or when the answer vouches that the request made one
+ * (Answer.vouches: no body, or a 201 whose body was lost) and one live order of the account holds
+ * exactly these places: no other order can hold them while it does. An answer the node could read
+ * that names no order vouches for nothing. Any other order holding them may be another buyer's on
+ * the same key: it is named, never taken. "Not applied" needs the service to have refused and the
+ * hall plan to show every place free.
  */
 export function createCheck(
 	eventId: string,
@@ -96,14 +104,28 @@ export function createCheck(
 	const elsewhere = new Set<string>();
 	return {
 		change: `Creating an order on event ${eventId}`,
+		// Create answers the new order without tickets: its ID and a live status show it made.
+		shownBy: (answer) => orderIdOf(answer) !== undefined && live(answer),
+		names: orderIdOf,
 		async find(settings, _before, answer: Answer): Promise<ReadBack> {
 			if (answer.orderId !== undefined) {
 				const order = await readOrder.call(this, answer.orderId, settings);
-				return { applied: asCreated(order) };
+				const held = placeIdsOf(order);
+				if (live(order) && (held.length === 0 || samePlaces(held, places)))
+					return { applied: asCreated(order) };
+				return {
+					unclear: true,
+					conclusive: true,
+					candidates: [stateOf(order)],
+					shown:
+						`the answer named order ${answer.orderId}, but that order is ` +
+						`${String(order.status)} and holds places ${listed(held)}, not ${these}, so the ` +
+						`node did not take it as this one`,
+				};
 			}
 			const holders = await holdersOf.call(this, eventId, places, settings, elsewhere);
 			const exact = holders.filter((order) => samePlaces(placeIdsOf(order), places));
-			if (answer.accepted && exact.length === 1 && holders.length === 1)
+			if (answer.vouches && exact.length === 1 && holders.length === 1)
 				return { applied: asCreated(exact[0]) };
 			if (holders.length > 0) {
 				const named = holders
@@ -111,8 +133,8 @@ export function createCheck(
 					.join(', ');
 				return {
 					unclear: true,
-					// Accepted, the order may yet show its places as asked; otherwise nothing will change.
-					conclusive: !answer.accepted,
+					// Vouched for, the order may yet show its places as asked; otherwise nothing will change.
+					conclusive: !answer.vouches,
 					candidates: holders.map(stateOf),
 					shown:
 						`live orders of your account hold ${these}: ${named}. Nothing the service ` +
@@ -124,8 +146,8 @@ export function createCheck(
 			if (taken.length === 0)
 				return {
 					shown:
-						`the node searched the live orders of event ${eventId}: none holds these ` +
-						`places, and the hall plan shows them free`,
+						`the node searched the live orders of event ${eventId}: none holds ${these}, ` +
+						`and the hall plan shows them free`,
 				};
 			return {
 				unclear: true,

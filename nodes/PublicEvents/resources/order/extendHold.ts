@@ -49,7 +49,8 @@ export async function execute(this: IExecuteFunctions, i: number) {
 			check: orderCheck(
 				order,
 				`Extending the hold of order ${order}`,
-				(read, before) => read.reservedToDate !== before?.reservedToDate,
+				(read, before) =>
+					read.reservedToDate !== undefined && read.reservedToDate !== before?.reservedToDate,
 				{
 					compareWithBefore: true,
 				},

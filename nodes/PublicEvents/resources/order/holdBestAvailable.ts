@@ -18,6 +18,7 @@ import { absorb, type Attempts, type Limits } from './holdRefusals';
 import { noteHeld } from './runHolds';
 import { bestPlaces, notEnough, type Wish } from './bestPlaces';
 import { createCheck } from './createCheck';
+import { plainId } from './ids';
 import { AFTER_A_WRITE, checkedWrite } from './writeCheck';
 
 export const option = {
@@ -203,7 +204,7 @@ export async function execute(this: IExecuteFunctions, i: number) {
 	let fresh = true;
 	let conflictsOnPlan = 0;
 	for (;;) {
-		const free = plan.filter((place) => !taken.has(String(place.id)));
+		const free = plan.filter((place) => !taken.has(plainId(place, 'places') ?? ''));
 		const pick = bestPlaces(free, wish);
 		if (!pick && !fresh) {
 			[plan, fresh, conflictsOnPlan] = [await read(), true, 0];

@@ -1,6 +1,7 @@
 import { NodeApiError, sleep, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { backoffMs } from '../../../shared/transport/retry';
+import { plainId } from './ids';
 
 // What Hold Best Available does with a refused hold: picks again after a 409, waits out the
 // account's reserved-tickets limit (422) within bounds, and fails at once on anything else.
@@ -29,10 +30,13 @@ const LIMIT_WAIT_STEP_MS = 2000;
 const isStatus = (error: unknown, status: string) =>
 	error instanceof NodeApiError && error.httpCode === status;
 
-/** The places a 409 names as taken, when its body lists them. */
+/** The places a 409 names as taken, when its body lists them, in any form the API gives IDs. */
 function takenIn(error: NodeApiError): string[] {
 	const body = error.context?.body as IDataObject | undefined;
-	return Array.isArray(body?.places) ? body.places.map(String) : [];
+	if (!Array.isArray(body?.places)) return [];
+	return body.places
+		.map((place) => plainId(place, 'places'))
+		.filter((id): id is string => id !== undefined);
 }
 
 const ACCOUNT_LIMIT = new RegExp(

@@ -14,3 +14,13 @@ export function plainId(value: unknown, collection: string): string | undefined 
 	}
 	return numericId(value, [collection]);
 }
+
+/**
+ * The order with its plain `id`, also when the answer gave only its IRI (`@id`): every order the
+ * node hands on names itself the same way.
+ */
+export function withOrderId(order: IDataObject): IDataObject {
+	if (order.id !== undefined && order.id !== null) return order;
+	const id = plainId(order['@id'], 'orders');
+	return id === undefined ? order : { ...order, id };
+}

@@ -5,13 +5,26 @@ import { plainId } from './ids';
 // What the failure of a write still tells: why its outcome is not known, whether the service is
 // done with it, and whether it accepted it or named the order it made.
 
-/** What a lost answer still tells: whether the service accepted the write, what it named. */
+/** What the answer to a write tells when it does not show the change itself. */
 export interface Answer {
-	/** The service answered 2xx as JSON (or with no body): it acted, even if the body is lost. */
+	/**
+	 * The service answered 2xx (as JSON, or with no body): it took the write. Such a write is never
+	 * "not applied": it may show in the state only a moment later (a 202, a lagging replica).
+	 */
 	accepted: boolean;
-	/** The order the answer names (a body cut short, a Location): this request's, for sure. */
+	/**
+	 * The answer, though it names no order, vouches that this request made one: a 2xx with no body,
+	 * or a 201 Created whose body was lost. Then the one live order holding exactly the places asked
+	 * is this request's. A body the node could read that names no order (`200 {"success": false}`)
+	 * vouches for nothing: the places may be another buyer's.
+	 */
+	vouches: boolean;
+	/** The order the answer names (a body, even cut short, a Location): this request's. */
 	orderId?: string;
-	/** The service gave a whole answer, so it is done with the write: a late apply is ruled out. */
+	/**
+	 * The service refused with a whole answer (a 4xx, its own 5xx), so it is done with the write: a
+	 * late apply is ruled out.
+	 */
 	final: boolean;
 }
 
@@ -77,24 +90,32 @@ export function topLevelId(text: string | undefined): string | undefined {
 		else if (char === '}' || char === ']') depth--;
 		else if (depth === 1 && (key === 'id' || key === '@id') && /\d/.test(char)) {
 			// A number cut short is no ID: only one the text goes on past.
+			// Kept as text: a 64-bit ID would be rounded as a number.
 			const whole = /^(\d+)\s*[,}]/.exec(text.slice(at));
-			return whole ? plainId(Number(whole[1]), 'orders') : undefined;
+			return whole ? plainId(whole[1], 'orders') : undefined;
 		} else if (char === ',') key = undefined;
 	}
 	return undefined;
 }
 
-/** What a failed attempt still says about the write (see Answer). */
+/**
+ * What a failed attempt still says about the write (see Answer). A 303 See Other points at what a
+ * POST made: its Location names the order as a 201's body would.
+ */
 export function answerOf(failure: ApiFailure, final: boolean): Answer {
 	const { status, answer } = failure;
 	const success = status !== undefined && status >= 200 && status < 300;
-	const type = answer?.contentType ?? '';
-	const orderId = success
-		? (topLevelId(answer?.text) ?? plainId(answer?.location, 'orders'))
-		: undefined;
+	const text = answer?.text ?? '';
+	const orderId =
+		success || status === 303
+			? (topLevelId(text) ?? plainId(answer?.location, 'orders'))
+			: undefined;
+	// An HTML page with a 200 is a proxy's, not the service taking the write.
+	const accepted = success && (/json/i.test(answer?.contentType ?? '') || text === '');
 	return {
-		accepted: success && (/json/i.test(type) || (answer?.text ?? '') === ''),
+		accepted,
+		vouches: accepted && (text === '' || status === 201),
 		orderId,
-		final,
+		final: !accepted && final,
 	};
 }

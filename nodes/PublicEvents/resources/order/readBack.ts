@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { path } from '../../../shared/path';
 import { apiRequest, type RequestSettings } from '../../../shared/transport';
 import { apiError } from '../../../shared/transport/errors';
-import { plainId } from './ids';
+import { plainId, withOrderId } from './ids';
 import type { ReadBack, WriteCheck } from './writeCheck';
 
 // Reading an order back after a write whose answer was lost, in every form the API gives its IDs.
@@ -42,7 +42,7 @@ export async function readOrder(
 ): Promise<IDataObject> {
 	const route = path`/orders/${id}`;
 	const order = (await apiRequest.call(this, 'GET', route, {}, settings)) as IDataObject;
-	if (orderIdOf(order) === id) return order;
+	if (orderIdOf(order) === id) return withOrderId(order);
 	throw apiError(this.getNode(), {
 		method: 'GET',
 		path: route,
@@ -72,9 +72,10 @@ export function canStillReach(target: string, status: unknown): boolean {
 }
 
 /**
- * A check for a write to one order (its id checked as a number): `applied` compares the order read
- * back (GET /orders/{id}) with the values the node checked and sent; `settled` says when the order
- * read can no longer take the change, so a late arrival of the write cannot apply it.
+ * A check for a write to one order (its id checked as a number): `applied` compares an order (the
+ * write's own answer, or the order read back with GET /orders/{id}) with the values the node
+ * checked and sent; `settled` says when the order read can no longer take the change, so a late
+ * arrival of the write cannot apply it. The answer counts only when it is this order's.
  */
 export function orderCheck(
 	id: string,
@@ -88,6 +89,8 @@ export function orderCheck(
 ): WriteCheck {
 	return {
 		change,
+		shownBy: (answer, before) => orderIdOf(answer) === id && applied(answer, before),
+		readRefusals: true,
 		before: options.compareWithBefore
 			? async function (settings) {
 					return await readOrder.call(this, id, settings);

@@ -36,7 +36,10 @@ export async function execute(this: IExecuteFunctions, i: number) {
 			check: orderCheck(
 				order,
 				`Removing ticket ${ticket} from order ${order}`,
-				(read) => !ticketsOf(read).some((t) => plainId(t.ticketId, 'tickets') === ticket),
+				// An answer without its tickets does not show the ticket gone.
+				(read) =>
+					Array.isArray(read.tickets) &&
+					!ticketsOf(read).some((t) => plainId(t.ticketId, 'tickets') === ticket),
 			),
 		};
 	});

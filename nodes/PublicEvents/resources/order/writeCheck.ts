@@ -7,10 +7,15 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { apiRequest, uncertainWrite, type RequestSettings } from '../../../shared/transport';
+import {
+	apiRequest,
+	successOf,
+	uncertainWrite,
+	type RequestSettings,
+} from '../../../shared/transport';
 import { apiError, type ApiFailure } from '../../../shared/transport/errors';
 import { answerOf, causeOf, isFinal, type Answer } from './lostAnswer';
-import { plainId } from './ids';
+import { withOrderId } from './ids';
 
 /** An AI tool's words on a write's errors (those below): what they say about calling it again. */
 export const AFTER_A_WRITE =
@@ -52,6 +57,20 @@ export interface ReadBack {
 export interface WriteCheck {
 	/** The change in words, as the subject of a sentence: "Changing the status of order 700001". */
 	change: string;
+	/**
+	 * Whether the write's own 2xx answer shows the change made, on the order written to (the ID the
+	 * path names, the status asked for); otherwise the state is read back. A service's answer about
+	 * another order, or one that does not show the change, is never handed on as the result.
+	 */
+	shownBy: (answer: IDataObject, before: IDataObject | undefined) => boolean;
+	/** The order a 2xx answer names, when it is a new one (Create): read back by that ID. */
+	names?: (answer: IDataObject) => string | undefined;
+	/**
+	 * A refusal (400, 409, 422) is checked against the order first: a request that reached the
+	 * service twice (a proxy resending an idempotent PUT after the first applied) is refused the
+	 * second time, the order already as asked. Set for writes to one order.
+	 */
+	readRefusals?: boolean;
 	/** Reads the state before the write, for checks that compare (Extend Hold's deadline). */
 	before?: (this: IExecuteFunctions, settings: RequestSettings) => Promise<IDataObject>;
 	/** Reads the state after a lost answer; throws when it cannot be read. */
@@ -96,26 +115,65 @@ function named(
 	return error;
 }
 
-/** A refused write: a readable 4xx, or a failure before the request was sent. */
-function refused(this: IExecuteFunctions, error: unknown, check: WriteCheck): unknown {
+/** Refusals that may answer a request the service saw twice, the first time applying it. */
+const MAY_REPEAT = ['400', '409', '422'];
+
+/**
+ * A refused write: a readable 4xx, or a failure before the request was sent. A refusal that may
+ * answer a repeat (MAY_REPEAT) of a write to one order is first checked against the order: found
+ * as asked, the write applied; the order unreadable, the outcome is unknown.
+ */
+async function refused(
+	this: IExecuteFunctions,
+	error: unknown,
+	write: OrderWrite,
+	settings: RequestSettings,
+	before: IDataObject | undefined,
+): Promise<{ error: unknown } | { applied: IDataObject }> {
+	const { check } = write;
 	// A cancelled run stops here: whatever was in flight is not judged.
-	if (this.getExecutionCancelSignal?.()?.aborted) return error;
+	if (this.getExecutionCancelSignal?.()?.aborted) return { error };
 	const apiErr = new NodeApiError(this.getNode(), error as JsonObject);
 	const { httpCode } = apiErr;
-	const outcome = { outcome: 'refused' };
+	const outcome: IDataObject = { outcome: 'refused' };
 	if (httpCode && Number(httpCode) >= 400 && Number(httpCode) < 500) {
-		return named(
-			apiErr,
-			`Refused: ${lower(check.change)} was NOT applied.`,
-			outcome,
-			httpCode === '409' ? check.onConflict : undefined,
-		);
+		if (check.readRefusals && MAY_REPEAT.includes(httpCode)) {
+			const cause = `the service answered ${httpCode}`;
+			let read: ReadBack;
+			try {
+				read = await check.find.call(this, settings, before, {
+					accepted: false,
+					vouches: false,
+					final: true,
+				});
+			} catch (readError) {
+				const why = (readError as Error).message.replace(/\.$/, '');
+				const error = named(
+					apiErr,
+					`Uncertain: ${lower(check.change)} may or may not have been applied: ${cause}, ` +
+						`which a request the service already applied also gets when it reaches it ` +
+						`twice, and reading the order back failed (${why}). It was not sent again. ` +
+						`${check.checkFirst}`,
+					{ outcome: 'uncertain', cause },
+				);
+				return { error };
+			}
+			if (read.applied) {
+				const again = 'yet the order read back is as asked (the request may have reached it twice)';
+				const writeCheck = { outcome: 'applied', cause: `${cause}, ${again}` };
+				return { applied: { ...withOrderId(read.applied), writeCheck } };
+			}
+			if (read.order) outcome.order = read.order;
+		}
+		const next = httpCode === '409' ? check.onConflict : undefined;
+		return {
+			error: named(apiErr, `Refused: ${lower(check.change)} was NOT applied.`, outcome, next),
+		};
 	}
-	return named(
-		apiErr,
-		`Refused: ${lower(check.change)} was NOT applied: the request never reached the service.`,
-		outcome,
-	);
+	const never = 'the request never reached the service.';
+	return {
+		error: named(apiErr, `Refused: ${lower(check.change)} was NOT applied: ${never}`, outcome),
+	};
 }
 
 /** The bounded wait to confirm a lost answer, from the Options (Max Wait to Confirm…). */
@@ -157,21 +215,28 @@ export async function checkedWrite(
 			{ body: write.body },
 			settings,
 		)) as IDataObject;
-		if (answered.id !== undefined) return answered;
-		// A readable success without the order: the service is done, the read-back gives the order.
+		if (check.shownBy(answered, before)) return withOrderId(answered);
+		// A 2xx that does not show the change: the service took the write; the state says the rest.
+		const { status, empty } = successOf(answered) ?? { empty: false };
+		const said = `the service answered ${status ?? 'with a success'}`;
+		cause = empty ? `${said} without a body` : `${said}, but its answer does not show the change`;
 		failure = {
 			method,
 			path: write.path,
+			status,
 			attempts: 1,
 			waitedMs: 0,
 			itemIndex: settings.itemIndex,
-			detail: `${method} ${write.path} answered without the order`,
+			detail: `${method} ${write.path}: ${cause}`,
 		};
-		cause = 'the service answered without the order';
-		answer = { accepted: true, final: true, orderId: plainId(answered['@id'], 'orders') };
+		answer = { accepted: true, vouches: empty, final: false, orderId: check.names?.(answered) };
 	} catch (error) {
 		const uncertain = uncertainWrite(error);
-		if (!uncertain) throw refused.call(this, error, check);
+		if (!uncertain) {
+			const outcome = await refused.call(this, error, write, settings, before);
+			if ('applied' in outcome) return outcome.applied;
+			throw outcome.error;
+		}
 		failure = uncertain;
 		cause = causeOf(uncertain, settings);
 		answer = answerOf(
@@ -205,7 +270,8 @@ async function confirm(
 			readError = error as Error;
 		}
 		if (read?.applied && !readError)
-			return { ...read.applied, writeCheck: { outcome: 'applied', cause } };
+			return { ...withOrderId(read.applied), writeCheck: { outcome: 'applied', cause } };
+		// An accepted write may show late: only a read that can tell no more ends the wait early.
 		const known =
 			!readError &&
 			(read?.conclusive === true || (!read?.unclear && (answer.final || read?.settled === true)));
@@ -242,7 +308,7 @@ async function confirm(
 			'uncertain',
 		);
 	}
-	if (answer.final || read!.settled) {
+	if (!answer.accepted && (answer.final || read!.settled)) {
 		const elsewhere = failure.redirected
 			? ' Check the Base URL in the credential first: the service sends writes to another address.'
 			: '';

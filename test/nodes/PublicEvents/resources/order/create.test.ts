@@ -138,9 +138,9 @@ describe('Create, answer lost: one order at most, never taken on trust', () => {
 		},
 	);
 
-	const searched = () =>
-		`the node searched the live orders of event ${eventId()}: none holds these places, and ` +
-		`the hall plan shows them free`;
+	const searched = (places: string[]) =>
+		`the node searched the live orders of event ${eventId()}: none holds places ` +
+		`${places.join(', ')}, and the hall plan shows them free`;
 	const checkFirst = () =>
 		`Check the orders of event ${eventId()} (Order > Get Many for Event, status Held) before ` +
 		`running this again: a hold left behind counts against your reserved-tickets limit until ` +
@@ -150,7 +150,7 @@ describe('Create, answer lost: one order at most, never taken on trust', () => {
 		'a 5xx from the API before it was applied: no order, a clear ' +
 			'error saying running again is safe; sent once',
 		async () => {
-			const { items, error, log, other, created } = await createWith({
+			const { items, error, log, other, created, free } = await createWith({
 				kind: 'status',
 				status: 503,
 				method: 'POST',
@@ -161,7 +161,7 @@ describe('Create, answer lost: one order at most, never taken on trust', () => {
 			expect(sent(log, 'POST', '/orders')).toBe(1);
 			expect(error?.message).toBe(
 				`Creating an order on event ${eventId()} was NOT applied: the service answered 503 (a ` +
-					`server error) instead of the result, so ${searched()}. It is safe to run it again.`,
+					`server error) instead of the result, so ${searched(free.ids)}. It is safe to run it again.`,
 			);
 			expect((error as { context?: IDataObject }).context?.writeCheck).toMatchObject({
 				outcome: 'notApplied',
@@ -207,7 +207,7 @@ describe('Create, answer lost: one order at most, never taken on trust', () => {
 			expect(created).toBe(0);
 			expect(error?.message).toBe(
 				`Uncertain: creating an order on event ${eventId()} was not applied when the node ` +
-					`checked: ${cause}, and ${searched()}. ${LATE} ${checkFirst()}`,
+					`checked: ${cause}, and ${searched(free.ids)}. ${LATE} ${checkFirst()}`,
 			);
 			await sb().app.idle();
 			expect(sent(log, 'POST', '/orders')).toBe(1);

@@ -103,7 +103,7 @@ describe('an order list that shows a new order late', () => {
 			const { writeCheck, ...output } = items[0].json;
 			expect(writeCheck).toEqual({
 				outcome: 'applied',
-				cause: 'the service answered without the order',
+				cause: 'the service answered 204 without a body',
 			});
 			const stored = (await getOrder(Number(output.id))).body;
 			expect(stored.tickets!.map((t) => String(t.placeId)).sort()).toEqual([...free.ids].sort());

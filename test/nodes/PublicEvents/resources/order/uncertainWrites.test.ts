@@ -271,86 +271,148 @@ describe.each(writes)('$operation, answer lost', ({ operation, route, prepare })
 	);
 });
 
-describe('an answer the node cannot read is an unknown outcome too', () => {
+describe('a 2xx the node cannot read, or without the order: the service took it, never "NOT applied"', () => {
 	it.each([
 		[
 			'malformed JSON',
 			{ kind: 'malformed' },
 			'the service answered 200, but the answer could not be read',
 		],
-		['an empty body', { kind: 'empty' }, 'the service answered without the order'],
+		['an empty body', { kind: 'empty' }, 'the service answered 200 without a body'],
 	])(
-		'%s: read back, NOT applied (the sandbox answered in place of the API); sent once',
+		'%s, the order unchanged (the sandbox answered in place of the API): read back through Max ' +
+			'Wait to Confirm, then uncertain; sent once',
 		async (_, rule, cause) => {
 			const { id } = await held(1);
 			const { error, log } = await runWith(
 				{ ...rule, method: 'PUT', path: '/orders/{id}/status' },
 				'changeStatus',
-				{ orderId: String(id), toStatus: 'paid' },
+				{ orderId: String(id), toStatus: 'paid', options: { confirmWaitSeconds: 1 } },
 			);
 			expect(error?.message).toMatch(
 				new RegExp(
-					`^Changing the status of order ${id} to paid was NOT applied: ${cause}, so the ` +
-						`node read order ${id} back: it is unchanged \\(status reserved_to_time\\)\\. ` +
-						`It is safe to run it again\\.$`,
+					`^Uncertain: changing the status of order ${id} to paid was not applied when the ` +
+						`node checked: ${cause}, and the node read order ${id} back: it is unchanged ` +
+						`\\(status reserved_to_time\\) \\(read back \\d+ times over \\d+ s\\)\\. ${LATE} ` +
+						`Check order ${id} \\(Order > Get\\) before running this again\\.$`,
 				),
 			);
+			expect(error?.message).not.toMatch(/NOT applied|safe to run/);
 			expect(sent(log, 'PUT', '/orders/{id}/status')).toBe(1);
-			expect(readBacks(log)).toBe(1);
+			expect(readBacks(log)).toBeGreaterThan(1);
 			expect((await getOrder(id)).body.status).toBe('reserved_to_time');
 			await release(id);
 		},
 	);
 });
 
-describe(
-	"refused: an answered refusal says so, with the service's " + 'words, without a read-back',
-	() => {
-		it(
-			'409 (already paid) and 422 (limit): "Refused: … was NOT ' +
-				'applied", then the service\'s words; nothing is read back',
-			async () => {
-				const { id } = await held(1);
-				await setStatus(id, 'paid');
-				const conflict = await runWith(undefined, 'changeStatus', {
-					orderId: String(id),
-					toStatus: 'paid',
-				});
-				expect(conflict.error?.message).toBe(
-					`Refused: changing the status of order ${id} to paid was NOT ` +
-						`applied. Conflict: Order ${id} cannot go from paid to paid. Read ` +
-						`order ${id} (Order > Get) to see its status before trying again.`,
-				);
-				expect(conflict.log.map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([
-					'PUT /orders/{id}/status 409',
-				]);
+describe("refused: an answered refusal says so, with the service's words", () => {
+	it(
+		'409 "cannot go from paid to paid" on an order already paid: read once, applied (a ' +
+			'repeat of a payment that landed is no refusal), the paid order given',
+		async () => {
+			const { id } = await held(1);
+			await setStatus(id, 'paid');
+			const { items, error, log } = await runWith(undefined, 'changeStatus', {
+				orderId: String(id),
+				toStatus: 'paid',
+			});
+			expect(error).toBeUndefined();
+			const { writeCheck, ...order } = items[0].json;
+			expect(writeCheck).toEqual({
+				outcome: 'applied',
+				cause:
+					'the service answered 409, yet the order read back is as asked (the request may ' +
+					'have reached it twice)',
+			});
+			expect(order).toEqual((await getOrder(id)).body);
+			expect(log.map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([
+				'PUT /orders/{id}/status 409',
+				'GET /orders/{id} 200',
+			]);
+		},
+	);
 
-				const free = await sb().freePlaces(eventId(), 1);
-				const limit = await runWith(
-					{
-						kind: 'status',
-						status: 422,
-						method: 'POST',
-						path: '/orders',
-						body: { message: 'limit', limit: 1 },
-					},
-					'create',
-					{
-						eventId: byId(String(eventId())),
-						places: byId(free.ids[0]),
-						priceCategory: free.priceCategory,
-					},
-				);
-				expect(limit.error?.message).toMatch(
-					new RegExp(
-						`^Refused: creating an order on event ${eventId()} was NOT ` +
-							`applied\\. A limit of the service was exceeded \\(limit 1\\)`,
-					),
-				);
-				expect(limit.log.map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([
-					'POST /orders 422',
-				]);
+	it('409 on an order the change cannot apply to: "Refused: … was NOT applied", its state read', async () => {
+		const { id } = await held(1);
+		await setStatus(id, 'expired');
+		const { error, log } = await runWith(undefined, 'changeStatus', {
+			orderId: String(id),
+			toStatus: 'paid',
+		});
+		expect(error?.message).toBe(
+			`Refused: changing the status of order ${id} to paid was NOT ` +
+				`applied. Conflict: Order ${id} cannot go from expired to paid. Read ` +
+				`order ${id} (Order > Get) to see its status before trying again.`,
+		);
+		expect((error as { context?: IDataObject }).context?.writeCheck).toEqual({
+			outcome: 'refused',
+			order: {
+				id: String(id),
+				status: 'expired',
+				reservedToDate: expect.any(String),
+				places: expect.any(Array),
+			},
+		});
+		expect(log.map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([
+			'PUT /orders/{id}/status 409',
+			'GET /orders/{id} 200',
+		]);
+	});
+
+	it('409 and the order cannot be read: uncertain, never "NOT applied"', async () => {
+		const { id } = await held(1);
+		await setStatus(id, 'paid');
+		await sb().admin('POST', '/faults', {
+			kind: 'status',
+			status: 503,
+			method: 'GET',
+			path: '/orders/{id}',
+			count: 0,
+		});
+		const { error } = await runWith(undefined, 'changeStatus', {
+			orderId: String(id),
+			toStatus: 'paid',
+			options: { maxRetries: 0 },
+		});
+		await sb().admin('DELETE', '/faults');
+		expect(error?.message).toMatch(
+			new RegExp(
+				`^Uncertain: changing the status of order ${id} to paid may or may not have been ` +
+					'applied: the service answered 409, which a request the service already applied ' +
+					'also gets when it reaches it twice, and reading the order back failed',
+			),
+		);
+		expect((error as { context?: IDataObject }).context?.writeCheck).toMatchObject({
+			outcome: 'uncertain',
+		});
+	});
+
+	it('422 on Create (limit): "Refused: … was NOT applied", the service\'s words; nothing is read back', async () => {
+		const free = await sb().freePlaces(eventId(), 1);
+		const limit = await runWith(
+			{
+				kind: 'status',
+				status: 422,
+				method: 'POST',
+				path: '/orders',
+				body: { message: 'limit', limit: 1 },
+			},
+			'create',
+			{
+				eventId: byId(String(eventId())),
+				places: byId(free.ids[0]),
+				priceCategory: free.priceCategory,
 			},
 		);
-	},
-);
+		expect(limit.error?.message).toMatch(
+			new RegExp(
+				`^Refused: creating an order on event ${eventId()} was NOT ` +
+					`applied\\. A limit of the service was exceeded \\(limit 1\\)`,
+			),
+		);
+		expect(limit.log.map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([
+			'POST /orders 422',
+		]);
+	});
+});
