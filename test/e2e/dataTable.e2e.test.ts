@@ -2,10 +2,11 @@
  * Real n8n (2.x: 1.x has no Data Table node of this version and no data-table REST API) runs
  * examples/sales-to-data-table.json as shipped, the package installed as a community package:
  * its Set Up Table branch, run from the editor's REST call, makes the table, the table is picked
- * in Save to Table from the node's list as a user picks it, and the poll trigger feeds 1,000
- * widget sales and 130 refunds into it over a poll and a restart of n8n. The table then holds one
- * row per order that agrees with the sandbox, and Reconcile Now finds nothing to heal in 1,000
- * rows (the figure: how long it takes). The chaos suite (chaos.e2e.test.ts) runs the push-and-poll
+ * in Save to Table from the node's list as a user picks it, a run from the poll trigger (the
+ * editor's Execute workflow) writes the latest sale, and the published poll feeds 1,000 more and
+ * 130 refunds into it over a poll and a restart of n8n. The table then holds one row per order
+ * that agrees with the sandbox, and Reconcile Now finds nothing to heal in 1,001 rows (the
+ * figure: how long it takes). The chaos suite (chaos.e2e.test.ts) runs the push-and-poll
  * example through outages. The Google Sheets variant cannot run here (no Google): it imports,
  * survives export, and sets only parameters this n8n's Google Sheets node shows.
  */
@@ -213,7 +214,7 @@ describe2x('real n8n: sales and refunds into a Data Table (and the Google Sheets
 	);
 
 	it(
-		`${SALES * 2} widget sales and 130 refunds over a poll and a restart of n8n: one row per ` +
+		`${SALES * 2 + 1} widget sales and 130 refunds over a poll and a restart of n8n: one row per ` +
 			'order, each as the sandbox has it; Reconcile Now finds nothing to heal',
 		async () => {
 			const started = performance.now();
@@ -232,6 +233,13 @@ describe2x('real n8n: sales and refunds into a Data Table (and the Google Sheets
 			// As shipped, Save to Table waits for the user's choice; picked from its list, it keeps the
 			// table's ID.
 			expect(await pickTable(server, cookie, table.id)).toBe(tableId);
+			const sold: number[] = [];
+			const refunded = new Set<number>();
+			// The editor's Execute workflow on the trigger (the journeys suite clicks it): the latest
+			// sale, written to the picked table.
+			sold.push((await sandbox.admin('POST', '/widget-orders', { company: 'partner' })).body.id);
+			await runFrom(server, cookie, table, 'New Sales and Refunds', 30_000);
+			expect((await tables.rows(tableId)).map((r) => Number(r.orderId))).toEqual(sold);
 
 			const timings: string[] = [];
 			/**
@@ -264,8 +272,6 @@ describe2x('real n8n: sales and refunds into a Data Table (and the Google Sheets
 				);
 			}
 
-			const sold: number[] = [];
-			const refunded = new Set<number>();
 			/** `SALES` sales; `previous` of the earlier ones and `own` of these refunded after them. */
 			async function batch(previous: number, own: number) {
 				const t0 = performance.now();
@@ -328,7 +334,7 @@ describe2x('real n8n: sales and refunds into a Data Table (and the Google Sheets
 				upserted: 0,
 				duplicates: 0,
 				onlyInTable: 0,
-				same: SALES * 2,
+				same: SALES * 2 + 1,
 			});
 			console.log(
 				`[data table] ${sold.length} rows (${refunded.size} refunded) from ` +
