@@ -417,8 +417,9 @@ describe('example workflows', () => {
 		});
 
 		it(
-			'checks the order before the hold; after the hold every failure but an unclear payment ' +
-				'report reaches Release Hold; every answer but the tickets ends the run as failed',
+			'checks the order before the hold; after it, only an explicit decline or a refused ' +
+				'report reaches Release Hold; a payment step that fails or says neither is unknown and ' +
+				'keeps the hold; every answer but the tickets ends the run as failed',
 			() => {
 				expect([next('Webhook', 0), next('Check Order', 0)]).toEqual([
 					['Check Order'],
@@ -429,7 +430,20 @@ describe('example workflows', () => {
 					['Answer Buyer'],
 				]);
 				expect(next('Hold Best Available', 1)).toEqual(['Why No Hold']);
-				expect(next('Take Payment (replace me)', 1)).toEqual(['Release Hold']);
+				expect(next('Take Payment (replace me)', 0)).toEqual(['Paid?']);
+				expect([next('Paid?', 0), next('Paid?', 1)]).toEqual([['Report Payment'], ['Declined?']]);
+				expect([next('Declined?', 0), next('Declined?', 1)]).toEqual([
+					['Release Hold'],
+					['Payment Unknown'],
+				]);
+				// The payment step's errors (a timeout after the charge among them) are no decline.
+				expect(next('Take Payment (replace me)', 1)).toEqual(['Payment Unknown']);
+				expect(byName.get('Paid?')!.parameters).toMatchObject({
+					conditions: { conditions: [{ leftValue: '={{ $json.paid === true }}' }] },
+				});
+				expect(byName.get('Declined?')!.parameters).toMatchObject({
+					conditions: { conditions: [{ leftValue: '={{ $json.declined === true }}' }] },
+				});
 				expect(next('Report Payment', 1)).toEqual(['Payment Refused?']);
 				// Only a clear refusal releases: a payment that may still land keeps its hold.
 				expect([next('Payment Refused?', 0), next('Payment Refused?', 1)]).toEqual([
@@ -442,7 +456,12 @@ describe('example workflows', () => {
 					operation: 'changeStatus',
 					toStatus: 'expired',
 				});
-				for (const answer of ['Why No Hold', 'Payment Pending', 'Payment Failed'])
+				for (const answer of [
+					'Why No Hold',
+					'Payment Pending',
+					'Payment Unknown',
+					'Payment Failed',
+				])
 					expect([answer, next(answer, 0)]).toEqual([answer, ['Answer Buyer']]);
 				expect(next('Release Hold', 0)).toEqual(['Payment Failed']);
 				expect(next('Answer Buyer', 0)).toEqual(['Checkout Failed']);
@@ -453,6 +472,18 @@ describe('example workflows', () => {
 				expect(release.nodes.map((n) => n.type)).toContain('n8n-nodes-base.errorTrigger');
 			},
 		);
+
+		it('the stand-in payment step answers paid, or declined when asked: never by failing', () => {
+			const pay = new Function('$', '$input', code('Take Payment (replace me)')) as (
+				$: unknown,
+				$input: unknown,
+			) => { json: Record<string, unknown> };
+			const run = (failPayment: unknown) =>
+				pay(() => ({ item: { json: { body: { failPayment } } } }), { item: { json: { id: 7 } } })
+					.json;
+			expect(run(undefined)).toEqual({ id: 7, paid: true });
+			expect(run(true)).toEqual({ declined: true, reason: expect.any(String) });
+		});
 
 		it(
 			'Check Order, over generated bodies: a whole number of tickets from 1 to its limit and a ' +

@@ -89,11 +89,11 @@ const live = (order: IDataObject) =>
  * Create's check. Nothing the API shows ties an order to the request that made it except the
  * answer, so an order is this request's only when the answer names it (its body, even cut short,
  * or a Location) and it holds these places, or when the answer vouches that the request made one
- * (Answer.vouches: no body, or a 201 whose body was lost) and one live order of the account holds
- * exactly these places: no other order can hold them while it does. An answer the node could read
- * that names no order vouches for nothing. Any other order holding them may be another buyer's on
- * the same key: it is named, never taken. "Not applied" needs the service to have refused and the
- * hall plan to show every place free.
+ * (Answer.vouches: a 201 whose body is empty or was lost) and one live order of the account holds
+ * exactly these places: no other order can hold them while it does. Any other answer vouches for
+ * nothing, and any other order holding them may be another buyer's on the same key: it is named,
+ * never taken. "Not applied" needs the service to have refused and the hall plan to show every
+ * place free.
  */
 export function createCheck(
 	eventId: string,

@@ -13,10 +13,11 @@ export interface Answer {
 	 */
 	accepted: boolean;
 	/**
-	 * The answer, though it names no order, vouches that this request made one: a 2xx with no body,
-	 * or a 201 Created whose body was lost. Then the one live order holding exactly the places asked
-	 * is this request's. A body the node could read that names no order (`200 {"success": false}`)
-	 * vouches for nothing: the places may be another buyer's.
+	 * The answer, though it names no order, vouches that this request made one: a 201 Created whose
+	 * body is empty or was lost. Then the one live order holding exactly the places asked is this
+	 * request's. Nothing else vouches: a body the node could read that names no order
+	 * (`200 {"success": false}`), nor a 202 or 204 with no body, since a service or its gateway may
+	 * answer so to a request it does not carry out while another buyer holds those very places.
 	 */
 	vouches: boolean;
 	/** The order the answer names (a body, even cut short, a Location): this request's. */
@@ -114,7 +115,7 @@ export function answerOf(failure: ApiFailure, final: boolean): Answer {
 	const accepted = success && (/json/i.test(answer?.contentType ?? '') || text === '');
 	return {
 		accepted,
-		vouches: accepted && (text === '' || status === 201),
+		vouches: accepted && status === 201,
 		orderId,
 		final: !accepted && final,
 	};

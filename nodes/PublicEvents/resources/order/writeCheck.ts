@@ -229,7 +229,8 @@ export async function checkedWrite(
 			itemIndex: settings.itemIndex,
 			detail: `${method} ${write.path}: ${cause}`,
 		};
-		answer = { accepted: true, vouches: empty, final: false, orderId: check.names?.(answered) };
+		const vouches = empty && status === 201;
+		answer = { accepted: true, vouches, final: false, orderId: check.names?.(answered) };
 	} catch (error) {
 		const uncertain = uncertainWrite(error);
 		if (!uncertain) {
