@@ -75,6 +75,36 @@ describe('the credential', () => {
 		expect(await authorization(bound, { url: 'http://tickets.example/api/v2/x' })).toBeUndefined();
 	});
 
+	// n8n's HTTP Request node (versions 3 to 4.x) hands n8n legacy options: the address as `uri`,
+	// which n8n reads when there is no `url`, and passes them to authenticate as they are.
+	it("the HTTP Request node's options ({ uri }): the token on the Base URL's origin only", async () => {
+		const legacy = { headers: {}, method: 'GET', gzip: true, resolveWithFullResponse: true };
+		expect(await authorization(bound, { ...legacy, uri: `${BASE}/api/v2/event-points` })).toBe(
+			'Bearer abc.def.ghi',
+		);
+		expect(
+			await authorization(bound, { ...legacy, uri: 'https://collector.attacker.example/x' }),
+		).toBeUndefined();
+		expect(
+			await authorization(bound, { ...legacy, uri: 'http://tickets.example/api/v2/x' }),
+		).toBeUndefined();
+		// n8n takes `url` first: so does the check.
+		expect(
+			await authorization(bound, {
+				url: 'https://collector.attacker.example/x',
+				uri: `${BASE}/api/v2/x`,
+			}),
+		).toBeUndefined();
+	});
+
+	it.each([
+		['no address at all', {}],
+		['a path with no base', { url: '/api/v2/event-points' }],
+		['an address that is not a URL', { uri: 'tickets example' }],
+	])('fails closed: %s gets no token', async (_, request) => {
+		expect(await authorization(bound, request)).toBeUndefined();
+	});
+
 	it('keeps the key and the token out of sight', () => {
 		const byName = Object.fromEntries(credential.properties.map((p) => [p.name, p]));
 		expect(byName.apiKey.typeOptions?.password).toBe(true);

@@ -2,7 +2,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { orderNodeSuite, json } from '../../../../../harness/nodes/orderNode';
 import { arrived, faultedWrites, sent } from '../../../../../harness/nodes/orderWrites';
-import { mark } from '../../../../../harness/nodes/publicEvents';
+import { ResendingProxy } from '../../../../../harness/net/resendingProxy';
+import {
+	credentialFor,
+	mark,
+	runPublicEvents,
+	since,
+} from '../../../../../harness/nodes/publicEvents';
 
 const suite = orderNodeSuite();
 const { sb, order, create, getOrder, setStatus, place } = suite;
@@ -188,4 +194,45 @@ describe('Change Status Paid, answer lost: read back until known', () => {
 			expect((await getOrder(id)).body.status).toBe('paid');
 		},
 	);
+});
+
+/**
+ * Invariant: "Refused: … was NOT applied" only when the change did not apply. A proxy in front of
+ * the service (nginx with two upstreams and its defaults) passes an idempotent PUT on to the next
+ * upstream when the first is slow to answer: the service applies the payment, then answers the
+ * repeat 409 "cannot go from paid to paid". Read against the order, that refusal is the payment
+ * applied: the shop must not release and refund a sale that stands.
+ */
+describe('Change Status Paid reaching the service twice through a resending proxy', () => {
+	let proxy: ResendingProxy;
+	beforeAll(async () => {
+		proxy = await ResendingProxy.start(sb().sandbox.baseUrl, { timeoutMs: 300 });
+	});
+	afterAll(async () => await proxy.stop());
+
+	it('the 409 to the repeat is checked against the order: applied, its tickets given', async () => {
+		const { id } = await held(2);
+		const before = await mark(sb());
+		const { store } = credentialFor(sb(), { baseUrl: proxy.url });
+		const { items, error } = await runPublicEvents(store, {
+			resource: 'order',
+			operation: 'changeStatus',
+			orderId: String(id),
+			toStatus: 'paid',
+		});
+		expect(error).toBeUndefined();
+		// The node sent one PUT; the proxy two, the second refused.
+		const puts = (await since(sb(), before)).filter((e) => e.method === 'PUT');
+		expect(puts.map((e) => e.status)).toEqual([200, 409]);
+		const paid = (await getOrder(id)).body;
+		expect(paid.status).toBe('paid');
+		const { writeCheck, ...output } = items[0].json;
+		expect(output).toEqual(paid);
+		expect(writeCheck).toEqual({
+			outcome: 'applied',
+			cause:
+				'the service answered 409, yet the order read back is as asked (the request may have ' +
+				'reached it twice)',
+		});
+	});
 });
