@@ -14,6 +14,11 @@ export interface PollCall extends NodeUnderTest {
 	mode?: 'trigger' | 'manual';
 	/** Default: 'manual' in manual mode (as WorkflowExecute.executePollNode), else 'activate'. */
 	activation?: WorkflowActivateMode;
+	/**
+	 * What IPollFunctions.getPollBudgetMs answers; n8n-core's default (5 minutes, the default
+	 * scheduling) when absent. DurablePollSession sets it as n8n's durable scheduler does.
+	 */
+	pollBudgetMs?: number;
 }
 
 export interface PollResult {
@@ -29,6 +34,8 @@ export interface PollResult {
 	/** Whether the node wrote its static data (n8n's ObservableObject flag). */
 	changed: boolean;
 	error?: Error;
+	/** DurablePollSession with a timeout: the poll outlasted it and n8n dropped it. */
+	abandoned?: boolean;
 }
 
 /**
@@ -47,7 +54,20 @@ export async function runPoll(options: PollCall): Promise<PollResult> {
 		throw new Error('poll harness: the node must return its items, not emit them');
 	};
 	const activation = options.activation ?? (mode === 'manual' ? 'manual' : 'activate');
-	const context = new PollContext(workflow, node, additionalData, mode, activation, refuse, refuse);
+	const budget = options.pollBudgetMs;
+	const context = new PollContext(
+		workflow,
+		node,
+		additionalData,
+		mode,
+		activation,
+		refuse,
+		refuse,
+		undefined,
+		undefined,
+		undefined,
+		budget === undefined ? undefined : () => budget,
+	);
 	const result: PollResult = { items: [], returnedNull: false, staticData: '', changed: false };
 	try {
 		const output = await new TriggersAndPollers().runPollFunction(workflow, node, context);
@@ -87,7 +107,7 @@ export class PollSession {
 	private activating = true;
 	private restarted = false;
 
-	constructor(private readonly base: PollCall) {}
+	constructor(private base: PollCall) {}
 
 	async poll(extra: Partial<PollCall> = {}): Promise<PollResult> {
 		this.polls++;
@@ -112,11 +132,41 @@ export class PollSession {
 		this.restarted = true;
 	}
 
+	/**
+	 * The trigger renamed in the editor and the workflow published again: n8n keeps the static data
+	 * under `node:<old name>` (Workflow.renameNode does not move it), loads the workflow from its
+	 * database and runs the activation poll of the new version.
+	 */
+	rename(name: string) {
+		this.base = { ...this.base, name };
+		this.staticData = this.saved;
+		this.activating = true;
+	}
+
 	/** The node's own static data (getWorkflowStaticData('node')) in memory, parsed. */
 	nodeData(name = this.base.name ?? NODE_NAME): IDataObject | undefined {
 		if (this.staticData === undefined) return undefined;
 		return (JSON.parse(this.staticData) as IDataObject)[`node:${name}`] as IDataObject | undefined;
 	}
+}
+
+/**
+ * n8n's durable scheduler around each scheduled poll (read in the cli's
+ * scheduling/poll-trigger-node/poll-trigger-task-handler.ts and
+ * trigger-execution-context.factory.ts):
+ * a poll that outlasts N8N_SCHEDULER_POLL_TIMEOUT (45 s by default) is abandoned, its result
+ * dropped, while it runs on; the node is told a budget below the timeout (getPollBudgetMs).
+ */
+export interface DurableTimeout {
+	timeoutMs: number;
+	/** N8N_SCHEDULER_LEASE_DURATION (60 s by default): the budget is cut to it too. */
+	leaseMs?: number;
+}
+
+/** The budget n8n 2.40's durable scheduler gives a poll: the ceiling less a margin. */
+export function durablePollBudgetMs({ timeoutMs, leaseMs = 60_000 }: DurableTimeout): number {
+	const ceiling = Math.min(timeoutMs, leaseMs);
+	return ceiling - Math.min(Math.max(0.2 * ceiling, 5_000), ceiling / 2);
 }
 
 /**
@@ -133,15 +183,22 @@ export class PollSession {
  *   its node static data; a poll that returns items commits the cursor with its run (and saves the
  *   workflow's static data), one that returns null commits the cursor alone, one that throws
  *   neither.
+ * - With a `timeout`, a scheduled poll that outlasts it is abandoned: nothing is committed and its
+ *   result is dropped, while it runs on (`background`); the activation poll has no timeout.
  * - `restart()` keeps both (they are in the database); the jobs exist already, so no activation
  *   poll runs again.
  */
 export class DurablePollSession {
 	saved?: string;
 	cursor?: IDataObject;
+	/** Abandoned polls still running. */
+	readonly background: Array<Promise<PollResult>> = [];
 	private activating = true;
 
-	constructor(private readonly base: PollCall) {}
+	constructor(
+		private readonly base: PollCall,
+		private readonly timeout?: DurableTimeout,
+	) {}
 
 	private get nodeKey() {
 		return `node:${this.base.name ?? NODE_NAME}`;
@@ -151,8 +208,12 @@ export class DurablePollSession {
 		const data = JSON.parse(this.saved ?? '{}') as IDataObject;
 		this.cursor ??= (data[this.nodeKey] as IDataObject | undefined) ?? {};
 		const staticData = JSON.stringify({ ...data, [this.nodeKey]: this.cursor });
-		const result = await runPoll({ ...this.base, ...extra, staticData });
-		if ((extra.mode ?? this.base.mode ?? 'trigger') === 'manual') return result;
+		const manual = (extra.mode ?? this.base.mode ?? 'trigger') === 'manual';
+		const timed = this.timeout && !manual && !this.activating;
+		const budget = timed ? { pollBudgetMs: durablePollBudgetMs(this.timeout!) } : {};
+		const running = runPoll({ ...this.base, ...budget, ...extra, staticData });
+		const result = timed ? await this.withTimeout(running, this.timeout!.timeoutMs) : await running;
+		if (manual || result.abandoned) return result;
 		const after = JSON.parse(result.staticData) as IDataObject;
 		if (this.activating) {
 			this.activating = false;
@@ -165,6 +226,33 @@ export class DurablePollSession {
 		if (!result.returnedNull && result.changed)
 			this.saved = JSON.stringify({ ...after, [this.nodeKey]: data[this.nodeKey] });
 		return result;
+	}
+
+	/** n8n's race between the poll and its timeout (Promise.race, a timer). */
+	private async withTimeout(running: Promise<PollResult>, timeoutMs: number) {
+		let timer: NodeJS.Timeout | undefined;
+		const abandoned = new Promise<PollResult>((resolve) => {
+			timer = setTimeout(
+				() =>
+					resolve({
+						items: [],
+						returnedNull: false,
+						staticData: '',
+						changed: false,
+						abandoned: true,
+					}),
+				timeoutMs,
+			);
+		});
+		const result = await Promise.race([running, abandoned]);
+		clearTimeout(timer);
+		if (result.abandoned) this.background.push(running);
+		return result;
+	}
+
+	/** Waits for the abandoned polls to end (their results go nowhere). */
+	async settle() {
+		await Promise.allSettled(this.background);
 	}
 
 	restart() {

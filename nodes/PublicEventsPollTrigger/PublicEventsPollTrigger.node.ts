@@ -6,6 +6,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { PollBudget } from './poll/budget';
 import { pollCatalog, sampleCatalog } from './poll/catalog';
 import { pollProperties } from './poll/description';
 import { pollPanel } from './poll/panel';
@@ -17,11 +18,14 @@ import { pollSettings } from './poll/settings';
 import { loadState, saveState, type PollState } from './poll/state';
 
 /**
- * Polls under way in this process. n8n starts each poll on schedule even while the previous one
- * of the same node still runs (a slow service, many events): both would read the same state and
- * emit the same sales. The later one steps aside; the running one emits what is new.
+ * Polls under way in this process, each until its budget is spent. n8n starts each poll on
+ * schedule even while the previous one of the same node still runs (a slow service, many events):
+ * both would read the same state and emit the same sales. The later one steps aside; the running
+ * one emits what is new. A poll still running past its budget was abandoned by n8n (its durable
+ * scheduler drops what it returns) or waits on a request that hangs: the next poll takes over,
+ * and the late one, finding its lock taken, returns nothing and saves nothing.
  */
-const polling = new Set<string>();
+const polling = new Map<string, { until: number }>();
 
 export class PublicEventsPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -95,26 +99,31 @@ export class PublicEventsPollTrigger implements INodeType {
 		}
 		const node = this.getNode();
 		const key = `${this.getWorkflow().id ?? ''}/${node.id ?? node.name}`;
-		if (polling.has(key)) return null;
-		polling.add(key);
+		const held = polling.get(key);
+		if (held && now <= held.until) return null;
+		const budget = PollBudget.of(this, now);
+		const lock = { until: now + budget.budgetMs };
+		polling.set(key, lock);
 		try {
 			const saved = loadState(this);
 			const { changes, state, error }: { changes: Change[]; state?: PollState; error?: Error } =
 				settings.source === 'catalog'
 					? await pollCatalog.call(this, settings, saved, now)
-					: await pollSales.call(this, settings, saved, now);
+					: await pollSales.call(this, settings, saved, budget);
 			// Rows before the state is saved: event names that cannot be read leave eventName null (the
 			// log says why); anything else that fails here fails the poll, and the next one emits them.
 			const items =
 				settings.rows && changes.length
 					? await toRowItems.call(this, changes, settings.request)
 					: toItems(changes, this.getNode().typeVersion);
+			// Taken over (this poll outlasted its budget): the poll that took over emits these.
+			if (polling.get(key) !== lock) return null;
 			if (state) saveState(this, state);
 			// A feed that cannot be read: n8n records the failed poll (and runs the error workflow).
 			if (error) throw error;
 			return items.length ? [items] : null;
 		} finally {
-			polling.delete(key);
+			if (polling.get(key) === lock) polling.delete(key);
 		}
 	}
 }

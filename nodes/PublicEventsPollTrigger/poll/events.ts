@@ -12,7 +12,8 @@ export interface EventWatch {
 	/** Events whose orders this poll reads. */
 	ids: string[];
 	/**
-	 * Events that left the list since the last reading: read one last time, then their feeds rest.
+	 * Events that left the list since the last reading: their feeds are read until records listed
+	 * late have had their Settlement Lag, then rest.
 	 */
 	left: string[];
 	/**

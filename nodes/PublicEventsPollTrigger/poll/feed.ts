@@ -33,6 +33,59 @@ export function afterParam(ms: number): string {
 	return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
+/**
+ * How far the service's clock (against this machine's) must fall between two readings to count as
+ * set back. Below it the estimate's own noise (whole seconds in the Date header, the time an
+ * answer takes) could be taken for a step; a step that small is inside the Settlement Lag anyway.
+ */
+export const CLOCK_STEP_MS = 30_000;
+/** The saved offset moves only past this, so that noise does not rewrite the state every poll. */
+const OFFSET_NOISE_MS = 5_000;
+
+/** The offset to save: the reading's when it moved past the noise, else the saved one. */
+export function offsetToSave(saved: number | undefined, read: number | undefined) {
+	if (read === undefined) return saved;
+	return saved === undefined || Math.abs(read - saved) > OFFSET_NOISE_MS ? read : saved;
+}
+
+/** The least a window is read back after a step back of the service's clock (rewind). */
+const STEP_MARGIN_MS = 5 * 60_000;
+
+/**
+ * Where to read again from when the window no longer fits the service's clock, or undefined.
+ *
+ * The service's clock set back (its offset from this machine's fell by more than CLOCK_STEP_MS):
+ * sales made since are dated from the service's time at the step on, which may lie before the
+ * window (it normally starts a Settlement Lag before the service's time of the last reading; a
+ * step back within the lag needs nothing more). So the window starts at the latest the overlap (5
+ * minutes at least) before the service's time now, for any step: that covers the sales made since
+ * the step when a poll reads the feed within that margin after it (every minute is n8n's default).
+ * Records dated in that stretch that were emitted before their ids left `seen` may come once more.
+ *
+ * A window ahead of the service's time (saved by a version that let a future-dated record move
+ * the cursor, before the offset was kept) is brought back the same way.
+ */
+export function rewind(
+	feed: FeedState,
+	read: { serviceTime: number; offset?: number },
+	{ overlapMs }: { overlapMs: number },
+): FeedState | undefined {
+	const { serviceTime, offset } = read;
+	// A pass under way read the window that was: it starts over.
+	const again = (cursor: number, from: number): FeedState => {
+		const next: FeedState = { ...feed, cursor, from, ...(offset === undefined ? {} : { offset }) };
+		delete next.pass;
+		return next;
+	};
+	if (feed.offset !== undefined && offset !== undefined && feed.offset - offset > CLOCK_STEP_MS) {
+		const cursor = Math.min(feed.cursor, serviceTime);
+		const from = Math.min(feed.from, serviceTime - Math.max(overlapMs, STEP_MARGIN_MS));
+		return cursor === feed.cursor && from === feed.from ? undefined : again(cursor, from);
+	}
+	if (feed.from > serviceTime + overlapMs) return again(serviceTime, serviceTime - overlapMs);
+	return undefined;
+}
+
 /** A feed that emits everything from `start` on. */
 export const feedFrom = (start: number): FeedState => ({ cursor: start, from: start, seen: {} });
 

@@ -3,23 +3,19 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { changeTime } from '../../shared/changes';
 import {
 	apiRequest,
-	MAX_PAGE_SIZE,
 	MAX_PAGES_IN_FLIGHT,
 	serviceNow,
 	type RequestSettings,
 } from '../../shared/transport';
 import { readListPage } from '../../shared/transport/listEnvelope';
 import { inOrder } from '../../shared/transport/pages';
+import type { PollBudget } from './budget';
 import { afterParam, recordId, type FeedRecord } from './feed';
+import { FIRST_SPAN, OVERLAP, spanAfter, Spans, type Span } from './spans';
+import type { Pass } from './state';
 
 /** Records one reading may take: past it the feed fails rather than read on forever. */
 const MAX_RECORDS = 100_000;
-/**
- * Places each page shares with the one before it. Two records may leave the list between two
- * pages' answers and the pages still share one, which proves nothing was skipped between them.
- */
-export const OVERLAP = 3;
-
 export interface WindowRequest {
 	path: string;
 	/** The record's time field: the `[after]` filter and the sort asked for. */
@@ -30,6 +26,10 @@ export interface WindowRequest {
 	/** Keep at most this many, the oldest; Infinity: all. */
 	limit: number;
 	settings: RequestSettings;
+	/** The poll's time: no page goes out once it would answer too late; none: read to the end. */
+	budget?: PollBudget;
+	/** Where an earlier poll's reading of a list in no usable order stopped (same `lower`). */
+	pass?: Pass;
 }
 
 export interface WindowRead {
@@ -42,48 +42,16 @@ export interface WindowRead {
 	horizon?: number;
 	/** The service's time when the reading began, by its Date header (estimated low). */
 	serviceTime: number;
-}
-
-/** The places of the list one request covers: `page` of `size` items, from `start` to `end`. */
-export interface Span {
-	page: number;
-	size: number;
-	start: number;
-	end: number;
-}
-
-const FIRST_SPAN: Span = { page: 1, size: MAX_PAGE_SIZE, start: 0, end: MAX_PAGE_SIZE };
-
-/**
- * The request that reaches furthest past `end` while starting OVERLAP places before it: a page
- * number and a page size (at most MAX_PAGE_SIZE) whose product lands there. Sizes fall from 97
- * towards 73 and jump back as the numbers line up: some 86 new places a request.
- */
-export function spanAfter(end: number): Span {
-	let best: Span | undefined;
-	for (let size = MAX_PAGE_SIZE; size > 0; size--) {
-		const page = Math.floor((end - OVERLAP) / size) + 1;
-		if (!best || page * size > best.end)
-			best = { page, size, start: (page - 1) * size, end: page * size };
-	}
-	return best!;
-}
-
-/** The spans of one reading, the n-th (from 1) made when first asked for. */
-class Spans {
-	private readonly list = [FIRST_SPAN];
-
-	at(n: number): Span {
-		while (this.list.length < n) this.list.push(spanAfter(this.list[this.list.length - 1].end));
-		return this.list[n - 1];
-	}
-
-	/** The first span that reaches `total` places. */
-	covering(total: number): number {
-		let n = 1;
-		while (this.at(n).end < total) n++;
-		return n;
-	}
+	/** The service's clock minus this machine's by the first answer; undefined without a Date. */
+	offset?: number;
+	/**
+	 * A list in no usable order whose reading the budget or the record limit cut: where the next
+	 * poll goes on. The records kept are emitted meanwhile; the feed keeps its place until a pass
+	 * reaches the end.
+	 */
+	pass?: Pass;
+	/** The service's time when the pass that reached the end began (this reading's, or earlier). */
+	passBegan?: number;
 }
 
 interface Page {
@@ -132,8 +100,9 @@ class Kept {
 /** The order record times came in so far. */
 class Order {
 	last?: number;
-	ascending = true;
 	descending = true;
+
+	constructor(public ascending: boolean) {}
 
 	see(records: FeedRecord[]) {
 		for (const { time } of records) {
@@ -144,9 +113,11 @@ class Order {
 	}
 }
 
+type Entry = Page['entries'][number];
+
 /** Whether two pages share an item (same id, same time): no record can lie unread between them. */
-function linked(before: Page, after: Page): boolean {
-	const times = new Map(before.entries.map(({ id, time }) => [id, time]));
+function linked(before: Entry[], after: Page): boolean {
+	const times = new Map(before.map(({ id, time }) => [id, time]));
 	return after.entries.some(({ id, time }) => times.has(id) && times.get(id) === time);
 }
 
@@ -165,23 +136,32 @@ function linked(before: Page, after: Page): boolean {
  * in whatever order the pages were answered, that every record present throughout was read once
  * the last page is short: so pages go several at once in an oldest-first list, and one after
  * another in any other (new records come first there, and each one moves every page).
+ *
+ * A reading ends when the poll's budget or the record limit says so. In an oldest-first list the
+ * next poll goes on from the last record read, as after an untrusted page. In any other order the
+ * records read are kept all the same and the reading's place is saved (a pass): the next poll
+ * starts where it stopped, OVERLAP places back, and must share an item with the last page read;
+ * a pass that reaches the end moves the feed's place as one reading would, unless a page of it
+ * was not trusted or records it read were left out.
  */
 export async function readWindow(
 	this: IPollFunctions,
 	request: WindowRequest,
 ): Promise<WindowRead> {
-	const { path, time, settings } = request;
+	const { path, time, settings, budget, pass } = request;
 	const qs = { [`${time}[after]`]: afterParam(request.lower), [`order[${time}]`]: 'asc' };
-	const spans = new Spans();
-	const fetchPage = async (n: number, onThrottle?: (sentAt: number) => void): Promise<Page> => {
+	const spans = new Spans(pass ? spanAfter(pass.end) : FIRST_SPAN);
+	const fetchSpan = async (n: number, onThrottle?: (sentAt: number) => void): Promise<Page> => {
 		const span = spans.at(n);
-		const body = await apiRequest.call(
-			this,
-			'GET',
-			path,
-			{ qs: { ...qs, page: span.page, itemsPerPage: span.size } },
-			{ ...settings, onThrottle },
-		);
+		const ask = () =>
+			apiRequest.call(
+				this,
+				'GET',
+				path,
+				{ qs: { ...qs, page: span.page, itemsPerPage: span.size } },
+				{ ...(budget ? budget.cap(settings) : settings), onThrottle },
+			);
+		const body = budget ? await budget.timed(ask) : await ask();
 		const list = readListPage(body);
 		if (!list)
 			throw new Error(
@@ -199,10 +179,14 @@ export async function readWindow(
 		});
 		return { span, entries, records, full: list.items.length >= span.size, total: list.total };
 	};
+	// Pages after the first go out only while the budget has room for them.
+	const fetchPage: Fetch = async (n, onThrottle) =>
+		budget && !budget.allowsPage() ? undefined : await fetchSpan(n, onThrottle);
 
 	const before = await serviceNow(this);
-	const first = await fetchPage(1);
+	const first = await fetchSpan(1);
 	const after = await serviceNow(this);
+	const offset = after === undefined ? undefined : after - Date.now();
 	// Whole seconds in the Date header, and an earlier answer of this run may be older: the lower
 	// estimate, a second less.
 	const known = Math.min(before ?? Infinity, after ?? Infinity);
@@ -210,25 +194,56 @@ export async function readWindow(
 	// alone.
 	const serviceTime = Number.isFinite(known) ? known - 1000 : Date.now();
 
-	const kept = await readPages(first, fetchPage, spans, request);
-	return { records: kept.trim(), horizon: kept.horizon, serviceTime };
+	const reading = await readPages(first, fetchPage, spans, request);
+	const { kept } = reading;
+	const records = kept.trim();
+	// Records of a pass were read past and left out (the limit): that pass proves nothing.
+	const unproven = pass?.unproven || kept.horizon !== undefined || undefined;
+	if (reading.cutAt) {
+		const next: Pass = {
+			lower: request.lower,
+			end: reading.cutAt.span.end,
+			tail: reading.cutAt.entries.slice(-OVERLAP),
+			began: pass?.began ?? serviceTime,
+			...(unproven ? { unproven } : {}),
+		};
+		return { records, horizon: request.lower, serviceTime, offset, pass: next };
+	}
+	const horizon = pass?.unproven ? request.lower : kept.horizon;
+	return { records, horizon, serviceTime, offset, passBegan: pass?.began };
 }
 
-type Fetch = (n: number, onThrottle?: (sentAt: number) => void) => Promise<Page>;
+type Fetch = (n: number, onThrottle?: (sentAt: number) => void) => Promise<Page | undefined>;
 
-/** The pages after the first, checked one by one in list order, until a short one. */
+/**
+ * The pages after the first, checked one by one in list order, until a short one, or a cut: the
+ * page a reading in no usable order stopped after (budget or limit), for its pass.
+ */
 async function readPages(
 	first: Page,
 	fetchPage: Fetch,
 	spans: Spans,
 	request: WindowRequest,
-): Promise<Kept> {
+): Promise<{ kept: Kept; cutAt?: Page }> {
+	const { pass, budget } = request;
 	const kept = new Kept(request);
-	const order = new Order();
-	const read = new Set<string>();
-	let previous: Page | undefined;
+	// A pass goes on in a list that was in no usable order.
+	const order = new Order(!pass);
+	const read = new Set<string>(pass?.tail.map(({ id }) => id));
+	let previous: Entry[] | undefined = pass?.tail;
 	let reading = true;
-	const take = (page: Page): boolean => {
+	let lastRead = first;
+	let cutAt: Page | undefined;
+	/** Ends the reading after `page`, in time for the budget or within the limit. */
+	const cut = (page: Page): boolean => {
+		// Oldest first (a rise seen, no fall): what follows is newer, so a chunk may end here.
+		if (order.ascending && !order.descending) kept.stopAt(order.last);
+		else cutAt = page;
+		return (reading = false);
+	};
+	const take = (page: Page | undefined): boolean => {
+		// No page: the budget left none to send.
+		if (!page) return cut(lastRead);
 		if (previous && !linked(previous, page)) {
 			if (order.ascending) {
 				// What follows the last record read is newer: the next poll starts there.
@@ -247,17 +262,14 @@ async function readPages(
 		page.entries.forEach(({ id }) => read.add(id));
 		order.see(fresh);
 		kept.add(fresh);
-		previous = page;
+		previous = page.entries;
+		lastRead = page;
 		if (!page.full) return (reading = false);
-		// Oldest first so far: what follows is newer, so a chunk may end here.
-		if (order.ascending && kept.size >= request.limit) {
-			kept.stopAt(order.last);
-			return (reading = false);
-		}
 		// Newest first so far: a page wholly before the window ends it (a service that ignores the
 		// filter).
 		if (order.descending && fresh.length > 0 && fresh.every((r) => r.time < request.lower))
 			return (reading = false);
+		if (kept.size >= request.limit || (budget && !budget.allowsPage())) return cut(page);
 		if (page.span.end >= MAX_RECORDS) throw tooLong(request.path);
 		return true;
 	};
@@ -275,7 +287,7 @@ async function readPages(
 		next = lastByTotal + 1;
 	}
 	for (; reading; next++) take(await fetchPage(next));
-	return kept;
+	return { kept, cutAt };
 }
 
 function tooLong(path: string): Error {

@@ -6,6 +6,22 @@ import { z } from 'zod';
  * version of this node or be edited by hand, and a state that does not parse is started over
  * rather than half-read. Plain numbers and strings only: n8n saves static data as JSON.
  */
+const passSchema = z.object({
+	/** The window start the pass reads from; another one starts the pass over. */
+	lower: z.number(),
+	/** Places of the list read so far. */
+	end: z.number(),
+	/** The last items read, in list order: the next page must share one of them. */
+	tail: z.array(z.object({ id: z.string(), time: z.number().optional() })),
+	/** The service's time when the pass began. */
+	began: z.number(),
+	/**
+	 * A page shared nothing with the one before, or records read were left out of the chunk: the pass
+	 * proves nothing, and the feed keeps its place when it ends.
+	 */
+	unproven: z.literal(true).optional(),
+});
+
 const feedStateSchema = z.object({
 	/**
 	 * The largest record time emitted so far (epoch ms), never past the service's time plus the
@@ -28,6 +44,17 @@ const feedStateSchema = z.object({
 	 * service.
 	 */
 	failures: z.number().optional(),
+	/** The service's clock minus this machine's at the last reading (ms): a drop is a step back. */
+	offset: z.number().optional(),
+	/**
+	 * When its event left the list (the service's time): the feed is read until records listed
+	 * late have had their Settlement Lag, then rests.
+	 */
+	leavingSince: z.number().optional(),
+	/** A reading of a list in no usable order, cut by the poll's budget: the next goes on there. */
+	pass: passSchema.optional(),
+	/** The poll's time ran out before this feed was read: the next poll reads it first. */
+	waiting: z.literal(true).optional(),
 });
 
 /** The event list the Event Orders feed watches for "All Visible Events". */
@@ -59,42 +86,50 @@ const pollStateSchema = z.object({
 });
 
 export type FeedState = z.infer<typeof feedStateSchema>;
+export type Pass = z.infer<typeof passSchema>;
 export type WatchedEvents = z.infer<typeof watchedEventsSchema>;
 export type CatalogState = z.infer<typeof catalogStateSchema>;
 export type PollState = z.infer<typeof pollStateSchema>;
 
 const KEY = 'publicEventsPoll';
-/** Global static data: each poll trigger's first state, by node id (see loadState). */
-const SEEDS = 'publicEventsPollSeeds';
+/**
+ * Global static data: a copy of each poll trigger's state, by node id (see loadState). The key is
+ * from the versions that kept only the first state there.
+ */
+const MIRRORS = 'publicEventsPollSeeds';
+/** A copy not rewritten for this long belongs to a trigger that is gone: the next save drops it. */
+const MIRROR_KEEP_MS = 30 * 24 * 3_600_000;
+/** An unchanged state's copy is dated again after this long, so it is not taken for gone. */
+const MIRROR_REDATE_MS = 24 * 3_600_000;
 
 const parse = (value: unknown) => {
 	const parsed = pollStateSchema.safeParse(value);
 	return parsed.success ? parsed.data : undefined;
 };
 const nodeKey = (context: IPollFunctions) => context.getNode().id ?? context.getNode().name;
-const seedsOf = (context: IPollFunctions) => {
-	const global = context.getWorkflowStaticData('global');
-	const seeds = global[SEEDS];
-	return typeof seeds === 'object' && seeds !== null ? (seeds as IDataObject) : undefined;
+const mirrorsOf = (context: IPollFunctions) => {
+	const mirrors = context.getWorkflowStaticData('global')[MIRRORS];
+	return typeof mirrors === 'object' && mirrors !== null ? (mirrors as IDataObject) : undefined;
 };
+const mirroredAt = (mirror: unknown) => (mirror as IDataObject | undefined)?.mirroredAt;
 
 /**
  * A plain copy of the saved state; undefined before the first activation, or if it does not parse.
  *
- * With n8n's durable poll cursors (opt-in from 2.36: N8N_POLLER_DURABLE_CURSORS_ENABLED and the
- * scheduler's flags) the node's static data lives in a table of its own (`poller_state`), created
- * at activation from what the workflow held then; the poll n8n runs at activation is a test whose
- * node static data is dropped. Without more, the first scheduled poll found no state, took what
- * the service listed then for history and never emitted the sales made since publishing. So the
- * first state is also kept in the workflow's global static data, which n8n saves at activation in
- * every mode (the seed), and a poll without state of its own starts from it: what the activation
- * poll took for history stays history, what was sold since is new. The seed is dropped when the
- * node's own state next changes.
+ * n8n keeps a node's static data under its name, so a trigger renamed in the editor finds none of
+ * its own once published again, and would take what the service lists then for history, losing
+ * the sales made since its last poll. And with n8n's durable poll cursors (opt-in from 2.36:
+ * N8N_POLLER_DURABLE_CURSORS_ENABLED and the scheduler's flags) the node's static data lives in a
+ * table of its own (`poller_state`), created at activation from what the workflow held then; the
+ * poll n8n runs at activation is a test whose node static data is dropped, so the first scheduled
+ * poll finds no state. So every state is also kept in the workflow's global static data by node
+ * id (the mirror; n8n saves global static data with the node's in the default mode, and at
+ * activation in every mode), and a poll without a state of its own starts from it.
  */
 export function loadState(context: IPollFunctions): PollState | undefined {
 	const own = context.getWorkflowStaticData('node')[KEY];
-	// A state that does not parse (an older version, a hand edit) starts over, not from the seed.
-	return parse(own === undefined ? seedsOf(context)?.[nodeKey(context)] : own);
+	// A state that does not parse (an older version, a hand edit) starts over, not from the mirror.
+	return parse(own === undefined ? mirrorsOf(context)?.[nodeKey(context)] : own);
 }
 
 /**
@@ -103,17 +138,23 @@ export function loadState(context: IPollFunctions): PollState | undefined {
  * n8n 2.40 writes it to its database at activation and when a poll returns items, not after a
  * poll that returns null (the durable cursors commit that too): what such a poll changed (a re-read
  * event list) is redone after a restart, and must never be needed to avoid a repeat. An unchanged
- * state is not written. The first state is the seed too (loadState).
+ * state is not written. The mirror (loadState) is written with it, dated; copies of triggers that
+ * have not saved for 30 days (deleted ones) are dropped, so the mirrors hold the live triggers'.
  */
-export function saveState(context: IPollFunctions, next: PollState): void {
+export function saveState(context: IPollFunctions, next: PollState, now = Date.now()): void {
 	const stored = context.getWorkflowStaticData('node');
 	const own = parse(stored[KEY]);
-	if (own && JSON.stringify(own) === JSON.stringify(next)) return;
-	const copy = () => JSON.parse(JSON.stringify(next)) as IDataObject;
-	stored[KEY] = copy();
 	const key = nodeKey(context);
-	const seeds = seedsOf(context);
-	if (own && seeds && key in seeds) delete seeds[key];
-	else if (!own && !(seeds && key in seeds))
-		context.getWorkflowStaticData('global')[SEEDS] = { ...seeds, [key]: copy() };
+	const mirrors = mirrorsOf(context) ?? {};
+	const dated = mirroredAt(mirrors[key]);
+	const unchanged = own !== undefined && JSON.stringify(own) === JSON.stringify(next);
+	if (unchanged && typeof dated === 'number' && now - dated < MIRROR_REDATE_MS) return;
+	if (!unchanged) stored[KEY] = JSON.parse(JSON.stringify(next)) as IDataObject;
+	const kept = Object.entries(mirrors).filter(([other, mirror]) => {
+		const at = mirroredAt(mirror);
+		// Copies written before they were dated (the first state of an older version) stay.
+		return other !== key && (typeof at !== 'number' || now - at < MIRROR_KEEP_MS);
+	});
+	const mirror = { ...(JSON.parse(JSON.stringify(next)) as IDataObject), mirroredAt: now };
+	context.getWorkflowStaticData('global')[MIRRORS] = Object.fromEntries([...kept, [key, mirror]]);
 }

@@ -59,64 +59,75 @@ describe.each([
 	['durable cursors', (p?: IDataObject) => new DurablePollSession(call(p))],
 ])('Poll Trigger under %s', (_, sessionOf) => {
 	const session = () => sessionOf();
-	it('a sale made seconds after publishing, before the first scheduled poll, comes once', async () => {
-		const before = await sell();
-		const node = session();
-		expect((await node.poll()).returnedNull).toBe(true); // the poll at activation
-		await sb.advanceClock(2 * SECOND);
-		const sales = [await sell(), await sell()];
-		await sb.advanceClock(MINUTE);
-		const first = await node.poll();
-		expect(first.error).toBeUndefined();
-		expect(ids(first.items)).toEqual(sales.map((s) => `sale:${s.id}`));
-		expect(ids(first.items)).not.toContain(`sale:${before.id}`);
-		await sb.advanceClock(MINUTE);
-		const third = await sell();
-		const second = await node.poll();
-		expect(ids(second.items)).toEqual([`sale:${third.id}`]);
-	});
+	it(
+		'a sale made seconds after publishing, ' + 'before the first scheduled poll, comes once',
+		async () => {
+			const before = await sell();
+			const node = session();
+			expect((await node.poll()).returnedNull).toBe(true); // the poll at activation
+			await sb.advanceClock(2 * SECOND);
+			const sales = [await sell(), await sell()];
+			await sb.advanceClock(MINUTE);
+			const first = await node.poll();
+			expect(first.error).toBeUndefined();
+			expect(ids(first.items)).toEqual(sales.map((s) => `sale:${s.id}`));
+			expect(ids(first.items)).not.toContain(`sale:${before.id}`);
+			await sb.advanceClock(MINUTE);
+			const third = await sell();
+			const second = await node.poll();
+			expect(ids(second.items)).toEqual([`sale:${third.id}`]);
+		},
+	);
 
-	it('Catalog Changes: an event opened and one changed before the first scheduled poll come once', async () => {
-		const node = sessionOf({ source: 'catalog' });
-		expect((await node.poll()).returnedNull).toBe(true);
-		const created = (await sb.admin('POST', '/events', { name: 'Durable Gala', places: 10 })).body;
-		const [target] = (await sb.getAll('/event-points')).filter((e) => e.id !== created.id);
-		await sb.admin('PATCH', `/events/${target.id}`, { name: `Renamed ${created.id}` });
-		const first = await node.poll();
-		expect(first.error).toBeUndefined();
-		expect(
-			first.items.map((i) => `${String(i.json.type)}:${String(i.json.eventPointId)}`).sort(),
-		).toEqual([`eventUpdated:${target.id}`, `newEvent:${created.id}`].sort());
-		expect((await node.poll()).returnedNull).toBe(true);
-	});
+	it(
+		'Catalog Changes: an event opened and one ' +
+			'changed before the first scheduled poll come once',
+		async () => {
+			const node = sessionOf({ source: 'catalog' });
+			expect((await node.poll()).returnedNull).toBe(true);
+			const created = (await sb.admin('POST', '/events', { name: 'Durable Gala', places: 10 }))
+				.body;
+			const [target] = (await sb.getAll('/event-points')).filter((e) => e.id !== created.id);
+			await sb.admin('PATCH', `/events/${target.id}`, { name: `Renamed ${created.id}` });
+			const first = await node.poll();
+			expect(first.error).toBeUndefined();
+			expect(
+				first.items.map((i) => `${String(i.json.type)}:${String(i.json.eventPointId)}`).sort(),
+			).toEqual([`eventUpdated:${target.id}`, `newEvent:${created.id}`].sort());
+			expect((await node.poll()).returnedNull).toBe(true);
+		},
+	);
 
-	it('every sale made after publishing comes exactly once, over generated timings and restarts', async () => {
-		await checkProperty(
-			'poll trigger: each sale after publishing once, any scheduling',
-			fc.array(step, { minLength: 1, maxLength: 14 }),
-			async (steps) => {
-				await sell(); // history at publishing
-				const node = session();
-				expect((await node.poll()).error).toBeUndefined();
-				const made: string[] = [];
-				const emitted: string[] = [];
-				for (const s of [
-					...steps,
-					{ kind: 'wait', ms: MINUTE } as Step,
-					{ kind: 'poll' } as Step,
-				]) {
-					if (s.kind === 'sale') made.push(`sale:${(await sell()).id}`);
-					else if (s.kind === 'wait') await sb.advanceClock(s.ms);
-					else if (s.kind === 'restart') node.restart();
-					else {
-						const result = await node.poll();
-						expect(result.error).toBeUndefined();
-						emitted.push(...ids(result.items));
+	it(
+		'every sale made after publishing comes ' + 'exactly once, over generated timings and restarts',
+		async () => {
+			await checkProperty(
+				'poll trigger: each sale after publishing once, any scheduling',
+				fc.array(step, { minLength: 1, maxLength: 14 }),
+				async (steps) => {
+					await sell(); // history at publishing
+					const node = session();
+					expect((await node.poll()).error).toBeUndefined();
+					const made: string[] = [];
+					const emitted: string[] = [];
+					for (const s of [
+						...steps,
+						{ kind: 'wait', ms: MINUTE } as Step,
+						{ kind: 'poll' } as Step,
+					]) {
+						if (s.kind === 'sale') made.push(`sale:${(await sell()).id}`);
+						else if (s.kind === 'wait') await sb.advanceClock(s.ms);
+						else if (s.kind === 'restart') node.restart();
+						else {
+							const result = await node.poll();
+							expect(result.error).toBeUndefined();
+							emitted.push(...ids(result.items));
+						}
 					}
-				}
-				expect(emitted).toEqual(made);
-			},
-			25,
-		);
-	});
+					expect(emitted).toEqual(made);
+				},
+				25,
+			);
+		},
+	);
 });

@@ -88,8 +88,8 @@ describe('Poll Trigger: Event Orders of All Visible Events', () => {
 	);
 
 	it(
-		'an event that leaves the list is read one last time, then ' +
-			'rests; back on sale it resumes without repeats',
+		'an event that leaves the list is read until records listed late have had the Settlement ' +
+			'Lag and the overlap, then rests; back on sale it resumes without repeats',
 		async () => {
 			const node = trigger(ordersOnly);
 			await node.poll();
@@ -99,15 +99,26 @@ describe('Poll Trigger: Event Orders of All Visible Events', () => {
 			await sb.admin('PATCH', `/events/${event.id}`, {
 				dateEndOfSale: new Date(clock - MINUTE).toISOString(),
 			});
+			const reads = async (poll: () => Promise<PollResult>) => {
+				const seq = await mark(sb);
+				const result = await poll();
+				return {
+					keys: keys(result),
+					read: (await orderRequests(seq)).includes(`/event-points/${event.id}/orders`),
+				};
+			};
 
 			letTimePass(16 * MINUTE);
-			let seq = await mark(sb);
-			expect(keys(await node.poll())).toEqual([`sale:eventOrders:${beforeEnd.id}`]);
-			expect(await orderRequests(seq)).toContain(`/event-points/${event.id}/orders`);
-
-			seq = await mark(sb);
-			expect((await node.poll()).returnedNull).toBe(true);
-			expect(await orderRequests(seq)).not.toContain(`/event-points/${event.id}/orders`);
+			expect(await reads(() => node.poll())).toEqual({
+				keys: [`sale:eventOrders:${beforeEnd.id}`],
+				read: true,
+			});
+			// Still read while a sale paid as it left may be listed late: 15 + 5 minutes by default.
+			letTimePass(19 * MINUTE);
+			expect(await reads(() => node.poll())).toEqual({ keys: [], read: true });
+			letTimePass(2 * MINUTE);
+			expect(await reads(() => node.poll())).toEqual({ keys: [], read: true });
+			expect(await reads(() => node.poll())).toEqual({ keys: [], read: false });
 
 			await sb.admin('PATCH', `/events/${event.id}`, {
 				dateEndOfSale: new Date(clock + 5 * 24 * 60 * MINUTE).toISOString(),
@@ -115,6 +126,42 @@ describe('Poll Trigger: Event Orders of All Visible Events', () => {
 			const afterReturn = await payApiOrder(event.id);
 			letTimePass(16 * MINUTE);
 			expect(keys(await node.poll())).toEqual([`sale:eventOrders:${afterReturn.id}`]);
+		},
+	);
+
+	it(
+		'invariant: a sale paid a minute before the end of sale and listed 8 minutes late (within ' +
+			'the Settlement Lag) is emitted once, though the event left the list before it was listed',
+		async () => {
+			const node = trigger(ordersOnly);
+			await node.poll(); // the event list read now
+			letTimePass(10 * MINUTE);
+			const [event] = await sb.getAll('/event-points');
+			await sb.setQuirks({ lateVisibleMs: 8 * MINUTE });
+			try {
+				const sale = await payApiOrder(event.id);
+				const clock = Date.parse((await sb.admin('GET', '/state')).body.now);
+				await sb.admin('PATCH', `/events/${event.id}`, {
+					dateEndOfSale: new Date(clock + MINUTE).toISOString(),
+				});
+				// Polls every minute; the list, 15 minutes old 5 minutes on, no longer holds the event
+				// then, 3 minutes before the sale is listed.
+				const emitted: string[] = [];
+				let lastRead = 0;
+				for (let minute = 1; minute <= 40; minute++) {
+					letTimePass(MINUTE);
+					const seq = await mark(sb);
+					emitted.push(...keys(await node.poll()));
+					if ((await orderRequests(seq)).includes(`/event-points/${event.id}/orders`))
+						lastRead = minute;
+				}
+				expect(emitted).toEqual([`sale:eventOrders:${sale.id}`]);
+				// Read from the end of sale until 20 minutes (Settlement Lag and overlap) after the
+				// listing showed it gone (minute 5), then resting.
+				expect(lastRead).toBe(25);
+			} finally {
+				await sb.setQuirks({});
+			}
 		},
 	);
 

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { PublicEventsPollTrigger } from '../../../harness/nodes/pollTrigger';
-import { OVERLAP, spanAfter } from '../../../nodes/PublicEventsPollTrigger/poll/pager';
-import { POLL_BUDGET } from '../../../nodes/PublicEventsPollTrigger/poll/sales';
+import { OVERLAP, spanAfter } from '../../../nodes/PublicEventsPollTrigger/poll/spans';
+import { RECORDS_PER_POLL } from '../../../nodes/PublicEventsPollTrigger/poll/sales';
 import { recordWidgetSale } from '../../../sandbox/seed';
 import { PollSession, type PollResult } from '../../../harness/engine';
 import { credentialFor, mark, pollItemId, since } from '../../../harness/nodes/publicEvents';
@@ -213,19 +213,19 @@ describe('Poll Trigger: windows of several pages', () => {
 	);
 
 	it(
-		`a catch-up emits at most ${POLL_BUDGET} records a poll, ` +
+		`a catch-up emits at most ${RECORDS_PER_POLL} records a poll, ` +
 			`oldest first, each chunk saved; the next poll goes on`,
 		async () => {
 			const node = widgetTrigger();
 			await node.poll();
 			await sb.advanceClock(10 * MINUTE);
-			const made = await spreadSales(POLL_BUDGET + 300, 6, 60);
+			const made = await spreadSales(RECORDS_PER_POLL + 300, 6, 60);
 			const first = await node.poll();
-			expect(idsOf(first)).toEqual(made.slice(0, POLL_BUDGET));
+			expect(idsOf(first)).toEqual(made.slice(0, RECORDS_PER_POLL));
 			expect(first.changed).toBe(true);
 			node.restart(); // what n8n saved with the first chunk is all the next poll has
 			const second = await node.poll();
-			expect(idsOf(second)).toEqual(made.slice(POLL_BUDGET));
+			expect(idsOf(second)).toEqual(made.slice(RECORDS_PER_POLL));
 			expect((await node.poll()).returnedNull).toBe(true);
 		},
 		60_000,
