@@ -143,6 +143,11 @@ export class PollSession {
 		this.activating = true;
 	}
 
+	/** The trigger's name now (rename). */
+	get name(): string {
+		return this.base.name ?? NODE_NAME;
+	}
+
 	/** The node's own static data (getWorkflowStaticData('node')) in memory, parsed. */
 	nodeData(name = this.base.name ?? NODE_NAME): IDataObject | undefined {
 		if (this.staticData === undefined) return undefined;

@@ -1,12 +1,16 @@
 /**
- * Invariant: whatever the service's clock (skewed either way from n8n's), order (sort ignored),
- * timing (records listed late, dated in the future, sold between the pages of one reading, or
- * leaving their list between two pages of one reading), catch-ups past the Settlement Lag, a Start
- * From hours back and n8n's restarts between polls, the Poll Trigger (Sales and Refunds: widget
- * sales, widget refunds, paid event orders) emits every sale and refund the sandbox still lists,
- * made after activation (or after Start From), exactly once; one that left its list at most once;
- * nothing else. So a record leaving mid-read never makes another one missed. And a poll with
- * nothing new (no burst in the overlap window) costs one request per feed.
+ * Invariant: whatever the service's clock (skewed either way from n8n's, or set back by minutes
+ * to hours), order (sort ignored), timing (records listed late, dated in the future, sold between
+ * the pages of one reading, or leaving their list between two pages of one reading), catch-ups
+ * past the Settlement Lag, a Start From hours back, pages too slow for the poll's budget, events
+ * whose sale ends before their last sales are listed, renames of the trigger and n8n's restarts
+ * between polls, the Poll Trigger (Sales and Refunds: widget sales, widget refunds, paid event
+ * orders) emits every sale and refund the sandbox still lists, made after activation (or after
+ * Start From), exactly once; one that left its list at most once; nothing else. The one exception
+ * is the clock set back: a record made before the step and dated within the step and the overlap
+ * (5 minutes at least) before it may come twice (nothing tells it from a sale made since). So a
+ * record leaving mid-read never makes another one missed. And a poll with nothing new (no burst in
+ * the overlap window) costs one request per feed.
  *
  * Each case: a fresh sandbox (envelope, quirks), an activation, random steps, then the clock moved
  * past every lag and polls until two in a row are quiet. The emitted keys are compared with the
@@ -26,6 +30,8 @@ import { MINUTE, DAY } from '../../harness/time';
 
 const FAR_FUTURE = Date.parse('2099-01-01T00:00:00Z');
 const EVENTS = 3;
+/** The budget of a poll whose pages are slow (n8n's durable scheduler, time scaled). */
+const SLOW_BUDGET_MS = 150;
 
 interface Setup {
 	envelope: 'array' | 'hydra';
@@ -72,7 +78,21 @@ type Step =
 			count: number;
 			insert: number;
 			ageMinutes: number;
-	  };
+	  }
+	/**
+	 * Sales spread over minutes, then polls under a budget too short to read them all in one, pages
+	 * `latencyMs` slow, `drop` records leaving before each of the first pages past the first.
+	 */
+	| { kind: 'slowPolls'; burst: number; latencyMs: number; polls: number; drop: number }
+	/** The trigger renamed in the editor and the workflow published again. */
+	| { kind: 'rename' }
+	/**
+	 * An order paid on an event whose sale ends a minute later; the event list, read again two
+	 * minutes on, no longer holds it (the sale may not be listed yet: late-visible).
+	 */
+	| { kind: 'endSale' }
+	/** A poll, the service's clock set back, sales, a poll `pollAfter` minutes later. */
+	| { kind: 'stepBack'; minutes: number; sales: number; pollAfter: number };
 
 // Lateness stays within the Settlement Lag (less a minute for the Date header's whole seconds): the
 // guarantee's bound.
@@ -154,6 +174,28 @@ const stepArb = (lag: number): fc.Arbitrary<Step> =>
 				count: fc.integer({ min: 1, max: 4 }),
 				insert: fc.constantFrom(0, 0, 1, 3),
 				ageMinutes: fc.integer({ min: 0, max: lag - 2 }),
+			}),
+		},
+		{
+			weight: 2,
+			arbitrary: fc.record({
+				kind: fc.constant('slowPolls' as const),
+				burst: fc.integer({ min: 150, max: 600 }),
+				latencyMs: fc.constantFrom(20, 40),
+				polls: fc.integer({ min: 1, max: 4 }),
+				drop: fc.constantFrom(0, 0, 1, 3),
+			}),
+		},
+		{ weight: 1, arbitrary: fc.constant({ kind: 'rename' as const }) },
+		{ weight: 1, arbitrary: fc.constant({ kind: 'endSale' as const }) },
+		{
+			weight: 1,
+			arbitrary: fc.record({
+				kind: fc.constant('stepBack' as const),
+				minutes: fc.oneof(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 31, max: 180 })),
+				sales: fc.integer({ min: 1, max: 5 }),
+				// Within the margin a step back is read again with (5 minutes), as polls every minute are.
+				pollAfter: fc.integer({ min: 0, max: 4 }),
 			}),
 		},
 	);
@@ -263,6 +305,99 @@ async function runCase({ setup, steps }: { setup: Setup; steps: Step[] }): Promi
 			if (restart) node.restart();
 			return record(await node.poll(), label);
 		};
+		/** Every record of the partner's so far, by key, with its time. */
+		const timesByKey = () =>
+			new Map<string, number | null>([
+				...store.widgetOrders
+					.filter((o) => o.companyId === partner)
+					.map((o) => [`sale:widgetSales:${o.id}`, o.payAt] as const),
+				...store.widgetRefunds
+					.filter((r) => r.companyId === partner)
+					.map((r) => [`refund:widgetRefunds:${r.id}`, r.refundedAt] as const),
+				...[...store.orders.values()]
+					.filter((o) => o.companyId === partner)
+					.map((o) => [`sale:eventOrders:${o.id}`, o.payAt] as const),
+			]);
+		const stepsBack: Array<{ at: number; minutes: number; made: Map<string, number | null> }> = [];
+		const counted = { slowPolls: 0, renames: 0, ended: 0 };
+		/** The saved event list, read again at the next poll (it is 15 minutes old on n8n's clock). */
+		const ageEventList = () => {
+			const data = JSON.parse(node.staticData!) as IDataObject;
+			const mirrors = (data.global as IDataObject | undefined)?.publicEventsPollSeeds as
+				| IDataObject
+				| undefined;
+			const own = (data[`node:${node.name}`] as IDataObject | undefined)?.publicEventsPoll;
+			for (const state of [own, mirrors?.['node-under-test']] as Array<IDataObject | undefined>) {
+				const events = state?.events as IDataObject | undefined;
+				if (events) events.listedAt = Number(events.listedAt) - 16 * MINUTE;
+			}
+			node.staticData = JSON.stringify(data);
+		};
+		const slowPolls = async (step: Extract<Step, { kind: 'slowPolls' }>, i: number) => {
+			for (let part = 0; part < 3; part++) {
+				await sell(Math.ceil(step.burst / 3));
+				await sb.advanceClock(Math.max(1, Math.floor(setup.lagMinutes / 4)) * MINUTE);
+			}
+			const paths = ['/widget-orders', '/widget-orders-refunds', '/event-points/{id}/orders'];
+			await sb.admin(
+				'POST',
+				'/faults',
+				paths.map((path) => ({
+					kind: 'latency',
+					method: 'GET',
+					path,
+					delayMs: step.latencyMs,
+					count: 0,
+				})),
+			);
+			try {
+				for (let n = 0; n < step.polls; n++) {
+					const result = await whileLeaving(step.drop, 2, () =>
+						node.poll({ pollBudgetMs: SLOW_BUDGET_MS }),
+					);
+					record(result, `step ${i} (poll ${n} under a ${SLOW_BUDGET_MS} ms budget)`);
+					counted.slowPolls++;
+					await sb.advanceClock(MINUTE);
+				}
+			} finally {
+				await sb.admin('DELETE', '/faults');
+			}
+		};
+		const endSale = async (i: number) => {
+			const live = store.events.filter(
+				(e) =>
+					e.companyIds.has(partner) &&
+					e.dateEndOfSale > app.clock.now() + 2 * MINUTE &&
+					e.available > 0,
+			);
+			// One stays on sale for the other steps.
+			if (live.length < 2) return;
+			const event = live[live.length - 1];
+			const place = event.places.find((p) => p.state === 'free')!;
+			const hold = (
+				await sb.send('POST', '/orders', {
+					eventPoint: String(event.id),
+					places: [String(place.id)],
+					priceCategory: String(place.priceCategories[0].id),
+				})
+			).body;
+			await sb.send('PUT', `/orders/${hold.id}/status`, { toStatus: 'paid' });
+			await sb.admin('PATCH', `/events/${event.id}`, {
+				dateEndOfSale: iso(app.clock.now() + MINUTE),
+			});
+			counted.ended++;
+			await sb.advanceClock(2 * MINUTE);
+			ageEventList();
+			await poll(false, `step ${i} (the event list read again after an end of sale)`);
+		};
+		const stepBack = async (step: Extract<Step, { kind: 'stepBack' }>, i: number) => {
+			await poll(false, `step ${i} (poll before the clock is set back)`);
+			stepsBack.push({ at: app.clock.now(), minutes: step.minutes, made: timesByKey() });
+			await sb.advanceClock(-step.minutes * MINUTE);
+			await sell(step.sales);
+			await sb.advanceClock(step.pollAfter * MINUTE);
+			await poll(false, `step ${i} (poll after the clock was set back)`);
+		};
 		for (const [i, step] of steps.entries()) {
 			const now = app.clock.now();
 			if (step.kind === 'sales')
@@ -296,6 +431,12 @@ async function runCase({ setup, steps }: { setup: Setup; steps: Step[] }): Promi
 				await sb.send('PUT', `/orders/${hold.id}/status`, { toStatus: 'paid' });
 			} else if (step.kind === 'clock') await sb.advanceClock(step.minutes * MINUTE);
 			else if (step.kind === 'poll') await poll(step.restart, `step ${i} (poll)`);
+			else if (step.kind === 'slowPolls') await slowPolls(step, i);
+			else if (step.kind === 'rename') {
+				node.rename(`Renamed in step ${i}`);
+				counted.renames++;
+			} else if (step.kind === 'endSale') await endSale(i);
+			else if (step.kind === 'stepBack') await stepBack(step, i);
 			else {
 				for (let part = 0; part < 3; part++) {
 					await sell(Math.ceil(step.burst / 3));
@@ -389,21 +530,54 @@ async function runCase({ setup, steps }: { setup: Setup; steps: Step[] }): Promi
 		const allowed = new Set(inList.map((entry) => entry.key));
 		const counts = new Map<string, number>();
 		for (const key of emitted) counts.set(key, (counts.get(key) ?? 0) + 1);
+		// A step back of the clock: a record made before it, dated within the step and the margin
+		// (the overlap, 5 minutes at least) before it, may come once more.
+		const margin = Math.max(setup.overlapMinutes, 5) * MINUTE + MINUTE;
+		const mayCome = (key: string) =>
+			1 +
+			stepsBack.filter(({ at, minutes, made }) => {
+				const time = made.get(key);
+				return time !== undefined && time !== null && time >= at - minutes * MINUTE - margin;
+			}).length;
+		const twice = [...counts].filter(([, n]) => n > 1);
 		const report = {
-			duplicates: [...counts].filter(([, n]) => n > 1).map(([key]) => key),
+			duplicates: twice.filter(([key, n]) => n > mayCome(key)).map(([key]) => key),
 			missing: expected.filter((key) => !counts.has(key)),
 			extra: [...counts.keys()].filter((key) => !allowed.has(key)),
 			idleRequests,
 		};
-		expect(report).toEqual({ duplicates: [], missing: [], extra: [], idleRequests: 2 + EVENTS });
+		expect(report).toEqual({
+			duplicates: [],
+			missing: [],
+			extra: [],
+			idleRequests: 2 + EVENTS - counted.ended,
+		});
 		const leftCount = Object.values(left).reduce((n, ids) => n + ids.length, 0);
-		runs.push({ records: expected.length, polls: node.polls, shifted, left: leftCount });
+		runs.push({
+			records: expected.length,
+			polls: node.polls,
+			shifted,
+			left: leftCount,
+			...counted,
+			stepsBack: stepsBack.length,
+			twice: twice.length,
+		});
 	} finally {
 		await sb.stop();
 	}
 }
 
-const runs: Array<{ records: number; polls: number; shifted: number; left: number }> = [];
+const runs: Array<{
+	records: number;
+	polls: number;
+	shifted: number;
+	left: number;
+	slowPolls?: number;
+	renames?: number;
+	ended?: number;
+	stepsBack?: number;
+	twice?: number;
+}> = [];
 /** About a second a case on this machine: 12 stay well under a minute with shrinking room. */
 const CI_RUNS = 12;
 
@@ -570,6 +744,33 @@ const found: Array<{ setup: Setup; steps: Step[] }> = [
 	},
 ];
 
+// Found by this suite against the trigger of the poll budget (same form):
+// - seed 262758142: sort ignored, Start From with three sales not listed yet (late-visible), a
+//   burst whose newest 100 share one second, three records leaving before page 2 under a budget:
+//   the page shared nothing with page 1, whose one time was taken for an oldest-first list, so
+//   the window moved past the three unread sales: lost for good.
+const foundSince: Array<{ setup: Setup; steps: Step[] }> = [
+	{
+		setup: {
+			envelope: 'hydra',
+			skewMs: 0,
+			ignoreSort: true,
+			totalDrift: false,
+			lateVisibleMinutes: 4,
+			overlapMinutes: 5,
+			lagMinutes: 10,
+			history: 150,
+			activationDrop: 0,
+		},
+		steps: [
+			{ kind: 'slowPolls', burst: 298, latencyMs: 20, polls: 1, drop: 3 },
+			{ kind: 'clock', minutes: 0 },
+			{ kind: 'clock', minutes: 0 },
+			{ kind: 'sales', count: 1, ageMinutes: 1 },
+		],
+	},
+];
+
 describe('Poll Trigger property: every sale and refund exactly once', () => {
 	it('the counterexamples found before the fix', async () => {
 		for (const example of found) await runCase(example);
@@ -579,9 +780,16 @@ describe('Poll Trigger property: every sale and refund exactly once', () => {
 		runs.length = 0;
 	}, 120_000);
 
+	it('the counterexamples found since', async () => {
+		// Timing decides how many pages a poll under the budget reads: the node test 'page 1 all of one
+		// second' replays the same reading step by step.
+		for (const example of foundSince) await runCase(example);
+		runs.length = 0;
+	}, 60_000);
+
 	it(
-		'under skewed clocks, ignored sort, late and future-dated ' +
-			'records, pages shifting mid-read and restarts',
+		'under skewed clocks set back or not, ignored sort, late and future-dated records, pages ' +
+			'shifting mid-read, slow pages under a budget, ends of sale, renames and restarts',
 		async () => {
 			await checkProperty('poll trigger: exactly once', caseArb, runCase, CI_RUNS);
 			const sum = (pick: (run: (typeof runs)[number]) => number) =>
@@ -590,7 +798,11 @@ describe('Poll Trigger property: every sale and refund exactly once', () => {
 				`  ${sum((r) => r.records)} sales and refunds over ${sum((r) => r.polls)}` +
 					` polls in ${runs.length} runs (shrinking included), ` +
 					`${sum((r) => r.shifted)} readings with records arriving between pages, ` +
-					`${sum((r) => r.left)} records leaving their list mid-read\n`,
+					`${sum((r) => r.left)} records leaving their list mid-read, ` +
+					`${sum((r) => r.slowPolls ?? 0)} polls under a budget too short for their pages, ` +
+					`${sum((r) => r.renames ?? 0)} renames, ${sum((r) => r.ended ?? 0)} ends of sale, ` +
+					`${sum((r) => r.stepsBack ?? 0)} clock steps back ` +
+					`(${sum((r) => r.twice ?? 0)} records emitted twice within them)\n`,
 			);
 		},
 		60_000 + runsFor(CI_RUNS) * 20_000,

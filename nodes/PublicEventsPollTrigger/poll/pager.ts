@@ -104,6 +104,14 @@ class Order {
 
 	constructor(public ascending: boolean) {}
 
+	/**
+	 * A rise seen and no fall. Records all of one time (a burst sold in one second) tell no order:
+	 * the list may be newest first, older records on the pages to come.
+	 */
+	get oldestFirst(): boolean {
+		return this.ascending && !this.descending;
+	}
+
 	see(records: FeedRecord[]) {
 		for (const { time } of records) {
 			if (this.last !== undefined && time < this.last) this.ascending = false;
@@ -236,8 +244,8 @@ async function readPages(
 	let cutAt: Page | undefined;
 	/** Ends the reading after `page`, in time for the budget or within the limit. */
 	const cut = (page: Page): boolean => {
-		// Oldest first (a rise seen, no fall): what follows is newer, so a chunk may end here.
-		if (order.ascending && !order.descending) kept.stopAt(order.last);
+		// Oldest first: what follows is newer, so a chunk may end here.
+		if (order.oldestFirst) kept.stopAt(order.last);
 		else cutAt = page;
 		return (reading = false);
 	};
@@ -245,7 +253,7 @@ async function readPages(
 		// No page: the budget left none to send.
 		if (!page) return cut(lastRead);
 		if (previous && !linked(previous, page)) {
-			if (order.ascending) {
+			if (order.oldestFirst) {
 				// What follows the last record read is newer: the next poll starts there.
 				kept.stopAt(order.last ?? request.lower);
 				return (reading = false);
@@ -274,7 +282,7 @@ async function readPages(
 		return true;
 	};
 	take(first);
-	const inFlight = order.ascending ? MAX_PAGES_IN_FLIGHT : 1;
+	const inFlight = order.oldestFirst ? MAX_PAGES_IN_FLIGHT : 1;
 	// A stated total bounds the pages sent ahead; a total too low is read past, one page at a time,
 	// to a short page.
 	const lastByTotal =

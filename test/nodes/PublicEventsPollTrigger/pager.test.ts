@@ -312,4 +312,24 @@ describe('Poll Trigger: records leaving the list while a poll reads it', () => {
 			expect((await node.poll()).returnedNull).toBe(true);
 		},
 	);
+
+	it(
+		'newest first, page 1 all of one second: it tells no order, so a page ' +
+			'sharing nothing with it keeps the place and the older sales come next',
+		async () => {
+			await sb.setQuirks({ ignoreSort: true });
+			const node = widgetTrigger();
+			await node.poll();
+			await sb.advanceClock(10 * MINUTE);
+			const older = await spreadSales(20, 1, 2);
+			const burst = sellInside(150);
+			await sb.advanceClock(10 * MINUTE);
+			await sb.setQuirks('ignore-sort,drop-mid-read=5,drop-mid-read-count=1');
+			const first = await node.poll();
+			const second = await node.poll();
+			const { stayed } = await expectEachStayedOnce([...older, ...burst], first, second);
+			expect(stayed).toHaveLength(165);
+			expect((await node.poll()).returnedNull).toBe(true);
+		},
+	);
 });
