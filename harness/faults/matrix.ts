@@ -25,12 +25,12 @@ export type RowId = 'events' | 'places' | 'orderGet' | 'create' | 'status' | 'we
  * emits all);
  * - applied / notApplied: a write with an unknown outcome read back (writeCheck, or "NOT applied,
  * safe to run again");
- * - notYet: read back unchanged, but with no answer from the service itself it may still apply:
+ * - notYet: read back unchanged, but with no answer the node could read it may still apply:
  * "check first", never resent;
  * - named: a create applied behind a lost answer that ties nothing to the request: the order on its
  * places is named as maybe this one, never taken (another buyer on the same key may hold them);
- * - unavailable: the push trigger still emits the delivery once, with `orderUnavailable` saying
- * why.
+ * - later: the push trigger answers 503 and starts nothing while Fetch Full Order cannot read the
+ * order; the sender's next attempt reads it and starts the one run, with the order.
  */
 export type Outcome =
 	| 'recovered'
@@ -39,7 +39,7 @@ export type Outcome =
 	| 'notApplied'
 	| 'notYet'
 	| 'named'
-	| 'unavailable';
+	| 'later';
 export type Expected = Outcome | { na: string };
 
 /** The request a row's faults are aimed at (a sandbox fault rule's matchers). */
@@ -193,10 +193,11 @@ export const MATRIX: Record<RowId, Record<FaultId, Expected>> = {
 		html: 'recovered',
 		empty: 'error',
 	},
-	// The sandbox answers 5xx, malformed and empty in place of the API: the read-back after them is
-	// final. No answer (drop) or a gateway's 502 page: the service may still apply the write. The
-	// slow one does, while the node reads back: a status change is then found applied; a new order,
-	// with nothing tying it to the request, is named, as is one made behind a dropped answer.
+	// The sandbox answers 5xx in place of the API: the read-back after it is final. A 2xx whose body
+	// is malformed or empty, no answer (drop) or a gateway's 502 page: the service may still apply
+	// the write (a 2xx is never "NOT applied"). The slow one does, while the node reads back: a
+	// status change is then found applied; a new order, with nothing tying it to the request, is
+	// named, as is one made behind a dropped answer.
 	create: {
 		'401': 'recovered',
 		'429ra': 'recovered',
@@ -205,9 +206,9 @@ export const MATRIX: Record<RowId, Record<FaultId, Expected>> = {
 		drop: 'notYet',
 		dropAfter: 'named',
 		timeout: 'named',
-		malformed: 'notApplied',
+		malformed: 'notYet',
 		html: 'notYet',
-		empty: 'notApplied',
+		empty: 'notYet',
 	},
 	status: {
 		'401': 'recovered',
@@ -217,23 +218,23 @@ export const MATRIX: Record<RowId, Record<FaultId, Expected>> = {
 		drop: 'notYet',
 		dropAfter: 'applied',
 		timeout: 'applied',
-		malformed: 'notApplied',
+		malformed: 'notYet',
 		html: 'notYet',
-		empty: 'notApplied',
+		empty: 'notYet',
 	},
 	// Fetch Full Order: 2 retries within 3 s (the sender waits for the answer), so a storm of 3 ends
-	// in orderUnavailable.
+	// in a 503 and the sender's retry.
 	webhook: {
 		'401': 'recovered',
-		'429ra': 'unavailable',
-		'429': 'unavailable',
+		'429ra': 'later',
+		'429': 'later',
 		'5xx': 'recovered',
 		drop: 'recovered',
 		dropAfter: GET_DROP,
 		timeout: 'recovered',
-		malformed: 'unavailable',
+		malformed: 'later',
 		html: 'recovered',
-		empty: 'unavailable',
+		empty: 'later',
 	},
 	poll: {
 		'401': 'recovered',

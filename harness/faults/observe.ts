@@ -25,7 +25,8 @@ export interface Observation {
 	write?: { reached: number; applied: number; readBacks: number; writeCheck?: IDataObject };
 	/**
 	 * Push trigger: executions started, the order read (its id) or why not, the delivery's final
-	 * state and attempts, and the answer to a broken delivery body.
+	 * state and the answers to its attempts (a status, or 0 for none), and the answer to a broken
+	 * delivery body.
 	 */
 	webhook?: {
 		executions: number;
@@ -33,6 +34,7 @@ export interface Observation {
 		unavailable: string | null;
 		delivery: string;
 		deliveryAttempts: number;
+		answers: number[];
 		badBody?: { status: number; started: boolean };
 	};
 	/** Poll: whether the failed poll left the saved state as it was. */

@@ -40,7 +40,8 @@ const BAD_BODIES: Partial<Record<FaultId, { body: string; type: string }>> = {
 /**
  * A sale pushed by the sandbox to the trigger, whose Fetch Full Order meets the fault. The
  * timeout column is the sender's: the order read outlasts the sandbox's delivery timeout, so the
- * sandbox delivers again while the first execution is still being prepared.
+ * sandbox delivers again while the first execution is still being prepared. An attempt answered
+ * otherwise than 2xx is delivered again once the sandbox's clock reaches its retry.
  */
 async function webhookCell(sb: SandboxClient, fault: Fault): Promise<Observation> {
 	const trigger = await WebhookTrigger.start({
@@ -61,22 +62,21 @@ async function webhookCell(sb: SandboxClient, fault: Fault): Promise<Observation
 		const before = await mark(sb);
 		await sb.send('PUT', `/orders/${orderId}/status`, { toStatus: 'paid' });
 		const deliveries = () => deliveriesOf(sb, subscription.id);
-		if (fault.id === 'timeout') {
-			await until(
-				async () => (await deliveries())[0]?.attempts.length === 1,
-				'the first delivery attempt to time out',
-				10_000,
+		let delivery: { state: string; attempts: Array<{ status?: number }> } | undefined;
+		for (let attempts = 1; attempts <= 3; attempts++) {
+			[delivery] = await until(
+				async () => {
+					const list = await deliveries();
+					return list[0]?.attempts.length >= attempts ? list : undefined;
+				},
+				`delivery attempt ${attempts} to be answered`,
+				15_000,
 			);
-			await sb.advanceClock(FIRST_RETRY);
+			if (delivery?.state === 'delivered') break;
+			await sb.advanceClock(FIRST_RETRY * 2 ** (attempts - 1));
 		}
-		const [delivery] = await until(
-			async () => {
-				const list = await deliveries();
-				return list[0]?.state === 'delivered' ? list : undefined;
-			},
-			'the sale to be delivered',
-			15_000,
-		);
+		if (delivery?.state !== 'delivered')
+			throw new Error('the sale was not delivered in 3 attempts');
 		await trigger.waitForCalls(delivery.attempts.length, 10_000);
 		const executions = trigger.executions.length;
 		const items = trigger.executions.flat().map((item) => item.json);
@@ -102,6 +102,7 @@ async function webhookCell(sb: SandboxClient, fault: Fault): Promise<Observation
 				fetched: order?.id === undefined ? null : String(order.id),
 				delivery: delivery.state,
 				deliveryAttempts: delivery.attempts.length,
+				answers: delivery.attempts.map((attempt) => attempt.status ?? 0),
 				badBody,
 			},
 		};

@@ -93,9 +93,27 @@ const money = (value: unknown) =>
 	value && typeof value === 'object' ? (value as IDataObject) : {};
 const eventOf = (json: IDataObject) => changeId(json.eventPoint ?? json.eventPointId);
 
-/** A paid order (widget or API) as a row; eventName is filled in later (withEventNames). */
+const ticketsOf = (order: IDataObject) =>
+	(Array.isArray(order.tickets) ? (order.tickets as unknown[]) : []).map(money);
+const priceOf = (ticket: IDataObject) => money(ticket.discountPrice ?? ticket.price);
+/** What the tickets cost together; null when one has no price. */
+const sumOf = (tickets: IDataObject[]) => {
+	const amounts = tickets.map((ticket) => number(priceOf(ticket).amount));
+	return amounts.some((amount) => amount === null)
+		? null
+		: amounts.reduce<number>((sum, amount) => sum + (amount ?? 0), 0);
+};
+
+/**
+ * A paid order (widget or API) as a row; eventName is filled in later (withEventNames). An order
+ * made through the API totals its live tickets only, so one read after a refund would show less
+ * than was sold: its row sums every ticket's price, the sale's own amount.
+ */
 export function saleRow(json: IDataObject, source: SaleRow['source']): SaleRow {
 	const total = money(json.totalPrice);
+	const tickets = ticketsOf(json);
+	const amount =
+		source === 'eventOrders' && tickets.length > 0 ? sumOf(tickets) : number(total.amount);
 	return {
 		orderId: changeId(json.id),
 		type: 'sale',
@@ -104,7 +122,7 @@ export function saleRow(json: IDataObject, source: SaleRow['source']): SaleRow {
 		eventName: null,
 		paidAt: iso(json.payAt),
 		tickets: count(json.ticketsCount ?? json.tickets),
-		amount: number(total.amount),
+		amount,
 		currency: text(total.currency),
 		// Only widget orders carry the buyer's address.
 		email: text(json.email),
@@ -132,20 +150,14 @@ export function refundRow(json: IDataObject): RefundRow {
 
 /**
  * A refund of an order made through the API, read from the order: the service lists no refund of
- * its own for these (no id, no time), so the push trigger builds it from the notification's
- * tickets (all refunded ones when it names none) and time.
+ * its own for these (no id, no time, one ticket at a time), so the row states what the order shows
+ * refunded so far (every refunded ticket, their price), and `at` (the notification's time) when
+ * the order gives no time. Upserted by orderId, the row read last is right whichever refund it was
+ * read for.
  */
-export function orderRefundRow(
-	order: IDataObject,
-	refund: { ticketIds: string[]; at: string | null },
-): RefundRow {
-	const tickets = Array.isArray(order.tickets) ? (order.tickets as IDataObject[]) : [];
-	const named = new Set(refund.ticketIds);
-	const refunded = tickets.filter((ticket) =>
-		named.size > 0 ? named.has(changeId(ticket.ticketId) ?? '') : ticket.status === 'refund',
-	);
-	const prices = refunded.map((ticket) => money(ticket.discountPrice ?? ticket.price));
-	const amounts = prices.map((price) => number(price.amount));
+export function orderRefundRow(order: IDataObject, at: string | null): RefundRow {
+	const tickets = ticketsOf(order);
+	const refunded = tickets.filter((ticket) => ticket.status === 'refund');
 	return {
 		orderId: changeId(order.id),
 		type: 'refund',
@@ -153,13 +165,10 @@ export function orderRefundRow(
 		eventPointId: eventOf(order),
 		eventName: null,
 		refundId: null,
-		refundedAt: iso(order.refundedAt ?? refund.at),
-		refundedTickets: named.size > 0 ? named.size : tickets.length > 0 ? refunded.length : null,
-		refundedAmount:
-			tickets.length === 0 || amounts.some((amount) => amount === null)
-				? null
-				: amounts.reduce<number>((sum, amount) => sum + (amount ?? 0), 0),
-		currency: text(prices[0]?.currency) ?? text(money(order.totalPrice).currency),
+		refundedAt: iso(order.refundedAt ?? at),
+		refundedTickets: tickets.length > 0 ? refunded.length : null,
+		refundedAmount: tickets.length > 0 ? sumOf(refunded) : null,
+		currency: text(priceOf(refunded[0] ?? {}).currency) ?? text(money(order.totalPrice).currency),
 		source: 'eventOrders',
 	};
 }

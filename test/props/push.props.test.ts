@@ -49,7 +49,7 @@ type Action =
 	| { kind: 'failRuns'; count: number }
 	| { kind: 'restart' };
 
-/** Well inside or well outside the 300 s window, so the seconds a case takes cannot tip one over. */
+/** Well inside or outside the 300 s window, so the seconds a case takes cannot tip one over. */
 const INSIDE = [0, 5, -5, 60, -60, 240, -240];
 const OUTSIDE = [360, -360, 900, -900, 86_400, -86_400];
 const NOTIFICATIONS = 6;

@@ -2,26 +2,52 @@ import { sleep, type IDataObject, type IWebhookFunctions } from 'n8n-workflow';
 
 import { changeId, changeTime } from '../../shared/changes';
 import { dedupeKey, eventFingerprint } from '../../shared/dedupeKey';
+import type { RowSource } from '../../shared/rows';
 import { apiRequest } from '../../shared/transport';
-import { readListPage } from '../../shared/transport/listEnvelope';
-import { FETCH_RETRY, isWidget } from './fullOrder';
+import {
+	FETCH_RETRY,
+	isFinalAnswer,
+	isWidget,
+	namedTickets,
+	orderShows,
+	widgetSource,
+} from './fullOrder';
 import type { Notification } from './normalize';
+import { findWidgetRecord } from './widgetRecord';
 
 /**
  * Security None: anyone who finds the URL can post to it, so a delivery is a claim, checked
  * with the API before anything starts (one GET, with the Public Events API credential):
  * - sale: GET /orders/{id} is paid (or refunded since: it was sold);
- * - refund: GET /orders/{id} is refunded, or has refunded tickets;
- * - widget sale or refund: the record is on the latest page of /widget-orders or
- *   /widget-orders-refunds (GET /orders/{id} does not serve widget orders);
+ * - refund: GET /orders/{id} shows the tickets the claim names refunded (naming none: some
+ *   refunded ticket, or the order refunded);
+ * - widget sale or refund: the record is in /widget-orders or /widget-orders-refunds, looked for
+ *   as Fetch Full Order does (widgetRecord.ts), once a check;
  * - new event, event update: GET /event-points/{id} answers.
- * The key that dedupes is the item's `dedupeKey`, made of what the API answered, never of the
- * sender's delivery id (a forger picks a new one for every post): a forged repeat of a confirmed
- * sale is a duplicate, and an update is fingerprinted without the fields that move with every
- * sale, so forged update claims start one run per real change of the event.
+ * What starts the run is what the API showed, never what the claim says: the record, its event,
+ * its time, the refund's tickets; the claim's own ids, times and payload are left out.
+ * The item's `dedupeKey` is made of it too, never of the sender's delivery id (a forger picks a new
+ * one for every post): a forged repeat of a confirmed sale is a duplicate, and an update is
+ * fingerprinted without the fields that move with every sale, so forged update claims start one
+ * run per real change of the event. A refund of an API order is remembered ticket by ticket: a
+ * claim whose tickets all started a run is a repeat, so each partial refund starts its own, in
+ * whatever order they are confirmed, and forged claims start at most one per refunded ticket.
  */
+export interface Shown {
+	status: 'confirmed';
+	/** The item's dedupeKey. */
+	key: string;
+	/** What the claim is remembered by; a claim all of whose keys ran is a repeat. */
+	seen: string[];
+	/** The sale's or refund's record as read, and its list. */
+	read?: { source: RowSource; record: IDataObject };
+	eventPointId: string | null;
+	/** The record's own time (ISO), when it has one. */
+	occurredAt: string | null;
+}
+
 export type Confirmation =
-	| { status: 'confirmed'; key: string; order?: IDataObject }
+	| Shown
 	/** The API does not show it (yet): nothing starts. */
 	| { status: 'unconfirmed'; reason: string }
 	/** Nothing to check it with (no numeric ID, a kind the API cannot show): nothing starts. */
@@ -38,28 +64,19 @@ export type Confirmation =
 export const RECHECK_WAITS_MS = [1_000, 2_000];
 export const RECHECK_MS = 3_000;
 
-/** Records a genuine widget delivery's time may trail the sender's `occurredAt` by, and lead it. */
-const WIDGET_SLACK_MS = 5 * 60_000;
-
 const unconfirmed = (reason: string): Confirmation => ({ status: 'unconfirmed', reason });
 const uncheckable = (reason: string): Confirmation => ({ status: 'uncheckable', reason });
 const isObject = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** `<time>[after]` as the API takes it: whole seconds, UTC. */
-const afterParam = (ms: number) =>
-	new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-
-function refundedTickets(order: IDataObject): string[] {
-	const tickets = Array.isArray(order.tickets) ? (order.tickets as unknown[]) : [];
-	return tickets
-		.filter((ticket): ticket is IDataObject => isObject(ticket) && ticket.status === 'refund')
-		.map((ticket) => String(changeId(ticket.ticketId) ?? ''))
-		.sort();
-}
+const isoOf = (value: unknown) => {
+	const ms = changeTime(value);
+	return ms === undefined ? null : new Date(ms).toISOString();
+};
+const eventOf = (record: IDataObject) => changeId(record.eventPoint ?? record.eventPointId);
 
 async function confirmOrder(
 	context: IWebhookFunctions,
+	notification: Notification,
 	type: 'sale' | 'refund',
 	orderId: string,
 ): Promise<Confirmation> {
@@ -72,69 +89,67 @@ async function confirmOrder(
 	);
 	if (!isObject(order) || changeId(order.id) !== orderId)
 		return unconfirmed(`GET /orders/${orderId} answered another record`);
-	const status = String(order.status ?? '');
+	const shown = orderShows(type, order, namedTickets(notification));
+	if ('not' in shown) return unconfirmed(shown.not);
+	const read = { source: 'eventOrders' as const, record: order };
+	const eventPointId = eventOf(order);
 	if (type === 'sale') {
-		if (status !== 'paid' && status !== 'refund')
-			return unconfirmed(`order ${orderId} is ${status || 'without a status'}, not paid`);
-		return { status: 'confirmed', key: dedupeKey({ type, orderId }), order };
+		const key = dedupeKey({ type, orderId });
+		return {
+			status: 'confirmed',
+			key,
+			seen: [key],
+			read,
+			eventPointId,
+			occurredAt: isoOf(order.payAt),
+		};
 	}
-	// A partial refund leaves the order paid; each one refunds more tickets, so the set is the key.
-	const refunded = refundedTickets(order);
-	if (status !== 'refund' && refunded.length === 0)
-		return unconfirmed(
-			`order ${orderId} is ${status || 'without a status'} with no refunded ticket`,
-		);
+	const key = dedupeKey({ type, orderId, ticketIds: shown.tickets });
+	const seen = shown.tickets.map((ticket) => `refund:${orderId}:${ticket}`);
 	return {
 		status: 'confirmed',
-		key: dedupeKey({ type, orderId, ticketIds: refunded }),
-		order,
+		key,
+		seen: seen.length > 0 ? seen : [key],
+		read,
+		eventPointId,
+		occurredAt: isoOf(order.refundedAt),
 	};
 }
 
 async function confirmWidget(
 	context: IWebhookFunctions,
 	notification: Notification,
-	data: IDataObject,
+	type: 'sale' | 'refund',
+	orderId: string,
 ): Promise<Confirmation> {
-	const sale = notification.type === 'sale';
-	const [path, time] = sale
-		? ['/widget-orders', 'payAt']
-		: ['/widget-orders-refunds', 'refundedAt'];
-	// Oldest first from a little before the claimed time, where the record sits near the top
-	// whatever came after it; without a time, the newest page. A made-up time only finds nothing.
-	const claimed = changeTime(notification.occurredAt ?? undefined);
-	const qs: IDataObject =
-		claimed === undefined
-			? { [`order[${time}]`]: 'desc', page: 1, itemsPerPage: 100 }
-			: {
-					[`${time}[after]`]: afterParam(claimed - WIDGET_SLACK_MS),
-					[`order[${time}]`]: 'asc',
-					page: 1,
-					itemsPerPage: 100,
-				};
-	const page = readListPage(
-		await apiRequest.call(context, 'GET', path, { qs }, { retry: FETCH_RETRY }),
+	const data = isObject(notification.payload.data) ? notification.payload.data : {};
+	// Once a check, no waits of its own: the claim is checked again after RECHECK_WAITS_MS.
+	const found = await findWidgetRecord.call(
+		context,
+		{
+			type,
+			orderId,
+			refundId: changeId(data.refundId ?? data.refund_id),
+			occurredAt: notification.occurredAt,
+		},
+		{ retry: FETCH_RETRY },
+		{ pages: 1, waitsMs: [] },
 	);
-	if (!page)
-		return { status: 'unavailable', reason: `GET ${path} answered something that is not a list` };
-	const orderId = notification.orderId;
-	const refundId = changeId(data.refundId ?? data.refund_id);
-	const record = sale
-		? page.items.find((item) => changeId(item.id) === orderId)
-		: page.items
-				.filter(
-					(item) =>
-						changeId(item.order ?? item.orderId) === orderId &&
-						(refundId === null || changeId(item.id) === refundId),
-				)
-				.pop();
-	if (!record)
-		return unconfirmed(`widget ${notification.type} of order ${orderId} is not in GET ${path}`);
-	const key = sale
-		? dedupeKey({ type: 'sale', orderId })
-		: dedupeKey({ type: 'refund', orderId, refundId: changeId(record.id) });
-	// The record found comes with the item: no second read.
-	return { status: 'confirmed', key, order: record };
+	if (!('record' in found)) return unconfirmed(found.missing);
+	const { record } = found;
+	const key =
+		type === 'sale'
+			? dedupeKey({ type, orderId })
+			: dedupeKey({ type, orderId, refundId: changeId(record.id) });
+	return {
+		status: 'confirmed',
+		key,
+		seen: [key],
+		// The record found comes with the item: no second read.
+		read: { source: widgetSource(type), record },
+		eventPointId: eventOf(record),
+		occurredAt: isoOf(type === 'sale' ? record.payAt : record.refundedAt),
+	};
 }
 
 async function confirmEvent(
@@ -154,14 +169,12 @@ async function confirmEvent(
 	if (!isObject(event) || changeId(event.id) !== id)
 		return unconfirmed(`GET /event-points/${id} answered another record`);
 	// An update is known by what the event now is: a repeat of it confirms the same key.
-	return {
-		status: 'confirmed',
-		key: dedupeKey({
-			type: notification.type === 'newEvent' ? 'newEvent' : 'eventUpdated',
-			eventPointId: id,
-			fingerprint: eventFingerprint(event),
-		}),
-	};
+	const key = dedupeKey({
+		type: notification.type === 'newEvent' ? 'newEvent' : 'eventUpdated',
+		eventPointId: id,
+		fingerprint: eventFingerprint(event),
+	});
+	return { status: 'confirmed', key, seen: [key], eventPointId: id, occurredAt: null };
 }
 
 /** What the API says about the notification's claim. */
@@ -172,19 +185,17 @@ export async function confirm(
 	const { type, orderId, payload } = notification;
 	if (type === 'other')
 		return uncheckable('a notification of an unrecognised type cannot be checked with the API');
-	const data = isObject(payload.data) ? payload.data : {};
 	try {
 		if (type === 'newEvent' || type === 'eventUpdated')
 			return await confirmEvent(this, notification);
 		if (orderId === null || !/^\d+$/.test(orderId))
 			return uncheckable('the notification carries no numeric order ID');
-		if (isWidget(payload)) return await confirmWidget(this, notification, data);
-		return await confirmOrder(this, type, orderId);
+		if (isWidget(payload)) return await confirmWidget(this, notification, type, orderId);
+		return await confirmOrder(this, notification, type, orderId);
 	} catch (error) {
-		const status = Number((error as { httpCode?: string }).httpCode);
 		// The record is not there, or not this key's: the claim is false.
-		if ([400, 403, 404, 410, 422].includes(status))
-			return unconfirmed(`the API answered ${status}`);
+		if (isFinalAnswer(error))
+			return unconfirmed(`the API answered ${(error as { httpCode?: string }).httpCode}`);
 		return { status: 'unavailable', reason: (error as Error).message };
 	}
 }

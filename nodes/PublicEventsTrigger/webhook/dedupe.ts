@@ -5,7 +5,12 @@ import { sleep, type IWebhookFunctions } from 'n8n-workflow';
 export const SEEN_WINDOW = 10_000;
 /** How long a copy waits for the answer to the same delivery taken a moment before. */
 export const COPY_WAIT_MS = 10_000;
-const COPY_WAIT_STEP_MS = 50;
+/**
+ * How long n8n may still take to answer a delivery whose sender hung up first (a read slower than
+ * the sender's timeout): n8n writes its answer once the run exists, to the closed connection.
+ */
+export const ANSWER_WAIT_MS = 60_000;
+const WAIT_STEP_MS = 50;
 
 /**
  * Deliveries are at least once: the same one can come again. A delivery is remembered here only
@@ -13,7 +18,9 @@ const COPY_WAIT_STEP_MS = 50;
  * answer to n8n): a run n8n failed to create is answered 500, nothing is remembered, and the
  * sender's retry starts the run. Until then the delivery is in flight, and a copy arriving
  * meanwhile waits for that answer (COPY_WAIT_MS at most, else 503, so it is asked again later):
- * a copy is answered "duplicate" only when a run for the same delivery exists.
+ * a copy is answered "duplicate" only when a run for the same delivery exists. n8n writes that
+ * answer also when the sender hung up before it (its timeout shorter than the order read): the run
+ * exists all the same, and a copy arriving meanwhile is a duplicate.
  *
  * In this process's memory only: checked and updated without an await in between, O(1) per
  * delivery, SEEN_WINDOW keys of 22 characters each. n8n saves static data changed in webhook()
@@ -61,11 +68,24 @@ function remember(scope: Scope, key: string, at: number) {
 
 /** The outcome of a delivery in flight, or undefined when it takes longer than COPY_WAIT_MS. */
 async function outcomeOf(inFlight: Promise<boolean>): Promise<boolean | undefined> {
-	for (let waited = 0; waited < COPY_WAIT_MS; waited += COPY_WAIT_STEP_MS) {
-		const outcome = await Promise.race([inFlight, sleep(COPY_WAIT_STEP_MS).then(() => undefined)]);
+	for (let waited = 0; waited < COPY_WAIT_MS; waited += WAIT_STEP_MS) {
+		const outcome = await Promise.race([inFlight, sleep(WAIT_STEP_MS).then(() => undefined)]);
 		if (outcome !== undefined) return outcome;
 	}
 	return undefined;
+}
+
+type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
+
+/**
+ * Whether the delivery was answered 2xx, once its connection closed. `writableEnded` is set when
+ * the answer is written, sent or not: a sender that hung up before it closed the connection first,
+ * and n8n writes the answer later, once the run exists (no event tells it then).
+ */
+async function answered2xx(res: Response): Promise<boolean> {
+	for (let waited = 0; !res.writableEnded && waited < ANSWER_WAIT_MS; waited += WAIT_STEP_MS)
+		await sleep(WAIT_STEP_MS);
+	return res.writableEnded && res.statusCode >= 200 && res.statusCode < 300;
 }
 
 /**
@@ -75,14 +95,19 @@ async function outcomeOf(inFlight: Promise<boolean>): Promise<boolean | undefine
  */
 export type Taken = 'new' | 'duplicate' | 'stale' | 'busy';
 
+/**
+ * A delivery is a duplicate when one of its keys ran (each names the whole delivery), or with
+ * `every` when all did (each names a part: a refunded ticket).
+ */
 export async function takeDelivery(
 	this: IWebhookFunctions,
-	delivery: { keys: string[]; signedAt?: number },
+	delivery: { keys: string[]; signedAt?: number; every?: boolean },
 ): Promise<Taken> {
 	const scope = scopeOf(this);
 	const keys = delivery.keys.map(compact);
+	const ran = (key: string) => scope.seen.has(key);
 	for (;;) {
-		if (keys.some((key) => scope.seen.has(key))) return 'duplicate';
+		if (delivery.every ? keys.every(ran) : keys.some(ran)) return 'duplicate';
 		const other = keys.map((key) => scope.inFlight.get(key)).find((taken) => taken);
 		if (!other) break;
 		// Answered 2xx: the loop finds it seen. Not: this copy may take it.
@@ -95,14 +120,15 @@ export async function takeDelivery(
 	const outcome = new Promise<boolean>((resolve) => (settle = resolve));
 	for (const key of keys) scope.inFlight.set(key, outcome);
 	const res = this.getResponseObject();
-	// 'close' comes after the answer was sent, or when the connection ended without one.
+	// 'close' comes after the answer was sent, or when the sender hung up before it.
 	res.once('close', () => {
-		const started = res.writableFinished && res.statusCode >= 200 && res.statusCode < 300;
-		for (const key of keys) {
-			if (scope.inFlight.get(key) === outcome) scope.inFlight.delete(key);
-			if (started) remember(scope, key, at);
-		}
-		settle(started);
+		void answered2xx(res).then((started) => {
+			for (const key of keys) {
+				if (scope.inFlight.get(key) === outcome) scope.inFlight.delete(key);
+				if (started) remember(scope, key, at);
+			}
+			settle(started);
+		});
 	});
 	return 'new';
 }

@@ -158,9 +158,10 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'string',
 				default: 'X-Delivery-ID',
 				description:
-					'Header naming the delivery, so a repeated delivery starts nothing. Without ' +
-					"it the payload's deliveryId or ID is used. Under Security None the order " +
-					'or event the API confirmed names it instead: anyone can make up an ID.',
+					"Header naming the delivery (the item's deliveryId when the payload names " +
+					'none). Under Header Token it also tells a repeated delivery; under Signature ' +
+					'it is outside the signature, so only the body tells one; under Security None ' +
+					'it is not used: anyone can make up an ID.',
 			},
 			{
 				displayName: 'Max Body Size (KB)',
@@ -191,6 +192,18 @@ export const triggerProperties: INodeProperties[] = [
 					'When the sender signs the time with the body ("t=…,sha256=…"), a delivery ' +
 					"signed more than this many seconds before or after this server's clock is " +
 					'refused (401) and starts nothing. Signatures without a time are not affected.',
+			},
+			{
+				displayName: 'Require Signed Time',
+				name: 'requireSignedTime',
+				type: 'boolean',
+				default: false,
+				displayOptions: { show: { '/authentication': ['signature'] } },
+				description:
+					'Whether to refuse (401) a signature without a signed time ("sha256=…" alone). ' +
+					'Such a delivery, captured, can be sent again at any age: each n8n process ' +
+					'remembers deliveries in memory only, so after a restart it would start a run ' +
+					'again. Turn on when the sender signs the time.',
 			},
 			{
 				displayName: 'Type Field',

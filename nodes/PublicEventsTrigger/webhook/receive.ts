@@ -14,6 +14,7 @@ interface Options {
 	deliveryIdHeader?: string;
 	maxBodyKb?: number;
 	replayWindowS?: number;
+	requireSignedTime?: boolean;
 }
 
 /**
@@ -97,8 +98,9 @@ const NOT_CONFIRMED = 'The delivery could not be confirmed with the Public Event
  * Security None: the delivery is a claim that the API confirms or not. A claim the API does not
  * show, after a short re-check (confirm.ts), is answered 503, as is one the API could not be asked
  * about: a genuine sender retries, and every claim not confirmed gets the same answer, so a forger
- * learns no more than whether an order is paid. A confirmed claim starts its run, a repeat of it is
- * answered the same empty 200. Why nothing started goes to n8n's log.
+ * learns no more than whether an order is paid. A confirmed claim starts its run with what the API
+ * showed (the claim's ids, times and payload are not passed on), a repeat of it is answered the
+ * same empty 200. Why nothing started goes to n8n's log.
  */
 async function confirmed(
 	context: IWebhookFunctions,
@@ -117,15 +119,19 @@ async function confirmed(
 		);
 		return later(context, NOT_CONFIRMED);
 	}
-	const taken = await takeDelivery.call(context, { keys: [verdict.key] });
+	const taken = await takeDelivery.call(context, { keys: verdict.seen, every: true });
 	if (taken === 'busy') return later(context, NOT_CONFIRMED);
 	if (taken !== 'new') return emptyOk(context);
-	return start(
-		context,
-		notification,
-		await completeItem.call(context, notification, verdict.order),
-		verdict.key,
-	);
+	const shown: Notification = {
+		...notification,
+		deliveryId: null,
+		eventPointId: verdict.eventPointId,
+		occurredAt: verdict.occurredAt,
+		payload: {},
+	};
+	const completed = await completeItem.call(context, shown, verdict.read);
+	if ('later' in completed) return later(context, NOT_CONFIRMED);
+	return start(context, shown, completed.item, verdict.key);
 }
 
 export async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -165,6 +171,7 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 				secret,
 				raw,
 				windowS: options.replayWindowS || DEFAULT_REPLAY_WINDOW_S,
+				requireTime: options.requireSignedTime === true,
 				nowMs: Date.now(),
 			});
 		const known = await webhookSecret.call(this);
@@ -208,5 +215,13 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	if (taken === 'busy') return later(this, 'A copy of this delivery is still being started');
 	if (taken === 'duplicate') return acknowledge({ duplicate: echo(notification.deliveryId) });
 
-	return start(this, notification, await completeItem.call(this, notification));
+	const completed = await completeItem.call(this, notification);
+	if ('later' in completed) {
+		this.logger.warn(
+			`Public Events Trigger: a ${notification.type} delivery was answered 503, so the sender ` +
+				`delivers it again later: ${completed.later}`,
+		);
+		return later(this, 'The order could not be read from the Public Events API yet');
+	}
+	return start(this, notification, completed.item);
 }

@@ -9,20 +9,13 @@ import type { Notification } from './normalize';
 /**
  * Output Rows for a Table: the row the poll trigger emits for the same record (shared/rows.ts), so
  * both triggers can feed one table upserted by orderId. A refund of an order made through the API,
- * which no poll can list, is a refund row of the order (source eventOrders). A row whose record
- * could not be read still comes, built from the notification, with `orderUnavailable` saying why:
- * its null columns are unknown, not zero.
+ * which no poll can list, is a refund row of the order (source eventOrders) with what the order
+ * shows refunded so far: upserted by orderId, the last row written is right whichever refund of
+ * the order it came from. A row whose record can never be read still comes, built from the
+ * notification, with `orderUnavailable` saying why: its null columns are unknown, not zero.
  */
 const isObject = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function ticketIdsOf(notification: Notification): string[] {
-	const data = isObject(notification.payload.data) ? notification.payload.data : {};
-	const ids = data.ticketIds ?? data.ticket_ids ?? notification.payload.ticketIds;
-	return (Array.isArray(ids) ? ids : [])
-		.map((id) => changeId(id))
-		.filter((id): id is string => id !== null);
-}
 
 /** What the notification itself tells of the record, for a row when the API could not be read. */
 function stated(notification: Notification, read: SaleRead): IDataObject {
@@ -40,10 +33,7 @@ function stated(notification: Notification, read: SaleRead): IDataObject {
 function rowOf(notification: Notification, read: SaleRead): Row {
 	const record = read.record ?? stated(notification, read);
 	if (notification.type === 'refund' && read.source === 'eventOrders')
-		return orderRefundRow(record, {
-			ticketIds: ticketIdsOf(notification),
-			at: notification.occurredAt,
-		});
+		return orderRefundRow(record, notification.occurredAt);
 	return toRow(record, read.source);
 }
 

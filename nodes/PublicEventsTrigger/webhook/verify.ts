@@ -56,8 +56,8 @@ export interface Verdict {
  * Whether a delivery passes the check. The reason goes back to the sender in the 401, so it names
  * the header only: never the secret or the expected value. The signature is over the raw bytes
  * received: a body parsed and serialised again would differ in spacing or key order and fail.
- * A signed time outside the window either way is refused after the signature passed, so only the
- * sender learns that its clock or its queue is off.
+ * A signed time outside the window either way, or none when one is required, is refused after the
+ * signature passed, so only the sender learns that its clock or its queue is off.
  */
 export function verifyDelivery(
 	security: Security,
@@ -67,6 +67,8 @@ export function verifyDelivery(
 		secret: string;
 		raw?: Buffer;
 		windowS: number;
+		/** Refuse a signature without a signed time (it could be replayed at any age). */
+		requireTime?: boolean;
 		nowMs: number;
 	},
 ): Verdict {
@@ -88,7 +90,14 @@ export function verifyDelivery(
 	// Every candidate is compared, so the time taken does not say which one matched.
 	const matches = parsed.signatures.map((signature) => timingSafeEqual(expected, signature));
 	if (!matches.includes(true)) return { problem: `${headerName} does not match the body` };
-	if (parsed.signedAt === undefined) return {};
+	if (parsed.signedAt === undefined)
+		return check.requireTime
+			? {
+					problem:
+						`${headerName} signs no time ("t=<unix seconds>,sha256=…"); this trigger ` +
+						'takes only signatures with a signed time (Require Signed Time)',
+				}
+			: {};
 	const skewS = Math.round(check.nowMs / 1000 - parsed.signedAt);
 	if (Math.abs(skewS) > check.windowS) {
 		const when = skewS > 0 ? `${skewS} s before` : `${-skewS} s after`;

@@ -13,12 +13,13 @@ import { readListPage } from '../../shared/transport/listEnvelope';
 
 /**
  * There is no GET /widget-orders/{id}: a widget sale or refund named by a notification is found
- * in its list, by the time filter and sort the poll trigger reads that list with, newest first
- * from a little before the notification's time. A push comes moments after the sale, so the
- * record is near the top of the first page: one request in the common case. The answer to the
- * sender waits for this, so the read is bounded: WIDGET_PAGES pages at most, and a record not
- * listed yet (a service lists a payment a moment late) is looked for again only after
- * LISTING_WAITS_MS.
+ * in its list, by the time filter and sort the poll trigger reads that list with, from a little
+ * before the notification's time. A push comes moments after the sale, so the record is near the
+ * top of the newest page: one request in the common case. When that page is full without it (a
+ * retry delivered after many more sales), the list is read oldest first from the same time, where
+ * the record sits near the top however many came after it. The answer to the sender waits for
+ * this, so the read is bounded: a record not listed yet (a service lists a payment a moment late)
+ * is looked for again only after the listing waits, WIDGET_READS requests in all.
  */
 export interface WidgetClaim {
 	type: 'sale' | 'refund';
@@ -29,9 +30,17 @@ export interface WidgetClaim {
 	occurredAt: string | null;
 }
 
+/** `missing`: not found within the bounds; it may be listed later (or not be this key's). */
 export type WidgetLookup = { record: IDataObject } | { missing: string };
 
-/** Pages read at most per look, newest first. */
+export interface LookupBounds {
+	/** Pages read per look after the newest one. */
+	pages: number;
+	/** Waits before looking again for a record that is not listed yet. */
+	waitsMs: number[];
+}
+
+/** Pages read per look after the newest, oldest first from the notification's time. */
 export const WIDGET_PAGES = 3;
 /**
  * How far before the notification's time the record's own may lie: the sender's clock, a
@@ -40,15 +49,14 @@ export const WIDGET_PAGES = 3;
 export const WIDGET_SLACK_MS = 5 * 60_000;
 /** Waits before looking again for a record that is not listed yet. */
 export const LISTING_WAITS_MS = [250, 750];
-/** Requests one lookup sends at most, all looks together. */
-export const WIDGET_READS = WIDGET_PAGES + LISTING_WAITS_MS.length;
+/** What one delivery's lookup may take (Fetch Full Order). */
+export const DELIVERY_BOUNDS: LookupBounds = { pages: WIDGET_PAGES, waitsMs: LISTING_WAITS_MS };
+/** Requests one lookup with DELIVERY_BOUNDS sends at most, all looks together. */
+export const WIDGET_READS = 1 + WIDGET_PAGES + LISTING_WAITS_MS.length;
 
 const orderOf = (item: IDataObject) => changeId(item.order ?? item.orderId);
 
-/**
- * One look, newest first: the record, the end of the list without it, or WIDGET_PAGES pages (or
- * the last of WIDGET_READS) without it.
- */
+/** One look: the record, the end of the list without it, or the pages read without it. */
 type Look = WidgetLookup | { ended: true };
 
 /**
@@ -59,16 +67,12 @@ export async function findWidgetRecord(
 	this: ApiContext,
 	claim: WidgetClaim,
 	settings: RequestSettings,
-	listingWaitsMs = LISTING_WAITS_MS,
+	bounds: LookupBounds = DELIVERY_BOUNDS,
 ): Promise<WidgetLookup> {
 	const spec = claim.type === 'sale' ? WIDGET_SALES : WIDGET_REFUNDS;
 	const time = changeTime(claim.occurredAt ?? undefined);
 	const from = time === undefined ? undefined : afterParam(time - WIDGET_SLACK_MS);
-	const qs: IDataObject = {
-		...(from === undefined ? {} : { [`${spec.time}[after]`]: from }),
-		[`order[${spec.time}]`]: 'desc',
-		itemsPerPage: MAX_PAGE_SIZE,
-	};
+	const maxReads = 1 + bounds.pages + bounds.waitsMs.length;
 	const matches = (item: IDataObject) =>
 		claim.type === 'sale'
 			? changeId(item.id) === claim.orderId
@@ -85,38 +89,56 @@ export async function findWidgetRecord(
 				claim.orderId;
 
 	let reads = 0;
+	/** One page: the record, the end of the list, or on to the next page (undefined). */
+	const read = async (direction: 'asc' | 'desc', page: number): Promise<Look | undefined> => {
+		reads++;
+		const qs: IDataObject = {
+			...(from === undefined ? {} : { [`${spec.time}[after]`]: from }),
+			[`order[${spec.time}]`]: direction,
+			itemsPerPage: MAX_PAGE_SIZE,
+			page,
+		};
+		const list = readListPage(await apiRequest.call(this, 'GET', spec.path, { qs }, settings));
+		if (!list) return { missing: `GET ${spec.path} answered something that is not a list` };
+		const found = list.items.filter(matches);
+		if (found.length > 0) return { record: newest(found) };
+		const last =
+			list.items.length < MAX_PAGE_SIZE ||
+			(list.total !== undefined && page * MAX_PAGE_SIZE >= list.total);
+		return last ? { ended: true } : undefined;
+	};
 	const look = async (): Promise<Look> => {
-		for (let page = 1; page <= WIDGET_PAGES && reads < WIDGET_READS; page++) {
-			reads++;
-			const list = readListPage(
-				await apiRequest.call(this, 'GET', spec.path, { qs: { ...qs, page } }, settings),
-			);
-			if (!list) return { missing: `GET ${spec.path} answered something that is not a list` };
-			const found = list.items.filter(matches);
-			if (found.length > 0) return { record: newest(found) };
-			if (
-				list.items.length < MAX_PAGE_SIZE ||
-				(list.total !== undefined && page * MAX_PAGE_SIZE >= list.total)
-			)
-				return { ended: true };
+		const first = await read('desc', 1);
+		if (first) return first;
+		// Without a time the newest pages are all there is to read; with one, oldest first from it.
+		const [direction, start] = from === undefined ? (['desc', 2] as const) : (['asc', 1] as const);
+		for (let page = start; page < start + bounds.pages && reads < maxReads; page++) {
+			const seen = await read(direction, page);
+			if (seen) return seen;
 		}
+		const more = from === undefined ? 'more' : 'oldest first';
 		return {
 			missing:
-				`${what} is not among the newest records of GET ${spec.path} that one delivery ` +
-				`reads (${WIDGET_PAGES} pages of ${MAX_PAGE_SIZE} a look, ${WIDGET_READS} pages in all)`,
+				`${what} is not among the records of GET ${spec.path}` +
+				`${from === undefined ? '' : ` from ${from} on`} that one delivery reads (the newest ` +
+				`page, then ${bounds.pages} of ${MAX_PAGE_SIZE} ${more})`,
 		};
 	};
 
-	for (const wait of [...listingWaitsMs, undefined]) {
+	let looks = 0;
+	let waited = 0;
+	for (const wait of [...bounds.waitsMs, undefined]) {
+		looks++;
 		const seen = await look();
 		if (!('ended' in seen)) return seen;
-		if (wait !== undefined) await sleep(wait);
+		if (wait === undefined || reads >= maxReads) break;
+		await sleep(wait);
+		waited += wait;
 	}
-	const waited = listingWaitsMs.reduce((sum, ms) => sum + ms, 0);
 	return {
 		missing:
-			`${what} is not listed in GET ${spec.path}${from === undefined ? '' : ` from ${from} on`} ` +
-			`(looked ${listingWaitsMs.length + 1} times in ${waited} ms): not listed yet, or not ` +
+			`${what} is not listed in GET ${spec.path}${from === undefined ? '' : ` from ${from} on`}` +
+			`${looks > 1 ? ` (looked ${looks} times in ${waited} ms)` : ''}: not listed yet, or not ` +
 			"this key's",
 	};
 }

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import {
 	NodeHelpers,
 	type IDataObject,
@@ -6,12 +9,13 @@ import {
 } from 'n8n-workflow';
 
 import { PublicEventsPollTrigger } from '../../../harness/nodes/pollTrigger';
-import { PollSession } from '../../../harness/engine';
+import { PollSession, type WebhookTrigger } from '../../../harness/engine';
 import { buildNode } from '../../../harness/engine/runtime';
 import { rowsSchema, schemaErrors } from '../../../harness/engine/rowSchema';
 import { mark, since } from '../../../harness/nodes/publicEvents';
-import { FIRST_RETRY, until } from '../../../harness/sandbox/push';
+import { deliveriesOf, FIRST_RETRY, SECRET, signAt, until } from '../../../harness/sandbox/push';
 import {
+	post,
 	postSigned,
 	SIGNED,
 	TRIGGER_TYPE,
@@ -241,7 +245,7 @@ describe('Public Events Trigger, Fetch Full Order: complete sales and refunds', 
 });
 
 describe('Public Events Trigger, Rows for a Table: event names never stall a sale', () => {
-	it('while the event list fails, the row comes with eventName null, the rest complete', async () => {
+	it('while the event list fails, the row has eventName null, the rest complete', async () => {
 		const { trigger } = await triggers.subscribed(ROWS);
 		await sb().admin('POST', '/faults', {
 			kind: 'status',
@@ -297,32 +301,38 @@ describe('Public Events Trigger: where Output is offered', () => {
 	});
 });
 
-describe('Public Events Trigger, Fetch Full Order: a record that cannot be read', () => {
-	const sign = (body: IDataObject) => JSON.stringify(body);
-	const claim = (orderId: number, extra: IDataObject = {}) =>
-		sign({
+describe('Public Events Trigger, Fetch Full Order: a record a later read can find', () => {
+	const claim = (orderId: number | string, extra: IDataObject = {}) =>
+		JSON.stringify({
 			id: `ntf_missing_${orderId}`,
 			type: 'order.sale',
 			occurredAt: new Date().toISOString(),
 			data: { orderId, eventPointId: 1001, status: 'paid', source: 'widget', ...extra },
 		});
+	/** The shipped CRM example's trigger: a sale whose order is null goes to "Order Not Read". */
+	const onSale = JSON.parse(
+		readFileSync(join(__dirname, '../../../examples/push-sale-to-crm.json'), 'utf8'),
+	).nodes.find((node: IDataObject) => node.name === 'On Sale') as {
+		parameters: INodeParameters;
+		typeVersion: number;
+	};
+	/** Every delivery answered 2xx started a run whose item carries its order. */
+	const everyTwoHundredCarriesItsOrder = (trigger: WebhookTrigger) => {
+		for (const call of trigger.calls.filter((c) => c.status === 200)) {
+			const item = call.workflowData?.[0][0].json;
+			expect(item).toMatchObject({ order: expect.objectContaining({ id: expect.any(Number) }) });
+		}
+	};
 
 	it(
-		`a widget sale not listed is looked for ${LISTING_WAITS_MS.length + 1} times on the ` +
-			'first page, then its run starts saying what is missing and why',
+		`a widget sale not listed: looked for ${LISTING_WAITS_MS.length + 1} times on the ` +
+			'newest page, then answered 503 and nothing starts',
 		async () => {
 			const trigger = await triggers.start(COMPLETE);
 			const before = await mark(sb());
 			const res = await postSigned(trigger.url, claim(899_001));
-			expect(res.status).toBe(200);
-			expect(trigger.executions).toHaveLength(1);
-			expect(trigger.executions[0][0].json).toMatchObject({
-				orderId: '899001',
-				order: null,
-				orderUnavailable: expect.stringMatching(
-					/widget order 899001 is not listed in GET \/widget-orders .*looked 3 times/,
-				),
-			});
+			expect(res.status).toBe(503);
+			expect(trigger.executions).toEqual([]);
 			expect(await readsSince(before)).toEqual(
 				Array(LISTING_WAITS_MS.length + 1).fill('GET /widget-orders'),
 			);
@@ -330,26 +340,110 @@ describe('Public Events Trigger, Fetch Full Order: a record that cannot be read'
 	);
 
 	it(
-		`behind more sales than ${WIDGET_PAGES} pages hold, the look stops at ${WIDGET_PAGES} ` +
-			'pages; as rows, the row says why its columns are null',
+		'the CRM example: a widget sale listed 2 minutes late is answered 503 until the ' +
+			"sender's retry finds it; every 2xx carries its order",
 		async () => {
-			for (let i = 0; i < WIDGET_PAGES * 100 + 5; i++) await widgetSale(1);
+			await sb().setQuirks('late-visible=2m');
+			const { trigger, subscription } = await triggers.subscribed(onSale.parameters, {
+				typeVersion: onSale.typeVersion,
+			});
+			const sale = await widgetSale(1);
+			const [first] = await trigger.waitForCalls(1);
+			expect([first.status, trigger.executions]).toEqual([503, []]);
+			await sb().advanceClock(3 * MINUTE);
+			await runs(trigger, 1);
+			const [delivery] = await deliveriesOf(sb(), subscription.id);
+			expect(delivery.attempts.map((a: IDataObject) => a.status)).toEqual([503, 200]);
+			expect(trigger.executions[0][0].json).toMatchObject({ order: { id: sale.id } });
+			everyTwoHundredCarriesItsOrder(trigger);
+			// Signed times stay within the Replay Window for the tests that follow.
+			await sb().advanceClock(-3 * MINUTE);
+		},
+		30_000,
+	);
+
+	it(
+		'the CRM example: an API order read while the API answers 503 (3 times: past the ' +
+			"read's retries) is answered 503; the sender's retry carries the order",
+		async () => {
+			const { trigger, subscription } = await triggers.subscribed(onSale.parameters, {
+				typeVersion: onSale.typeVersion,
+			});
+			await sb().admin('POST', '/faults', {
+				kind: 'status',
+				status: 503,
+				method: 'GET',
+				path: '/orders/{id}',
+				count: 3,
+			});
+			try {
+				const order = await apiSale(1);
+				const [first] = await trigger.waitForCalls(1);
+				expect([first.status, trigger.executions]).toEqual([503, []]);
+				await sb().advanceClock(FIRST_RETRY);
+				await runs(trigger, 1);
+				const [delivery] = await deliveriesOf(sb(), subscription.id);
+				expect(delivery.attempts.map((a: IDataObject) => a.status)).toEqual([503, 200]);
+				expect(trigger.executions[0][0].json).toMatchObject({ order: { id: order.id } });
+				everyTwoHundredCarriesItsOrder(trigger);
+				await sb().advanceClock(-FIRST_RETRY);
+			} finally {
+				await sb().admin('DELETE', '/faults');
+			}
+		},
+	);
+
+	it(
+		`a widget sale retried after ${WIDGET_PAGES * 100 + 50} more sales (n8n was down): found ` +
+			'oldest first from its time, with one request more than the newest page',
+		async () => {
+			const trigger = await triggers.start(COMPLETE);
+			const sale = await widgetSale(1);
+			await sb().advanceClock(1000);
+			for (let i = 0; i < WIDGET_PAGES * 100 + 50; i++) await widgetSale(1);
+			const body = claim(Number(sale.id), { eventPointId: sale.eventPoint });
+			const before = await mark(sb());
+			expect((await postSigned(trigger.url, body)).status).toBe(200);
+			const reads = (await since(sb(), before)).filter((e) => e.route === '/widget-orders');
+			expect(reads.map((e) => new URLSearchParams(e.query).get('order[payAt]'))).toEqual([
+				'desc',
+				'asc',
+			]);
+			everyTwoHundredCarriesItsOrder(trigger);
+			expect(trigger.executions[0][0].json).toMatchObject({ order: { id: sale.id } });
+		},
+		60_000,
+	);
+
+	it(
+		'a record that can never be read starts its run saying why: no numeric order id; as ' +
+			'rows, the row says why its columns are null',
+		async () => {
 			const trigger = await triggers.start(ROWS);
 			const before = await mark(sb());
-			expect((await postSigned(trigger.url, claim(899_002))).status).toBe(200);
-			const reads = (await since(sb(), before)).filter((e) => e.route === '/widget-orders');
-			expect(reads.map((e) => new URLSearchParams(e.query).get('page'))).toEqual(['1', '2', '3']);
-			const [[row]] = trigger.executions;
-			expect(row.json).toMatchObject({
-				orderId: '899002',
+			expect((await postSigned(trigger.url, claim('W-17'))).status).toBe(200);
+			expect(await readsSince(before)).toEqual(['GET /event-points']);
+			expect(trigger.executions[0][0].json).toMatchObject({
+				orderId: 'W-17',
 				type: 'sale',
 				status: 'paid',
 				amount: null,
 				source: 'widgetSales',
-				orderUnavailable: expect.stringMatching(/not among the newest records .*3 pages of 100/),
+				orderUnavailable: expect.stringMatching(/no numeric order ID \(got "W-17"\)/),
 			});
 		},
 	);
+
+	it('an API order the API answers 404 for starts its run with orderUnavailable', async () => {
+		const trigger = await triggers.start(COMPLETE);
+		const body = claim(700_999, { source: 'api' });
+		expect((await postSigned(trigger.url, body)).status).toBe(200);
+		expect(trigger.executions[0][0].json).toMatchObject({
+			orderId: '700999',
+			order: null,
+			orderUnavailable: expect.stringMatching(/GET \/orders\/700999 answered 404/),
+		});
+	});
 
 	it('a widget sale listed late is found by a second look', async () => {
 		await sb().setQuirks({ lateVisibleMs: MINUTE });
@@ -373,4 +467,59 @@ describe('Public Events Trigger, Fetch Full Order: a record that cannot be read'
 		expect(looks.length).toBeGreaterThanOrEqual(2);
 		expect(looks.length).toBeLessThanOrEqual(LISTING_WAITS_MS.length + 1);
 	});
+});
+
+describe('Rows for a Table: an API order refunded ticket by ticket, upserted by orderId', () => {
+	it(
+		'a refund row states what the order shows refunded so far, a sale row the sale itself: ' +
+			'the table ends as the API says whichever delivery is written last',
+		async () => {
+			const { trigger } = await triggers.subscribed(ROWS);
+			const order = await apiSale(3);
+			await runs(trigger, 1);
+			// The first refund's run cannot be created: the sender delivers it again after the second.
+			let failing = 1;
+			trigger.createRun = async () => {
+				if (failing-- > 0) throw new Error('database busy');
+			};
+			const tickets = order.tickets as IDataObject[];
+			for (const [n, ticket] of tickets.slice(0, 2).entries()) {
+				const path = `/orders/${String(order.id)}/tickets/${String(ticket.ticketId)}/status`;
+				expect((await sb().send('PUT', path, { toStatus: 'refund' })).status).toBe(200);
+				await trigger.waitForCalls(2 + n);
+			}
+			await sb().advanceClock(FIRST_RETRY);
+			await runs(trigger, 3);
+			// The sale delivered again, after the refunds, to another n8n process (which never saw it).
+			const other = await triggers.start(ROWS);
+			const sale = trigger.calls[0].raw;
+			expect((await post(other.url, sale, { 'x-signature': signAt(SECRET, sale) })).status).toBe(
+				200,
+			);
+			const written = [...trigger.executions, ...other.executions].map(([item]) => item.json);
+			expect(written.map((row) => [row.type, row.refundedTickets ?? row.tickets])).toEqual([
+				['sale', 3],
+				['refund', 2],
+				['refund', 2],
+				['sale', 3],
+			]);
+
+			const api = (await sb().get(`/orders/${String(order.id)}`)).body as IDataObject;
+			const price = (t: IDataObject) => Number((t.discountPrice as IDataObject).amount);
+			const all = api.tickets as IDataObject[];
+			const refunded = all.filter((t) => t.status === 'refund');
+			const expected = {
+				status: api.status,
+				tickets: 3,
+				amount: all.reduce((sum, t) => sum + price(t), 0),
+				refundedTickets: refunded.length,
+				refundedAmount: refunded.reduce((sum, t) => sum + price(t), 0),
+			};
+			expect(refunded).toHaveLength(2);
+			for (const order_ of [written, [...written].reverse()])
+				expect(upsert(order_).get(String(order.id))).toMatchObject(expected);
+			await sb().advanceClock(-FIRST_RETRY);
+		},
+		30_000,
+	);
 });

@@ -267,8 +267,8 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 	);
 
 	it(
-		'Fetch Full Order with a key the service refuses: the sale ' +
-			'still starts, with the reason and without the key',
+		'Fetch Full Order with a key the service refuses: 503 and nothing started (the key ' +
+			'never in the answer); with the key fixed, the retry starts the sale with its order',
 		async () => {
 			const wrongKey = 'pe_test_partner_not_a_key_0000';
 			const store = triggerCredentials(sb());
@@ -285,17 +285,24 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 					publicEventsApi: { id: 'wrong', name: 'wrong key' },
 				},
 			});
-			await subscribe(sb(), { url: trigger.url, secret: SECRET });
+			const subscription = await subscribe(sb(), { url: trigger.url, secret: SECRET });
 			const { orderId } = await payOrder(sb());
 			const [call] = await trigger.waitForCalls(1);
-			expect(call.status).toBe(200);
+			expect([call.status, trigger.executions]).toEqual([503, []]);
+			expect(JSON.parse(call.response).message).toMatch(/could not be read .* yet/);
+			expect(JSON.stringify(trigger.calls)).not.toContain(wrongKey);
+
+			trigger.configure({ credentials: triggerCredentials(sb()), nodeCredentials: undefined });
+			await sb().advanceClock(FIRST_RETRY);
+			const [delivery] = await delivered(subscription.id, 1);
+			expect(delivery.attempts.map((a: IDataObject) => a.status)).toEqual([503, 200]);
 			expect(trigger.executions[0][0].json).toMatchObject({
 				type: 'sale',
 				orderId: String(orderId),
-				order: null,
-				orderUnavailable: expect.stringMatching(/API key was refused/),
+				order: { id: orderId, status: 'paid' },
+				orderUnavailable: null,
 			});
-			expect(JSON.stringify(trigger.calls)).not.toContain(wrongKey);
+			await sb().advanceClock(-FIRST_RETRY);
 		},
 	);
 

@@ -1,10 +1,11 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { PublicEventsTrigger } from '../../../nodes/PublicEventsTrigger/PublicEventsTrigger.node';
 import { SEEN_WINDOW } from '../../../nodes/PublicEventsTrigger/webhook/dedupe';
 import {
 	deliveriesOf,
 	SECRET,
+	sign,
 	signAt,
 	signedTime,
 	until,
@@ -188,6 +189,61 @@ describe(`a captured delivery replayed after ${SEEN_WINDOW} newer ones`, () => {
 				`${SEEN_WINDOW} signed deliveries in ${ms} ms (50 at a time): ` +
 					`${((ms / SEEN_WINDOW) * 1000).toFixed(0)} µs each`,
 			);
+		},
+	);
+});
+
+describe('a captured delivery replayed after a restart (memory is per process)', () => {
+	const body = JSON.stringify({
+		id: 'ntf_captured',
+		type: 'order.sale',
+		occurredAt: new Date().toISOString(),
+		data: { orderId: 700123, eventPointId: 1001, status: 'paid', source: 'api' },
+	});
+	const replayAfterRestart = async (parameters: INodeParameters, signature: string) => {
+		const trigger = await triggers.start(parameters);
+		const first = await post(trigger.url, body, { 'x-signature': signature });
+		const again = await post(trigger.url, body, { 'x-signature': signature });
+		const restarted = await triggers.start(parameters, {
+			nodeType: await restartedNode(),
+			workflowId: trigger.workflowId,
+			staticData: trigger.staticData,
+		});
+		const replay = await post(restarted.url, body, { 'x-signature': signature });
+		return { trigger, restarted, statuses: [first, again, replay].map((a) => a.status) };
+	};
+
+	it(
+		'signed with a time inside the Replay Window: before the restart a duplicate, after it a ' +
+			'run of the same change (one dedupeKey: a destination keyed by it holds one)',
+		async () => {
+			const { trigger, restarted, statuses } = await replayAfterRestart(
+				SIGNED,
+				signAt(SECRET, body),
+			);
+			expect(statuses).toEqual([200, 200, 200]);
+			expect([...keysOf(trigger), ...keysOf(restarted)]).toEqual(['sale:700123', 'sale:700123']);
+		},
+	);
+
+	it(
+		'signed without a time: taken at any age, after a restart too; Require Signed Time ' +
+			'refuses it (401) and still takes signatures with a time',
+		async () => {
+			const untimed = sign(SECRET, body);
+			const loose = await replayAfterRestart(SIGNED, untimed);
+			expect(loose.statuses).toEqual([200, 200, 200]);
+			expect(keysOf(loose.restarted)).toEqual(['sale:700123']);
+
+			const strict = { ...SIGNED, options: { requireSignedTime: true } };
+			const trigger = await triggers.start(strict);
+			const refused = await post(trigger.url, body, { 'x-signature': untimed });
+			expect([refused.status, JSON.parse(refused.text).message]).toEqual([
+				401,
+				expect.stringMatching(/signs no time .*Require Signed Time/),
+			]);
+			expect((await postSigned(trigger.url, body)).status).toBe(200);
+			expect(keysOf(trigger)).toEqual(['sale:700123']);
 		},
 	);
 });

@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { request } from 'undici';
 
 import { mark, since } from '../../../harness/nodes/publicEvents';
 import {
@@ -197,4 +198,55 @@ describe('a signed time inside the window is a signed time', () => {
 			).toBe(200);
 		expect(trigger.executions).toHaveLength(1);
 	});
+});
+
+describe('a sender whose timeout is shorter than the order read', () => {
+	/** A signed POST that hangs up after `timeoutMs` without reading a later answer. */
+	async function sendWithTimeout(url: string, body: string, timeoutMs: number) {
+		try {
+			const res = await request(url, {
+				method: 'POST',
+				body,
+				headers: { 'content-type': 'application/json', 'x-signature': signAt(SECRET, body) },
+				signal: AbortSignal.timeout(timeoutMs),
+			});
+			return { status: res.statusCode, text: await res.body.text() };
+		} catch {
+			return 'hung up';
+		}
+	}
+
+	it(
+		'hangs up and delivers again at once: the copy waits for the first run, then is a ' +
+			'duplicate; one run',
+		async () => {
+			const trigger = await triggers.start({ ...SIGNED, fetchFullOrder: true });
+			const { orderId, eventId } = await payOrder(sb());
+			await sb().admin('POST', '/faults', {
+				kind: 'latency',
+				method: 'GET',
+				path: '/orders/{id}',
+				delayMs: 2_500,
+				count: 1,
+			});
+			try {
+				const body = JSON.stringify({
+					id: 'ntf_slow_1',
+					type: 'order.sale',
+					occurredAt: new Date().toISOString(),
+					data: { orderId, eventPointId: eventId, status: 'paid', source: 'api' },
+				});
+				const first = await sendWithTimeout(trigger.url, body, 1_000);
+				const second = await sendWithTimeout(trigger.url, body, 10_000);
+				expect([first, second]).toEqual([
+					'hung up',
+					{ status: 200, text: JSON.stringify({ received: true, duplicate: 'ntf_slow_1' }) },
+				]);
+				await trigger.waitForCalls(2);
+				expect(trigger.executions.map(([item]) => item.json.orderId)).toEqual([String(orderId)]);
+			} finally {
+				await sb().admin('DELETE', '/faults');
+			}
+		},
+	);
 });

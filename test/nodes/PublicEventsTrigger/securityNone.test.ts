@@ -444,3 +444,185 @@ describe('versions', () => {
 		},
 	);
 });
+
+/** An order made through the API with `tickets` places, paid. */
+async function apiSale(tickets: number): Promise<IDataObject> {
+	const events = (await sb().get('/event-points', { query: { itemsPerPage: 20 } })).body;
+	const event = events.find((e: IDataObject) => Number(e.countAvailableTickets) >= tickets);
+	const places = await sb().freePlaces(Number(event.id), tickets);
+	const created = await sb().send('POST', '/orders', {
+		eventPoint: String(event.id),
+		places: places.ids,
+		priceCategory: places.priceCategory,
+	});
+	expect(created.status).toBe(201);
+	const paid = await sb().send('PUT', `/orders/${created.body.id}/status`, { toStatus: 'paid' });
+	expect(paid.status).toBe(200);
+	return paid.body;
+}
+
+const refundTicket = (order: IDataObject, ticket: IDataObject) =>
+	sb().send('PUT', `/orders/${String(order.id)}/tickets/${String(ticket.ticketId)}/status`, {
+		toStatus: 'refund',
+	});
+
+/** The refunded tickets of an order as the API shows it now, and what they cost. */
+async function refundedOf(order: IDataObject) {
+	const tickets = (await sb().get(`/orders/${String(order.id)}`)).body.tickets as IDataObject[];
+	const refunded = tickets.filter((t) => t.status === 'refund');
+	return {
+		refundedTickets: refunded.length,
+		refundedAmount: refunded.reduce(
+			(sum, t) => sum + Number((t.discountPrice as IDataObject).amount),
+			0,
+		),
+	};
+}
+
+describe('Security None: a run carries what the API shows, never what the claim says', () => {
+	it(
+		"a forged claim of a real sale starts the sale's run with the order's event and time, " +
+			"none of the claim's ids, times or payload; the genuine delivery is then a repeat",
+		async () => {
+			const trigger = await triggers.start(NONE);
+			await subscribe(sb(), { url: trigger.url });
+			// The genuine delivery meets an API hiccup at its check: 503, the sender retries later.
+			await sb().admin('POST', '/faults', {
+				kind: 'status',
+				status: 503,
+				method: 'GET',
+				path: '/orders/{id}',
+				count: 3 * 3,
+			});
+			const { orderId, eventId } = await payOrder(sb());
+			const [first] = await trigger.waitForCalls(1);
+			expect(first.status).toBe(503);
+			await sb().admin('DELETE', '/faults');
+			const forged = JSON.stringify({
+				id: 'forged-1',
+				type: 'order.sale',
+				occurredAt: '2001-01-01T00:00:00Z',
+				note: 'planted',
+				data: { orderId, eventPointId: 1, status: 'paid' },
+			});
+			expect(await post(trigger.url, forged, { 'x-delivery-id': 'planted' })).toEqual({
+				status: 200,
+				text: '',
+			});
+			await sb().advanceClock(FIRST_RETRY);
+			await trigger.waitForCalls(3);
+			const order = (await sb().get(`/orders/${orderId}`)).body;
+			expect(trigger.executions.map(([item]) => item.json)).toEqual([
+				{
+					type: 'sale',
+					sourceType: 'order.sale',
+					deliveryId: null,
+					orderId: String(orderId),
+					eventPointId: String(eventId),
+					occurredAt: new Date(order.payAt).toISOString(),
+					payload: {},
+					order,
+					orderUnavailable: null,
+					dedupeKey: `sale:${orderId}`,
+				},
+			]);
+			expect(trigger.calls.map((c) => c.status)).toEqual([503, 200, 200]);
+			await sb().advanceClock(-FIRST_RETRY);
+		},
+	);
+
+	it(
+		'Rows for a Table: a forged refund naming every ticket of an order with one refunded is ' +
+			"answered 503; the genuine refund's row states what the API shows refunded",
+		async () => {
+			const trigger = await triggers.start({ ...NONE, options: { output: 'rows' } });
+			const order = await apiSale(3);
+			const tickets = order.tickets as IDataObject[];
+			expect((await refundTicket(order, tickets[0])).status).toBe(200);
+			const forged = JSON.stringify({
+				id: 'forged-refund',
+				type: 'order.refund',
+				data: { orderId: order.id, ticketIds: tickets.map((t) => t.ticketId) },
+			});
+			expect(await post(trigger.url, forged)).toEqual(NOT_CONFIRMED);
+			const genuine = JSON.stringify({
+				id: 'ntf_genuine',
+				type: 'order.refund',
+				data: { orderId: order.id, ticketIds: [tickets[0].ticketId], source: 'api' },
+			});
+			expect((await post(trigger.url, genuine)).status).toBe(200);
+			expect(trigger.executions.map(([item]) => item.json)).toEqual([
+				expect.objectContaining({
+					orderId: String(order.id),
+					type: 'refund',
+					...(await refundedOf(order)),
+				}),
+			]);
+		},
+	);
+
+	it(
+		'two partial refunds, the first confirmed only after the second (the API failed at its ' +
+			'check): two runs (the tickets of each remembered apart); forged claims of either, none more',
+		async () => {
+			const trigger = await triggers.start({ ...NONE, options: { output: 'rows' } });
+			await subscribe(sb(), { url: trigger.url, types: ['order.refund'] });
+			const order = await apiSale(3);
+			const tickets = order.tickets as IDataObject[];
+			await sb().admin('POST', '/faults', {
+				kind: 'status',
+				status: 503,
+				method: 'GET',
+				path: '/orders/{id}',
+				count: 3 * 3,
+			});
+			expect((await refundTicket(order, tickets[0])).status).toBe(200);
+			await trigger.waitForCalls(1);
+			await sb().admin('DELETE', '/faults');
+			expect((await refundTicket(order, tickets[1])).status).toBe(200);
+			await trigger.waitForCalls(2);
+			await sb().advanceClock(FIRST_RETRY);
+			await trigger.waitForCalls(3);
+			expect(trigger.calls.map((c) => c.status)).toEqual([503, 200, 200]);
+			const totals = await refundedOf(order);
+			expect(trigger.executions.map(([item]) => item.json)).toEqual([
+				expect.objectContaining(totals),
+				expect.objectContaining(totals),
+			]);
+			// Forged claims of the refunded tickets, one by one, both, none named: no run more.
+			for (const named of [[tickets[0]], [tickets[1]], tickets.slice(0, 2), []]) {
+				const body = JSON.stringify({
+					id: `forged-${named.length}`,
+					type: 'order.refund',
+					data: { orderId: order.id, ticketIds: named.map((t) => t.ticketId) },
+				});
+				expect(await post(trigger.url, body)).toEqual({ status: 200, text: '' });
+			}
+			expect(trigger.executions).toHaveLength(2);
+			await sb().advanceClock(-FIRST_RETRY);
+		},
+	);
+
+	it(
+		'what None still tells whoever posts (docs/security.md): a claim of a paid order is ' +
+			'answered 200 at once, one of an unpaid order 503 after the 3 s re-check',
+		async () => {
+			const trigger = await triggers.start(NONE);
+			const paid = await payOrder(sb());
+			const unpaid = await reserveOrder(sb());
+			expect((await post(trigger.url, sale(paid.orderId))).status).toBe(200);
+			const ask = async (orderId: number) => {
+				const before = await mark(sb());
+				const started = Date.now();
+				const { status } = await post(trigger.url, sale(orderId, `ask-${orderId}`));
+				return { status, ms: Date.now() - started, reads: (await requestsSince(before)).length };
+			};
+			const [askedPaid, askedUnpaid] = [await ask(paid.orderId), await ask(unpaid.orderId)];
+			console.log(`paid: ${JSON.stringify(askedPaid)}, unpaid: ${JSON.stringify(askedUnpaid)}`);
+			expect([askedPaid.status, askedPaid.reads]).toEqual([200, 1]);
+			expect([askedUnpaid.status, askedUnpaid.reads]).toEqual([503, READS]);
+			expect(askedUnpaid.ms).toBeGreaterThanOrEqual(2_900);
+			expect(trigger.executions).toHaveLength(1);
+		},
+	);
+});
