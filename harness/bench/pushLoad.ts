@@ -132,8 +132,8 @@ export interface LoadResult {
 /**
  * Sends every body to `urls` (round robin: the balancer in front of the webhook processors),
  * `concurrency` at a time, as a sender does: signed anew per attempt, the token header for Header
- * Auth, a 60 s wait for each answer, a non-2xx sent again 1 s later (5 attempts). Then waits for the
- * destination to hold them all (2 minutes at most) and counts what it holds.
+ * Auth, a 60 s wait for each answer, a non-2xx sent again 1 s later (5 attempts). Then waits for
+ * the destination to hold them all (2 minutes at most) and counts what it holds.
  */
 export async function pushLoad(
 	receiver: PushReceiver,

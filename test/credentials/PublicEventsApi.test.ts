@@ -77,7 +77,7 @@ describe('the credential', () => {
 
 	// n8n's HTTP Request node (versions 3 to 4.x) hands n8n legacy options: the address as `uri`,
 	// which n8n reads when there is no `url`, and passes them to authenticate as they are.
-	it("the HTTP Request node's options ({ uri }): the token on the Base URL's origin only", async () => {
+	it("HTTP Request node options ({ uri }): the token on the Base URL's origin only", async () => {
 		const legacy = { headers: {}, method: 'GET', gzip: true, resolveWithFullResponse: true };
 		expect(await authorization(bound, { ...legacy, uri: `${BASE}/api/v2/event-points` })).toBe(
 			'Bearer abc.def.ghi',

@@ -338,7 +338,7 @@ describe('real n8n in queue mode: Redis, Postgres, main, 2 workers, 2 webhook pr
 		},
 	);
 
-	it('the sender hears 2xx only once the execution exists (n8n 2.x; 1.x answers first)', async () => {
+	it('the sender hears 2xx only once the execution exists (2.x; 1.x answers first)', async () => {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId: PUSH_WORKFLOW }));
 		const count = async () =>
 			(

@@ -5,9 +5,13 @@
  * for this run), an n8n API key for the error workflow, the examples, the checkout published.
  * Buyers post to the checkout's production webhook, case by case; each case ends once the error
  * workflow has dealt with every failed run, and the sandbox's scenario report then shows what
- * became of each hold.
+ * became of each hold. One copy has its payment stand-in replaced as the checkout's note says (a
+ * payment provider's API through n8n's HTTP Request node, then a Set node saying paid or declined):
+ * only the provider's decline releases; a charge whose answer is lost keeps the hold.
  */
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 import { SandboxClient } from '../../harness/sandbox/client';
 import { until } from '../../harness/sandbox/push';
@@ -34,8 +38,10 @@ import { publishShop, SHOP_HEADER } from '../../scripts/demo/shop';
 
 const CHECKOUT = 'PeExShopCheckout';
 const RELEASE = 'PeExShopRelease1';
-/** The checkout with its payment step's error output not wired: a declined payment kills it. */
+/** The checkout with its payment step's error output not wired: a failing payment kills it. */
 const UNWIRED = { id: 'PeE2eShopUnwired', path: 'shop-checkout-unwired' };
+/** The checkout with a payment provider in place of the stand-in, as its note says. */
+const PROVIDER = { id: 'PeE2eShopProvider', path: 'shop-checkout-provider' };
 /** The checkout with a payment step slower than the workflow's Timeout Workflow setting. */
 const SLOW = { id: 'PeE2eShopTimeout', path: 'shop-checkout-slow' };
 /** The checkout with a Timeout Workflow setting its payment report outlasts (a slow service). */
@@ -77,17 +83,95 @@ function variant(
 }
 
 /**
- * What a user builds who swaps in their payment node and forgets its error output: a declined
- * payment fails the run (On Error: Stop Workflow) after the hold.
+ * What a user builds who swaps in their payment node and forgets its error output: a payment step
+ * that fails (a provider down, a timeout) fails the run (On Error: Stop Workflow) after the hold.
  */
 function unwired(shipped: Workflow): Workflow {
+	const failing = "throw new Error('The payment provider did not answer');";
 	return {
 		...variant(shipped, UNWIRED, 'payment error output not wired', (node) =>
-			node.name === PAY ? { ...node, onError: 'stopWorkflow' } : node,
+			node.name === PAY
+				? { ...node, onError: 'stopWorkflow', parameters: { ...node.parameters, jsCode: failing } }
+				: node,
 		),
 		connections: { ...shipped.connections, [PAY]: { main: [shipped.connections[PAY].main[0]] } },
 	};
 }
+
+const CHARGE = 'Charge Card';
+const ANSWER = 'Payment Answer';
+
+/**
+ * The checkout with its stand-in replaced as the note says: the payment provider's API through
+ * n8n's HTTP Request node (Never Error and Full Response, a 1 s Timeout, its error output wired as
+ * the stand-in's), then a Set node saying `paid` or `declined` from the provider's answer.
+ */
+function withProvider(shipped: Workflow, providerUrl: string): Workflow {
+	const base = variant(shipped, PROVIDER, 'a payment provider', (node) => node);
+	const stand = (base.nodes as unknown as Array<Node & { position?: number[] }>).find(
+		(n) => n.name === PAY,
+	)!;
+	const charge = {
+		id: randomUUID(),
+		name: CHARGE,
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: stand.position,
+		onError: 'continueErrorOutput',
+		parameters: {
+			method: 'POST',
+			url: `${providerUrl}/v1/charges`,
+			sendBody: true,
+			specifyBody: 'json',
+			jsonBody:
+				'={{ JSON.stringify({ amount: 100, currency: "eur", order: ' +
+				"String($('Hold Best Available').item.json.id) }) }}",
+			options: { timeout: 1000, response: { response: { neverError: true, fullResponse: true } } },
+		},
+	};
+	const flag = (name: string, value: string) => ({
+		id: randomUUID(),
+		name,
+		value,
+		type: 'boolean',
+	});
+	const answer = {
+		id: randomUUID(),
+		name: ANSWER,
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		position: [(stand.position?.[0] ?? 900) + 110, (stand.position?.[1] ?? 0) + 160],
+		parameters: {
+			assignments: {
+				assignments: [
+					flag('paid', "={{ $json.statusCode === 200 && $json.body.status === 'succeeded' }}"),
+					flag('declined', '={{ $json.statusCode === 402 }}'),
+				],
+			},
+			options: {},
+		},
+	};
+	const link = (node: string) => [{ node, type: 'main', index: 0 }];
+	const connections = { ...shipped.connections };
+	delete connections[PAY];
+	connections['Hold Best Available'] = {
+		main: [link(CHARGE), shipped.connections['Hold Best Available'].main[1]],
+	};
+	connections[CHARGE] = { main: [link(ANSWER), link('Payment Unknown')] };
+	connections[ANSWER] = { main: [link('Paid?')] };
+	return {
+		...base,
+		nodes: [
+			...(base.nodes as unknown as Node[]).filter((n) => n.name !== PAY),
+			charge,
+			answer,
+		] as unknown as Example['nodes'],
+		connections,
+	};
+}
+
+/** How the payment provider stand-in answers the next charge. */
+type Provider = 'succeeds' | 'declines' | 'answersLate' | 'fails';
 
 /** A payment step slower than the workflow's Timeout Workflow (1 s): n8n stops the run. */
 function slow(shipped: Workflow): Workflow {
@@ -125,6 +209,10 @@ describe('real n8n: the shop checkout, closed, answers each case and leaves no h
 	let secrets: DemoSecrets;
 	let eventId: number;
 	let v2: boolean;
+	let provider: Server;
+	let providerAnswers: Provider = 'succeeds';
+	/** Charges the provider made, one per card charged. */
+	const charges: string[] = [];
 
 	async function buy(
 		body: unknown,
@@ -164,7 +252,9 @@ describe('real n8n: the shop checkout, closed, answers each case and leaves no h
 	 * first.
 	 */
 	async function settled(): Promise<Run[]> {
-		const checkouts = [CHECKOUT, UNWIRED.id, SLOW.id, LATE.id].map((id) => workflowIds.get(id)!);
+		const checkouts = [CHECKOUT, UNWIRED.id, SLOW.id, LATE.id, PROVIDER.id].map(
+			(id) => workflowIds.get(id)!,
+		);
 		const failedStatuses = v2 ? ['error', 'canceled'] : ['error'];
 		let runs: Run[] = [];
 		await until(
@@ -195,6 +285,26 @@ describe('real n8n: the shop checkout, closed, answers each case and leaves no h
 	const lastRunStatus = async () => (await settled())[0].status;
 
 	beforeAll(async () => {
+		provider = createServer((req, res) => {
+			const chunks: Buffer[] = [];
+			req.on('data', (chunk: Buffer) => chunks.push(chunk));
+			req.on('end', () => {
+				const answer = (status: number, body: object) => {
+					res.writeHead(status, { 'content-type': 'application/json' });
+					res.end(JSON.stringify(body));
+				};
+				if (providerAnswers === 'declines')
+					return answer(402, { error: { code: 'card_declined', message: 'Card declined' } });
+				if (providerAnswers === 'fails') return answer(500, { error: { message: 'Internal' } });
+				// The card is charged at once; the answer comes back at once, or after 3 s.
+				const charge = `ch_${charges.length + 1}`;
+				charges.push(charge);
+				const delay = providerAnswers === 'answersLate' ? 3000 : 0;
+				setTimeout(() => answer(200, { id: charge, status: 'succeeded' }), delay);
+			});
+		});
+		await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
+		const providerUrl = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
 		({ install, sandbox, packed, n8n } = await n8nWithSandbox());
 		v2 = n8nMajor(install) >= 2;
 		const created = await sandbox.admin('POST', '/events', { name: 'Shop e2e', places: PLACES });
@@ -205,19 +315,25 @@ describe('real n8n: the shop checkout, closed, answers each case and leaves no h
 		const shipped = loadExamples().filter((e) => [CHECKOUT, RELEASE].includes(e.id));
 		expect(shipped.map((e) => e.id).sort()).toEqual([CHECKOUT, RELEASE].sort());
 		const checkout = shipped.find((e) => e.id === CHECKOUT) as Workflow;
-		const examples = [...shipped, unwired(checkout), slow(checkout), late(checkout)];
+		const examples = [
+			...shipped,
+			unwired(checkout),
+			slow(checkout),
+			late(checkout),
+			withProvider(checkout, providerUrl),
+		];
 		secrets = demoSecrets();
 		workflowIds = await importDemo(server, cookie, sandbox.sandbox, secrets, examples);
 		const shop = await publishShop(server, cookie, examples, workflowIds, v2);
 		expect(shop?.keyed).toBe(true);
 		checkoutUrl = shop!.url;
-		for (const { id } of [UNWIRED, SLOW, LATE])
+		for (const { id } of [UNWIRED, SLOW, LATE, PROVIDER])
 			await server.activateWorkflow(cookie, workflowIds.get(id)!);
 		// n8n answers before the webhooks are served (404 until then); a call without the key
 		// starts no run.
 		for (const url of [
 			checkoutUrl,
-			...[UNWIRED, SLOW, LATE].map((w) => `${server.url}/webhook/${w.path}`),
+			...[UNWIRED, SLOW, LATE, PROVIDER].map((w) => `${server.url}/webhook/${w.path}`),
 		])
 			await until(
 				async () => (await fetch(url, { method: 'POST' })).status === 403,
@@ -236,6 +352,8 @@ describe('real n8n: the shop checkout, closed, answers each case and leaves no h
 		n8n?.cleanup();
 		packed?.cleanup();
 		await sandbox?.stop();
+		provider?.closeAllConnections();
+		await new Promise((resolve) => (provider ? provider.close(resolve) : resolve(undefined)));
 	});
 
 	it('a call without the key, or with another, is refused (403): no run, no hold', async () => {
@@ -480,34 +598,35 @@ describe('real n8n: the shop checkout, closed, answers each case and leaves no h
 	);
 
 	it(
-		'a run that dies after its hold (payment error output not wired): the error workflow ' +
-			'reads the run through the n8n API and releases its hold',
+		'a run that dies in its payment step (its error output not wired): the card may have been ' +
+			'charged, so the error workflow reads the run through the n8n API and keeps the hold; it ' +
+			'ends at its deadline',
 		async () => {
-			await sandbox.startScenario('shop: run dies');
+			await sandbox.startScenario('shop: run dies paying');
 
-			const { status, body } = await buy(
-				{ eventId, quantity: 2, failPayment: true },
-				{ path: UNWIRED.path },
-			);
+			const { status, body } = await buy({ eventId, quantity: 2 }, { path: UNWIRED.path });
 
 			// No Respond to Webhook ran: n8n answers for the failed run itself (1.x: an empty 200).
 			expect([status, body]).toEqual(
 				v2 ? [500, expect.objectContaining({ message: 'Error in workflow' })] : [200, ''],
 			);
+			await settled();
+			expect((await sandbox.scenarioReport()).holds).toEqual({
+				...NO_HOLDS,
+				created: 1,
+				leftBehind: 1,
+			});
+			await sandbox.advanceClock(16 * MINUTE);
 			const found = await report();
-			expect([found.holds, found.placesSold, found.paymentsForLostHolds]).toEqual([
-				{ ...NO_HOLDS, created: 1, released: 1 },
-				0,
-				0,
-			]);
+			expect([found.holds, found.placesSold]).toEqual([{ ...NO_HOLDS, created: 1, expired: 1 }, 0]);
 		},
 	);
 
 	it(
-		"a run stopped by the workflow's timeout after its hold: the error workflow releases it " +
-			'(1.x starts none: the hold ends at its deadline)',
+		"a run stopped by the workflow's timeout while its payment step ran: the hold is kept " +
+			'(the card may have been charged) and ends at its deadline',
 		async () => {
-			await sandbox.startScenario('shop: run times out');
+			await sandbox.startScenario('shop: run times out paying');
 
 			const { status, body } = await buy({ eventId, quantity: 1 }, { path: SLOW.path });
 
@@ -522,24 +641,126 @@ describe('real n8n: the shop checkout, closed, answers each case and leaves no h
 				30_000,
 				250,
 			);
-			if (!v2) {
-				// 1.x starts no error workflow for a run its timeout stopped: the hold ends at its
-				// deadline. (An absence: waited for well past the < 1 s 2.x takes to start it.)
-				const releases = (await executions(workflowIds.get(RELEASE)!)).length;
-				await new Promise((resolve) => setTimeout(resolve, 5000));
-				expect((await executions(workflowIds.get(RELEASE)!)).length).toBe(releases);
-				expect((await sandbox.scenarioReport()).holds.leftBehind).toBe(1);
-				await sandbox.advanceClock(16 * MINUTE);
-				expect((await report()).holds).toEqual({ ...NO_HOLDS, created: 1, expired: 1 });
-				return;
-			}
+			// 2.x starts the error workflow (which keeps the hold); 1.x starts none for a run its
+			// timeout stopped.
+			await settled();
+			expect((await sandbox.scenarioReport()).holds.leftBehind).toBe(1);
+			await sandbox.advanceClock(16 * MINUTE);
+			expect((await report()).holds).toEqual({ ...NO_HOLDS, created: 1, expired: 1 });
+		},
+	);
+
+	it(
+		'a declined payment whose release failed: the run chose to release, so the error ' +
+			'workflow releases the hold',
+		async () => {
+			await sandbox.startScenario('shop: release fails');
+			await sandbox.admin('POST', '/faults', {
+				kind: 'status',
+				status: 503,
+				body: { code: 'unavailable', message: 'Try again later' },
+				count: 1,
+				...STATUS_PUT,
+			});
+
+			const { status, body } = await buy({ eventId, quantity: 1, failPayment: true });
+
+			expect([status, body]).toEqual([
+				402,
+				{
+					paid: false,
+					orderId: expect.any(String),
+					seatsReleased: false,
+					message: 'Your payment was declined: nothing was charged.',
+				},
+			]);
 			const found = await report();
 			expect([found.holds, found.placesSold]).toEqual([
 				{ ...NO_HOLDS, created: 1, released: 1 },
 				0,
 			]);
+			expect((await order(body.orderId)).status).toBe('expired');
 		},
 	);
+
+	describe("the stand-in replaced by a payment provider, as the checkout's note says", () => {
+		const pay = async (answers: Provider) => {
+			providerAnswers = answers;
+			const charged = charges.length;
+			const answer = await buy({ eventId, quantity: 1 }, { path: PROVIDER.path });
+			return { ...answer, charged: charges.length - charged };
+		};
+
+		it('the provider charges: 200 with the tickets, the order paid', async () => {
+			await sandbox.startScenario('shop: provider charges');
+
+			const { status, body, charged } = await pay('succeeds');
+
+			expect([status, body.tickets?.length, charged]).toEqual([200, 1, 1]);
+			expect((await order(body.orderId)).status).toBe('paid');
+			expect((await report()).holds).toEqual({ ...NO_HOLDS, created: 1, paid: 1 });
+		});
+
+		it('the provider declines (402): 402 "nothing was charged", the seats released', async () => {
+			await sandbox.startScenario('shop: provider declines');
+
+			const { status, body, charged } = await pay('declines');
+
+			expect([status, body, charged]).toEqual([
+				402,
+				{
+					paid: false,
+					orderId: expect.any(String),
+					seatsReleased: true,
+					message:
+						'Your payment was declined: nothing was charged. The seats held for you are released.',
+				},
+				0,
+			]);
+			expect((await report()).holds).toEqual({ ...NO_HOLDS, created: 1, released: 1 });
+		});
+
+		it.each([
+			['charges the card, its answer later than the 1 s Timeout', 'answersLate', 1],
+			['fails (500): the charge unknown', 'fails', 0],
+		] as const)(
+			'the provider %s: never "nothing was charged"; 202 "being confirmed, do not pay again", ' +
+				'the hold kept by the checkout and by the error workflow, the run failed naming the ' +
+				'order and what to check with the provider',
+			async (_, answers, charges) => {
+				await sandbox.startScenario(`shop: provider ${answers}`);
+
+				const { status, body, charged } = await pay(answers);
+
+				expect([status, body, charged]).toEqual([
+					202,
+					{ pending: true, orderId: expect.any(String), message: expect.any(String) },
+					charges,
+				]);
+				expect(body.message).toBe(
+					'Your payment is being confirmed. Do not pay again: we will send your tickets, or ' +
+						'refund you, as soon as it is confirmed.',
+				);
+				expect(body.message).not.toMatch(NOT_FOR_BUYERS);
+				await settled();
+				const runs = await executions(workflowIds.get(PROVIDER.id)!);
+				expect(runs[0].status).toBe('error');
+				const failed = await server.rest(cookie, 'GET', `/executions/${runs[0].id}`);
+				expect(JSON.stringify(failed)).toContain(
+					`Order ${body.orderId}: the payment step gave no clear answer`,
+				);
+				expect(JSON.stringify(failed)).toContain('Look the payment up with your payment provider');
+				expect((await order(body.orderId)).status).toBe('reserved_to_time');
+				expect((await sandbox.scenarioReport()).holds).toEqual({
+					...NO_HOLDS,
+					created: 1,
+					leftBehind: 1,
+				});
+				await sandbox.advanceClock(16 * MINUTE);
+				expect((await report()).holds).toEqual({ ...NO_HOLDS, created: 1, expired: 1 });
+			},
+		);
+	});
 
 	it(
 		'a run stopped while its payment report is on the way: the error workflow keeps the hold, ' +

@@ -3,10 +3,12 @@
  * sandbox: the credential's token is fetched once and stored by n8n across executions, and
  * renewed by n8n after it expires (the 401 makes n8n call preAuthentication again and repeat
  * the request); after the credential's Base URL is edited, the stored token is not sent to the new
- * address: a /token request there comes first.
+ * address: a /token request there comes first. In n8n's own HTTP Request node the credential adds
+ * the token to the API's address only.
  */
 import { randomUUID } from 'node:crypto';
 
+import { Receiver } from '../../harness/net/receiver';
 import { expectNoSecrets, secretsOf } from '../../harness/secrets';
 import { SandboxClient } from '../../harness/sandbox/client';
 import {
@@ -21,6 +23,7 @@ import { manualTrigger } from '../../harness/bench/workflows';
 
 const CREDENTIAL = { id: 'PeE2eCredToken01', name: 'Public Events sandbox (e2e)' };
 const WORKFLOW_ID = 'PeE2eWfToken0001';
+const HTTP_WORKFLOW_ID = 'PeE2eWfTokenHttp';
 const NODE = 'Public Events';
 
 function workflow() {
@@ -133,6 +136,58 @@ describe('real n8n: token stored across executions and renewed on expiry', () =>
 			const newToken = await storedToken();
 			expect(newToken).not.toBe('');
 			expect(newToken).not.toBe(oldToken);
+		},
+	);
+
+	it(
+		"n8n's HTTP Request node with this credential: the API gets the token, another address " +
+			"none (n8n hands the credential the node's { uri } options)",
+		async () => {
+			const elsewhere = await Receiver.start();
+			try {
+				const api = `${sandbox.sandbox.baseUrl.replace(/\/+$/, '')}/api/v2/event-points`;
+				const request = (name: string, url: string) => ({
+					id: randomUUID(),
+					name,
+					type: 'n8n-nodes-base.httpRequest',
+					typeVersion: 4.2,
+					position: [240, 0],
+					parameters: {
+						url,
+						authentication: 'predefinedCredentialType',
+						nodeCredentialType: 'publicEventsApi',
+						options: {},
+					},
+					credentials: { publicEventsApi: CREDENTIAL },
+				});
+				const httpWorkflow = {
+					id: HTTP_WORKFLOW_ID,
+					name: 'e2e: the credential in the HTTP Request node',
+					active: false,
+					settings: { executionOrder: 'v1' },
+					nodes: [
+						{ id: randomUUID(), position: [0, 0], ...manualTrigger },
+						request('To the API', `${api}?page=1&itemsPerPage=1`),
+						request('Elsewhere', `${elsewhere.url}/collect`),
+					],
+					connections: {
+						Start: { main: [[{ node: 'To the API', type: 'main', index: 0 }]] },
+						'To the API': { main: [[{ node: 'Elsewhere', type: 'main', index: 0 }]] },
+					},
+				};
+				await n8n.importWorkflow(httpWorkflow);
+				const { lastSeq } = sandbox.app.log;
+				const run = await n8n.execute(HTTP_WORKFLOW_ID);
+				expect(run.status).toBe('success');
+				expect(
+					sandbox.app.log.since(lastSeq).map((e) => `${e.method} ${e.route} ${e.status}`),
+				).toEqual(['GET /event-points 200']);
+				expect(elsewhere.requests.map((r) => [r.path, r.headers.authorization])).toEqual([
+					['/hook/collect', undefined],
+				]);
+			} finally {
+				await elsewhere.close();
+			}
 		},
 	);
 

@@ -49,7 +49,7 @@ const upToHold = {
 	'Hold Best Available': ran([ORDER], []),
 };
 
-describe('the shop error workflow: a hold is released only when no payment can have started', () => {
+describe('the shop error workflow: a hold released only when no payment can have started', () => {
 	it('stopped right after its hold, the payment step still queued: released', () => {
 		expect(released(upToHold, 'Hold Best Available', ['Take Payment (replace me)'])).toEqual([
 			'700001',
@@ -105,7 +105,7 @@ describe('the shop error workflow: a hold is released only when no payment can h
 		expect(released(runData, last)).toEqual([]);
 	});
 
-	it('a decline whose Release Hold failed: the run chose to release, so it is released again', () => {
+	it('a decline whose Release Hold failed: the run chose to release, so released again', () => {
 		const runData = {
 			...upToHold,
 			'Take Payment (replace me)': ran([{ declined: true }], []),

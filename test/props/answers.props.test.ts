@@ -434,7 +434,7 @@ const FOUND: Case[] = [
 	},
 ];
 
-describe('a write answered in any way: never an order the service did not apply, nor another', () => {
+describe('a write answered any way: never an order the service did not apply, nor another', () => {
 	it.each(REVIEWED.map((c) => [JSON.stringify(c), c] as const))('reviewed %s', async (_, c) => {
 		await run(c);
 	});

@@ -161,7 +161,8 @@ describe('Create, answer lost: one order at most, never taken on trust', () => {
 			expect(sent(log, 'POST', '/orders')).toBe(1);
 			expect(error?.message).toBe(
 				`Creating an order on event ${eventId()} was NOT applied: the service answered 503 (a ` +
-					`server error) instead of the result, so ${searched(free.ids)}. It is safe to run it again.`,
+					`server error) instead of the result, so ${searched(free.ids)}. ` +
+					'It is safe to run it again.',
 			);
 			expect((error as { context?: IDataObject }).context?.writeCheck).toMatchObject({
 				outcome: 'notApplied',

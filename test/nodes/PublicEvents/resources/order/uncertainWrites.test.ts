@@ -271,7 +271,7 @@ describe.each(writes)('$operation, answer lost', ({ operation, route, prepare })
 	);
 });
 
-describe('a 2xx the node cannot read, or without the order: the service took it, never "NOT applied"', () => {
+describe('a 2xx unreadable or without the order: the service took it, never "NOT applied"', () => {
 	it.each([
 		[
 			'malformed JSON',
@@ -333,7 +333,7 @@ describe("refused: an answered refusal says so, with the service's words", () =>
 		},
 	);
 
-	it('409 on an order the change cannot apply to: "Refused: … was NOT applied", its state read', async () => {
+	it('409 on an order the change does not fit: "Refused … NOT applied", state read', async () => {
 		const { id } = await held(1);
 		await setStatus(id, 'expired');
 		const { error, log } = await runWith(undefined, 'changeStatus', {
@@ -388,7 +388,7 @@ describe("refused: an answered refusal says so, with the service's words", () =>
 		});
 	});
 
-	it('422 on Create (limit): "Refused: … was NOT applied", the service\'s words; nothing is read back', async () => {
+	it('422 on Create (limit): "Refused … NOT applied", the service\'s words, no read', async () => {
 		const free = await sb().freePlaces(eventId(), 1);
 		const limit = await runWith(
 			{
