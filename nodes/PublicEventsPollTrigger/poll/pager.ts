@@ -112,6 +112,11 @@ class Order {
 		return this.ascending && !this.descending;
 	}
 
+	/** A fall seen and no rise (see oldestFirst). */
+	get newestFirst(): boolean {
+		return this.descending && !this.ascending;
+	}
+
 	see(records: FeedRecord[]) {
 		for (const { time } of records) {
 			if (this.last !== undefined && time < this.last) this.ascending = false;
@@ -234,6 +239,7 @@ async function readPages(
 	request: WindowRequest,
 ): Promise<{ kept: Kept; cutAt?: Page }> {
 	const { pass, budget } = request;
+	const asked = Date.parse(afterParam(request.lower));
 	const kept = new Kept(request);
 	// A pass goes on in a list that was in no usable order.
 	const order = new Order(!pass);
@@ -273,9 +279,9 @@ async function readPages(
 		previous = page.entries;
 		lastRead = page;
 		if (!page.full) return (reading = false);
-		// Newest first so far: a page wholly before the window ends it (a service that ignores the
-		// filter).
-		if (order.descending && fresh.length > 0 && fresh.every((r) => r.time < request.lower))
+		// Newest first so far: a page wholly before what the filter asked (whole seconds) ends it (a
+		// service that ignores the filter). Records of the window's first second are no sign of that.
+		if (order.newestFirst && fresh.length > 0 && fresh.every((r) => r.time < asked))
 			return (reading = false);
 		if (kept.size >= request.limit || (budget && !budget.allowsPage())) return cut(page);
 		if (page.span.end >= MAX_RECORDS) throw tooLong(request.path);

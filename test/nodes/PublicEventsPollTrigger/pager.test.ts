@@ -213,6 +213,19 @@ describe('Poll Trigger: windows of several pages', () => {
 	);
 
 	it(
+		'a first page all of the second the window starts in (Start From within it) is no sign ' +
+			'of a filter ignored: the reading goes on to the sales after it',
+		async () => {
+			await sb.advanceClock(10 * MINUTE);
+			const second = Math.floor((sb.app.clock.now() - 5 * MINUTE) / 1000) * 1000;
+			sellInside(120, second);
+			const later = sellInside(20, second + MINUTE);
+			const node = widgetTrigger({ startFrom: new Date(second + 500).toISOString() });
+			expect(idsOf(await node.poll()).sort()).toEqual(later.sort());
+		},
+	);
+
+	it(
 		`a catch-up emits at most ${RECORDS_PER_POLL} records a poll, ` +
 			`oldest first, each chunk saved; the next poll goes on`,
 		async () => {
