@@ -30,7 +30,8 @@ export interface SaleRow extends IDataObject {
 export interface RefundRow extends IDataObject {
 	orderId: string | null;
 	type: 'refund';
-	status: 'refund';
+	/** `refund`, or for an order made through the API its status (`paid` while tickets stand). */
+	status: string;
 	eventPointId: string | null;
 	eventName: string | null;
 	refundId: string | null;
@@ -107,7 +108,9 @@ const sumOf = (tickets: IDataObject[]) => {
 /**
  * A paid order (widget or API) as a row; eventName is filled in later (withEventNames). An order
  * made through the API totals its live tickets only, so one read after a refund would show less
- * than was sold: its row sums every ticket's price, the sale's own amount.
+ * than was sold: read with its tickets (push), its row sums every ticket's price, the sale's own
+ * amount, whenever it is read. A list gives no tickets (poll): an order first listed after a
+ * partial refund shows the total left.
  */
 export function saleRow(json: IDataObject, source: SaleRow['source']): SaleRow {
 	const total = money(json.totalPrice);
@@ -153,7 +156,7 @@ export function refundRow(json: IDataObject): RefundRow {
  * its own for these (no id, no time, one ticket at a time), so the row states what the order shows
  * refunded so far (every refunded ticket, their price), and `at` (the notification's time) when
  * the order gives no time. Upserted by orderId, the row read last is right whichever refund it was
- * read for.
+ * read for. Its status is the order's: `paid` while some tickets stand.
  */
 export function orderRefundRow(order: IDataObject, at: string | null): RefundRow {
 	const tickets = ticketsOf(order);
@@ -161,7 +164,7 @@ export function orderRefundRow(order: IDataObject, at: string | null): RefundRow
 	return {
 		orderId: changeId(order.id),
 		type: 'refund',
-		status: 'refund',
+		status: text(order.status) ?? 'refund',
 		eventPointId: eventOf(order),
 		eventName: null,
 		refundId: null,

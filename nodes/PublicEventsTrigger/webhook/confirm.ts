@@ -44,6 +44,30 @@ export interface Shown {
 	eventPointId: string | null;
 	/** The record's own time (ISO), when it has one. */
 	occurredAt: string | null;
+	/** A refund of an API order: the order and the refunded tickets the claim stands for. */
+	refund?: { orderId: string; tickets: string[] };
+}
+
+const ticketKey = (orderId: string, ticket: string) => `refund:${orderId}:${ticket}`;
+
+/**
+ * A refund of an API order narrowed to the tickets no run of this process stood for yet
+ * (`ran(key)`): a claim naming no ticket shows every refunded one, and keyed by all of them it
+ * would name a change no delivery made (a second refund record of the first ticket). Undefined
+ * when every ticket ran: a repeat.
+ */
+export function withoutRun(shown: Shown, ran: (key: string) => boolean): Shown | undefined {
+	if (!shown.refund || shown.refund.tickets.length === 0) return shown;
+	const { orderId, tickets } = shown.refund;
+	const fresh = tickets.filter((ticket) => !ran(ticketKey(orderId, ticket)));
+	if (fresh.length === 0) return undefined;
+	if (fresh.length === tickets.length) return shown;
+	return {
+		...shown,
+		key: dedupeKey({ type: 'refund', orderId, ticketIds: fresh }),
+		seen: fresh.map((ticket) => ticketKey(orderId, ticket)),
+		refund: { orderId, tickets: fresh },
+	};
 }
 
 export type Confirmation =
@@ -105,14 +129,16 @@ async function confirmOrder(
 		};
 	}
 	const key = dedupeKey({ type, orderId, ticketIds: shown.tickets });
-	const seen = shown.tickets.map((ticket) => `refund:${orderId}:${ticket}`);
+	const seen = shown.tickets.map((ticket) => ticketKey(orderId, ticket));
 	return {
 		status: 'confirmed',
 		key,
 		seen: seen.length > 0 ? seen : [key],
 		read,
 		eventPointId,
-		occurredAt: isoOf(order.refundedAt),
+		// An order partly refunded has no refund time: the time it was confirmed stands for it.
+		occurredAt: isoOf(order.refundedAt) ?? new Date().toISOString(),
+		refund: { orderId, tickets: shown.tickets },
 	};
 }
 

@@ -66,6 +66,11 @@ function remember(scope: Scope, key: string, at: number) {
 	}
 }
 
+/** Whether a run of this trigger in this process stood for `key` (answered 2xx). */
+export function ran(this: IWebhookFunctions, key: string): boolean {
+	return scopeOf(this).seen.has(compact(key));
+}
+
 /** The outcome of a delivery in flight, or undefined when it takes longer than COPY_WAIT_MS. */
 async function outcomeOf(inFlight: Promise<boolean>): Promise<boolean | undefined> {
 	for (let waited = 0; waited < COPY_WAIT_MS; waited += WAIT_STEP_MS) {

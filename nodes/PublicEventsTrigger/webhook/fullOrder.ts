@@ -121,10 +121,11 @@ async function readWidget(
 		{ retry: FETCH_RETRY },
 		bounds,
 	);
-	// Not found within the bounds: not listed yet, or behind more records than one look reads.
+	// Not listed yet: a later delivery may find it. Behind more records than one lookup reads: a
+	// later one finds more in front of it, so the run starts now, saying so.
 	return 'record' in found
 		? { source: widgetSource(type), record: found.record }
-		: { source: widgetSource(type), missing: found.missing, later: true };
+		: { source: widgetSource(type), missing: found.missing, later: found.beyond !== true };
 }
 
 async function readOrder(

@@ -1,8 +1,8 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { completeItem } from './complete';
-import { confirmClaim } from './confirm';
-import { takeDelivery } from './dedupe';
+import { confirmClaim, withoutRun } from './confirm';
+import { ran, takeDelivery } from './dedupe';
 import { DEFAULT_MAX_BODY_KB } from './description';
 import { deliveryKeys, itemKey } from './keys';
 import { readNotification, type Notification } from './normalize';
@@ -119,19 +119,21 @@ async function confirmed(
 		);
 		return later(context, NOT_CONFIRMED);
 	}
-	const taken = await takeDelivery.call(context, { keys: verdict.seen, every: true });
+	const fresh = withoutRun(verdict, (key) => ran.call(context, key));
+	if (!fresh) return emptyOk(context);
+	const taken = await takeDelivery.call(context, { keys: fresh.seen, every: true });
 	if (taken === 'busy') return later(context, NOT_CONFIRMED);
 	if (taken !== 'new') return emptyOk(context);
 	const shown: Notification = {
 		...notification,
 		deliveryId: null,
-		eventPointId: verdict.eventPointId,
-		occurredAt: verdict.occurredAt,
+		eventPointId: fresh.eventPointId,
+		occurredAt: fresh.occurredAt,
 		payload: {},
 	};
-	const completed = await completeItem.call(context, shown, verdict.read);
+	const completed = await completeItem.call(context, shown, fresh.read);
 	if ('later' in completed) return later(context, NOT_CONFIRMED);
-	return start(context, shown, completed.item, verdict.key);
+	return start(context, shown, completed.item, fresh.key);
 }
 
 export async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {

@@ -30,8 +30,12 @@ export interface WidgetClaim {
 	occurredAt: string | null;
 }
 
-/** `missing`: not found within the bounds; it may be listed later (or not be this key's). */
-export type WidgetLookup = { record: IDataObject } | { missing: string };
+/**
+ * `missing`: not found; it may be listed later (or not be this key's). `beyond`: the pages the
+ * bounds allow were read and the list went on: more records came after it than one lookup reads,
+ * and later lookups, from the same time, find more of them, never fewer.
+ */
+export type WidgetLookup = { record: IDataObject } | { missing: string; beyond?: boolean };
 
 export interface LookupBounds {
 	/** Pages read per look after the newest one. */
@@ -118,6 +122,7 @@ export async function findWidgetRecord(
 		}
 		const more = from === undefined ? 'more' : 'oldest first';
 		return {
+			beyond: true,
 			missing:
 				`${what} is not among the records of GET ${spec.path}` +
 				`${from === undefined ? '' : ` from ${from} on`} that one delivery reads (the newest ` +
