@@ -258,23 +258,25 @@ async function readPages(
 	const take = (page: Page | undefined): boolean => {
 		// No page: the budget left none to send.
 		if (!page) return cut(lastRead);
+		const fresh = page.records.filter((record) => !read.has(record.id));
+		const lastTime = order.last;
+		// This page's records tell the order too, which pages all of one time do not.
+		order.see(fresh);
 		if (previous && !linked(previous, page)) {
 			if (order.oldestFirst) {
 				// What follows the last record read is newer: the next poll starts there.
-				kept.stopAt(order.last ?? request.lower);
+				kept.stopAt(lastTime ?? request.lower);
 				return (reading = false);
 			}
 			// Anywhere in the window: the feed keeps its place.
 			kept.stopAt(request.lower);
 		}
-		const fresh = page.records.filter((record) => !read.has(record.id));
 		if (page.full && page.entries.every(({ id }) => read.has(id)))
 			throw new Error(
 				`Page ${page.span.page} of GET ${request.path} (${page.span.size} a page) brings ` +
 					'nothing new: the service seems to ignore the page parameter',
 			);
 		page.entries.forEach(({ id }) => read.add(id));
-		order.see(fresh);
 		kept.add(fresh);
 		previous = page.entries;
 		lastRead = page;
