@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 
 import { ExecutionLifecycleHooks, InstanceSettings } from 'n8n-core';
@@ -245,14 +246,15 @@ export function buildAdditionalData(
 		throw new Error(`engine harness: ${what} is not supported`);
 	};
 	const base = 'http://localhost:5678';
+	// A new id per run, as n8n gives: the node keeps what it must per execution (retryGuard.ts).
+	const executionId = `harness-${randomUUID()}`;
 	return {
 		// Without a store, credential access fails as in n8n with nothing saved.
 		credentialsHelper: credentialsHelper ?? new CredentialStore([]),
 		// Contexts call hooks (e.g. sendMessageToUI); without handlers they do nothing.
 		hooks:
-			extra.hooks ??
-			new ExecutionLifecycleHooks(extra.mode ?? 'manual', 'harness-execution', {} as never),
-		executionId: 'harness-execution',
+			extra.hooks ?? new ExecutionLifecycleHooks(extra.mode ?? 'manual', executionId, {} as never),
+		executionId,
 		currentNodeExecutionIndex: 0,
 		currentNodeParameters: extra.currentNodeParameters,
 		restApiUrl: `${base}/rest`,

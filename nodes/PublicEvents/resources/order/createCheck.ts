@@ -104,8 +104,17 @@ export function createCheck(
 	const elsewhere = new Set<string>();
 	return {
 		change: `Creating an order on event ${eventId}`,
-		// Create answers the new order without tickets: its ID and a live status show it made.
-		shownBy: (answer) => orderIdOf(answer) !== undefined && live(answer),
+		// The answer shows the order made only when it holds these places: a service answering with
+		// an order of the key's that exists already (a cached or replayed answer) would hand this
+		// buyer another's. Create answers without tickets: the order named is read once.
+		shownBy: (answer) =>
+			orderIdOf(answer) !== undefined && live(answer) && samePlaces(placeIdsOf(answer), places),
+		async shownOnRead(answer, settings) {
+			const id = orderIdOf(answer);
+			if (id === undefined || !live(answer) || placeIdsOf(answer).length > 0) return false;
+			const order = await readOrder.call(this, id, settings).catch(() => undefined);
+			return order !== undefined && live(order) && samePlaces(placeIdsOf(order), places);
+		},
 		names: orderIdOf,
 		async find(settings, _before, answer: Answer): Promise<ReadBack> {
 			if (answer.orderId !== undefined) {

@@ -2,6 +2,7 @@ import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-work
 
 import { path } from '../../../shared/path';
 import { apiRequest } from '../../../shared/transport';
+import { orderIdOf, readOrder } from './readBack';
 
 interface Hold {
 	/** The input item, counted from 0 as n8n does; messages count from 1 (`itemWord`). */
@@ -116,6 +117,30 @@ function keeps(context: IExecuteFunctions, item: number): boolean {
 const RELEASE = 'Order > Change Status > Release Hold';
 
 /**
+ * Releases a hold and says what became of it: released only when the answer or a read of the
+ * order shows it expired (a 2xx alone does not: a 202 may never land, a 200 may show it held).
+ */
+async function release(context: IExecuteFunctions, hold: Hold): Promise<string> {
+	const settings = { itemIndex: hold.item };
+	const route = path`/orders/${hold.order}/status`;
+	const answer = (await apiRequest.call(
+		context,
+		'PUT',
+		route,
+		{ body: { toStatus: 'expired' } },
+		settings,
+	)) as IDataObject | undefined;
+	const shown =
+		answer && orderIdOf(answer) === hold.order
+			? answer
+			: await readOrder.call(context, hold.order, settings);
+	const status = String(shown.status ?? 'without a status');
+	return status === 'expired'
+		? 'was released'
+		: `was asked to be released, but it is ${status}: it may still be held`;
+}
+
+/**
  * When `failed` (an input item) stops the run, the orders earlier items made are released (unless
  * their Options say Keep Holds When a Later Item Fails) and every order the run booked places into
  * is named in the error, with what became of it: no hold is left behind unnamed.
@@ -138,14 +163,7 @@ export async function afterStoppedRun(
 			words.push(`${what} is still held`);
 		} else {
 			try {
-				await apiRequest.call(
-					context,
-					'PUT',
-					path`/orders/${hold.order}/status`,
-					{ body: { toStatus: 'expired' } },
-					{ itemIndex: hold.item },
-				);
-				words.push(`${what} was released`);
+				words.push(`${what} ${await release(context, hold)}`);
 			} catch (failure) {
 				const why = (failure as Error).message.replace(/\.$/, '');
 				words.push(`${what} could not be released (${why}): it may still be held`);

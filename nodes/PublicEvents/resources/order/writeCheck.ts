@@ -16,6 +16,7 @@ import {
 import { apiError, type ApiFailure } from '../../../shared/transport/errors';
 import { answerOf, causeOf, isFinal, type Answer } from './lostAnswer';
 import { withOrderId } from './ids';
+import { earlierUncertain, keepIfUncertain } from './retryGuard';
 
 /** An AI tool's words on a write's errors (those below): what they say about calling it again. */
 export const AFTER_A_WRITE =
@@ -65,6 +66,15 @@ export interface WriteCheck {
 	shownBy: (answer: IDataObject, before: IDataObject | undefined) => boolean;
 	/** The order a 2xx answer names, when it is a new one (Create): read back by that ID. */
 	names?: (answer: IDataObject) => string | undefined;
+	/**
+	 * For an answer that names an order but cannot show the change by itself (Create answers
+	 * without tickets): whether the order, read once, shows it. Else the state is read back.
+	 */
+	shownOnRead?: (
+		this: IExecuteFunctions,
+		answer: IDataObject,
+		settings: RequestSettings,
+	) => Promise<boolean>;
 	/**
 	 * A refusal (400, 409, 422) is checked against the order first: a request that reached the
 	 * service twice (a proxy resending an idempotent PUT after the first applied) is refused the
@@ -193,6 +203,19 @@ export async function checkedWrite(
 	write: OrderWrite,
 	settings: RequestSettings & { options?: IDataObject },
 ): Promise<IDataObject> {
+	const earlier = earlierUncertain(this, settings.itemIndex);
+	if (earlier) throw earlier;
+	return await writeOnce.call(this, write, settings).catch(async (error: unknown) => {
+		keepIfUncertain(this, settings.itemIndex, error);
+		return await Promise.reject(error);
+	});
+}
+
+async function writeOnce(
+	this: IExecuteFunctions,
+	write: OrderWrite,
+	settings: RequestSettings & { options?: IDataObject },
+): Promise<IDataObject> {
 	const { check, method } = write;
 	let before: IDataObject | undefined;
 	try {
@@ -216,6 +239,7 @@ export async function checkedWrite(
 			settings,
 		)) as IDataObject;
 		if (check.shownBy(answered, before)) return withOrderId(answered);
+		if (await check.shownOnRead?.call(this, answered, settings)) return withOrderId(answered);
 		// A 2xx that does not show the change: the service took the write; the state says the rest.
 		const { status, empty } = successOf(answered) ?? { empty: false };
 		const said = `the service answered ${status ?? 'with a success'}`;
