@@ -269,6 +269,38 @@ async function runCase({ setup, steps }: { setup: Setup; steps: Step[] }): Promi
 			},
 			credentials: credentialFor(sb).store,
 		});
+		/**
+		 * Changes every copy of the trigger's state: n8n's memory and database, under any name, and the
+		 * mirrors.
+		 */
+		const rewriteStates = (change: (state: IDataObject) => void) => {
+			const rewrite = (json: string) => {
+				const data = JSON.parse(json) as IDataObject;
+				const mirrors = (data.global as IDataObject | undefined)?.publicEventsPollSeeds;
+				const states = [
+					...Object.entries(data)
+						.filter(([key]) => key.startsWith('node:'))
+						.map(([, value]) => (value as IDataObject).publicEventsPoll),
+					...Object.values((mirrors ?? {}) as IDataObject),
+				] as Array<IDataObject | undefined>;
+				for (const state of states) if (state) change(state);
+				return JSON.stringify(data);
+			};
+			if (node.staticData !== undefined) node.staticData = rewrite(node.staticData);
+			if (node.saved !== undefined) node.saved = rewrite(node.saved);
+		};
+		/**
+		 * Time passes, for n8n as for the service, though this machine's clock stands still: what the
+		 * trigger saved of the service's clock against n8n's moves on with it, as it would (so that only
+		 * a step back moves the service's clock against n8n's).
+		 */
+		const passTime = async (ms: number) => {
+			await sb.advanceClock(ms);
+			rewriteStates((state) => {
+				for (const feed of Object.values((state.feeds ?? {}) as Record<string, IDataObject>))
+					if (typeof feed.offset === 'number') feed.offset += ms;
+			});
+		};
 		const emitted: string[] = [];
 		let shifted = 0;
 		const record = (result: PollResult, label: string) => {
@@ -292,7 +324,7 @@ async function runCase({ setup, steps }: { setup: Setup; steps: Step[] }): Promi
 			order: Math.max(0, ...store.orders.keys()),
 		};
 		// Past the overlap and the lag: records dated back by the steps stay after the activation.
-		await sb.advanceClock((setup.lagMinutes + setup.overlapMinutes + 1) * MINUTE);
+		await passTime((setup.lagMinutes + setup.overlapMinutes + 1) * MINUTE);
 
 		const sell = async (count: number, at?: number) => {
 			const answers = await Promise.all(
@@ -332,30 +364,15 @@ async function runCase({ setup, steps }: { setup: Setup; steps: Step[] }): Promi
 				app.clock.now() - minutes * MINUTE,
 			);
 		/** The saved event list, read again at the next poll (it is 15 minutes old on n8n's clock). */
-		const ageEventList = () => {
-			// Time passes for n8n's database copy too: a restart goes back to a list as old.
-			const aged = (json: string) => {
-				const data = JSON.parse(json) as IDataObject;
-				const mirrors = (data.global as IDataObject | undefined)?.publicEventsPollSeeds;
-				const states = [
-					...Object.entries(data)
-						.filter(([key]) => key.startsWith('node:'))
-						.map(([, value]) => (value as IDataObject).publicEventsPoll),
-					...Object.values((mirrors ?? {}) as IDataObject),
-				] as Array<IDataObject | undefined>;
-				for (const state of states) {
-					const events = state?.events as IDataObject | undefined;
-					if (events) events.listedAt = Number(events.listedAt) - 16 * MINUTE;
-				}
-				return JSON.stringify(data);
-			};
-			node.staticData = aged(node.staticData!);
-			if (node.saved !== undefined) node.saved = aged(node.saved);
-		};
+		const ageEventList = () =>
+			rewriteStates((state) => {
+				const events = state.events as IDataObject | undefined;
+				if (events) events.listedAt = Number(events.listedAt) - 16 * MINUTE;
+			});
 		const slowPolls = async (step: Extract<Step, { kind: 'slowPolls' }>, i: number) => {
 			for (let part = 0; part < 3; part++) {
 				await sell(Math.ceil(step.burst / 3));
-				await sb.advanceClock(Math.max(1, Math.floor(setup.lagMinutes / 4)) * MINUTE);
+				await passTime(Math.max(1, Math.floor(setup.lagMinutes / 4)) * MINUTE);
 			}
 			const paths = ['/widget-orders', '/widget-orders-refunds', '/event-points/{id}/orders'];
 			await sb.admin(
@@ -376,7 +393,7 @@ async function runCase({ setup, steps }: { setup: Setup; steps: Step[] }): Promi
 					);
 					record(result, `step ${i} (poll ${n} under a ${SLOW_BUDGET_MS} ms budget)`);
 					counted.slowPolls++;
-					await sb.advanceClock(MINUTE);
+					await passTime(MINUTE);
 				}
 			} finally {
 				await sb.admin('DELETE', '/faults');
@@ -405,7 +422,7 @@ async function runCase({ setup, steps }: { setup: Setup; steps: Step[] }): Promi
 				dateEndOfSale: iso(app.clock.now() + MINUTE),
 			});
 			counted.ended++;
-			await sb.advanceClock(2 * MINUTE);
+			await passTime(2 * MINUTE);
 			ageEventList();
 			await poll(false, `step ${i} (the event list read again after an end of sale)`);
 		};
@@ -414,7 +431,7 @@ async function runCase({ setup, steps }: { setup: Setup; steps: Step[] }): Promi
 			stepsBack.push({ at: app.clock.now(), minutes: step.minutes, made: timesByKey() });
 			await sb.advanceClock(-step.minutes * MINUTE);
 			await sell(step.sales);
-			await sb.advanceClock(step.pollAfter * MINUTE);
+			await passTime(step.pollAfter * MINUTE);
 			await poll(false, `step ${i} (poll after the clock was set back)`);
 		};
 		for (const [i, step] of steps.entries()) {
@@ -446,7 +463,7 @@ async function runCase({ setup, steps }: { setup: Setup; steps: Step[] }): Promi
 				};
 				const hold = (await sb.send('POST', '/orders', order)).body;
 				await sb.send('PUT', `/orders/${hold.id}/status`, { toStatus: 'paid' });
-			} else if (step.kind === 'clock') await sb.advanceClock(step.minutes * MINUTE);
+			} else if (step.kind === 'clock') await passTime(step.minutes * MINUTE);
 			else if (step.kind === 'poll') await poll(step.restart, `step ${i} (poll)`);
 			else if (step.kind === 'slowPolls') await slowPolls(step, i);
 			else if (step.kind === 'rename') {
@@ -457,11 +474,10 @@ async function runCase({ setup, steps }: { setup: Setup; steps: Step[] }): Promi
 			else {
 				for (let part = 0; part < 3; part++) {
 					await sell(Math.ceil(step.burst / 3));
-					await sb.advanceClock(Math.max(1, Math.floor(setup.lagMinutes / 4)) * MINUTE);
+					await passTime(Math.max(1, Math.floor(setup.lagMinutes / 4)) * MINUTE);
 				}
 				const drop = step.kind === 'dropPoll' ? step : undefined;
-				if (drop?.catchUp)
-					await sb.advanceClock((setup.lagMinutes + setup.overlapMinutes + 1) * MINUTE);
+				if (drop?.catchUp) await passTime((setup.lagMinutes + setup.overlapMinutes + 1) * MINUTE);
 				// Page 2 waits; page 3, sent with it, is served first and the records come right after it.
 				await sb.admin('POST', '/faults', {
 					kind: 'latency',
@@ -494,15 +510,15 @@ async function runCase({ setup, steps }: { setup: Setup; steps: Step[] }): Promi
 		}
 
 		// Every lag over, every near-future record listed: polls until two in a row bring nothing.
-		await sb.advanceClock((4 * 60 + setup.lagMinutes) * MINUTE);
+		await passTime((4 * 60 + setup.lagMinutes) * MINUTE);
 		let quiet = 0;
 		for (let n = 0; n < 8 && quiet < 2; n++)
 			quiet = (await poll(n % 2 === 1, `final poll ${n}`)).items.length === 0 ? quiet + 1 : 0;
 		// The cost of nothing new: one sale alone in the window (all else older than the lag and the
 		// overlap), emitted, then a poll.
-		await sb.advanceClock((setup.lagMinutes + setup.overlapMinutes + 1) * MINUTE);
+		await passTime((setup.lagMinutes + setup.overlapMinutes + 1) * MINUTE);
 		await sell(1);
-		await sb.advanceClock((setup.lateVisibleMinutes + 1) * MINUTE);
+		await passTime((setup.lateVisibleMinutes + 1) * MINUTE);
 		if ((await poll(false, 'the last sale')).items.length !== 1)
 			throw new Error('the last sale was not emitted alone');
 		const before = await mark(sb);
