@@ -291,8 +291,8 @@ async function runCase({ setup, steps }: { setup: Setup; steps: Step[] }): Promi
 		};
 		/**
 		 * Time passes, for n8n as for the service, though this machine's clock stands still: what the
-		 * trigger saved of the service's clock against n8n's moves on with it, as it would (so that only
-		 * a step back moves the service's clock against n8n's).
+		 * trigger saved of the service's clock against n8n's moves on with it, as it would (so that
+		 * only a step back moves the service's clock against n8n's).
 		 */
 		const passTime = async (ms: number) => {
 			await sb.advanceClock(ms);
@@ -785,10 +785,11 @@ const found: Array<{ setup: Setup; steps: Step[] }> = [
 // - seed 1578447809: the model's own mistake. A sale listed late right after a step back of 31
 //   minutes was dated 6 minutes before the clock set back, on no clock the service had when it was
 //   made (made before the step, it bears the clock of then: `stamped`).
-// - seed 2042293990: 100 sales in the second the window started in, the window's start half a second
-//   into it (whole seconds in the filter): the first page, all before the start and of one time,
-//   was taken for a newest-first list past its window, and the reading ended there. The feed never
-//   moved while that page led its list; here the sales after it came only with the next sale.
+// - seed 2042293990: 100 sales in the second the window started in, the window's start half a
+//   second into it (whole seconds in the filter): the first page, all before the start and of one
+//   time, was taken for a newest-first list past its window, and the reading ended there. The feed
+//   never moved while that page led its list; here the sales after it came only with the next
+//   sale.
 // - seed 440692241: the model's own mistake. An end of sale, then n8n restarted: the model aged
 //   the event list in n8n's memory only, so the restart went back to a list read "just now", and
 //   the ended event's orders were still read (the idle poll's fifth request).
