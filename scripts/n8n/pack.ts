@@ -3,7 +3,16 @@
  * community-package installer does (Settings > Community nodes), so every real-n8n test loads
  * it the way partners do: node types `n8n-nodes-public-events.<name>`, examples unchanged.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -25,16 +34,43 @@ export interface PackedPackage {
 	cleanup(): void;
 }
 
+/** What `npm run build` reads: dist/ is rebuilt only when one of these changed since. */
+const BUILD_INPUTS = ['nodes', 'credentials', 'package.json', 'tsconfig.json', 'gulpfile.js'];
+/** Outside dist/, so the tarball never carries it. */
+const BUILD_STAMP = join('node_modules', '.cache', 'n8n-nodes-public-events-build');
+
+function newestInput(path: string): number {
+	const stat = statSync(path);
+	if (!stat.isDirectory()) return stat.mtimeMs;
+	return readdirSync(path).reduce(
+		(newest, entry) => Math.max(newest, newestInput(join(path, entry))),
+		stat.mtimeMs,
+	);
+}
+
+/** Whether dist/ was built by this function after every build input last changed. */
+function builtUpToDate(root: string): boolean {
+	const stamp = join(root, BUILD_STAMP);
+	if (!existsSync(stamp) || !existsSync(join(root, 'dist'))) return false;
+	const inputs = BUILD_INPUTS.map((input) => join(root, input)).filter((p) => existsSync(p));
+	// The stamp holds when that build started: an input changed while it ran is newer.
+	return Number(readFileSync(stamp, 'utf8')) > Math.max(...inputs.map(newestInput));
+}
+
 /**
- * Builds the package (unless `build: false`) and packs it into a temp folder. Checks that the
- * node and credential files in the tarball are the ones package.json's `n8n` section lists:
- * n8n loads an installed package by that list.
+ * Builds the package (unless `build: false`, or it was built since its sources last changed:
+ * every e2e suite packs it, and one build serves them all) and packs it into a temp folder. Checks
+ * that the node and credential files in the tarball are the ones package.json's `n8n` section
+ * lists: n8n loads an installed package by that list.
  */
 export async function packPackage(root = REPO_ROOT, { build = true } = {}): Promise<PackedPackage> {
-	if (build) {
+	if (build && !builtUpToDate(root)) {
+		const started = Date.now();
 		const built = await npm(['run', 'build'], root);
 		if (built.code !== 0)
 			throw new Error(`npm run build failed:\n${built.stdout}\n${built.stderr}`);
+		mkdirSync(join(root, 'node_modules', '.cache'), { recursive: true });
+		writeFileSync(join(root, BUILD_STAMP), String(started));
 	}
 	const dir = mkdtempSync(join(tmpdir(), 'pe-e2e-pack-'));
 	const cleanup = () => rmSync(dir, { recursive: true, force: true });

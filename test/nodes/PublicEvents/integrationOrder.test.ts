@@ -92,6 +92,8 @@ describe("the spec's integration order as one n8n workflow", () => {
 				'GET /event-points 200',
 				'GET /event-points/{id}/places 200',
 				'POST /orders 201',
+				// Create answers without tickets: the order named is read once (its places are these).
+				'GET /orders/{id} 200',
 				'PUT /orders/{id}/status 200',
 			]);
 			// What the sandbox now holds agrees: the place is sold, the order paid with the same barcode.
