@@ -82,3 +82,19 @@ export async function payOrder(sb: SandboxClient): Promise<{ orderId: number; ev
 	expect(paid.status).toBe(200);
 	return order;
 }
+
+/** An order of the partner made through the API with `tickets` places, paid: its body. */
+export async function paidApiOrder(sb: SandboxClient, tickets: number): Promise<any> {
+	const events = (await sb.get('/event-points', { query: { itemsPerPage: 20 } })).body;
+	const event = events.find((e: any) => Number(e.countAvailableTickets) >= tickets);
+	const places = await sb.freePlaces(Number(event.id), tickets);
+	const created = await sb.send('POST', '/orders', {
+		eventPoint: String(event.id),
+		places: places.ids,
+		priceCategory: places.priceCategory,
+	});
+	expect(created.status).toBe(201);
+	const paid = await sb.send('PUT', `/orders/${created.body.id}/status`, { toStatus: 'paid' });
+	expect(paid.status).toBe(200);
+	return paid.body;
+}

@@ -13,7 +13,14 @@ import { PollSession, type WebhookTrigger } from '../../../harness/engine';
 import { buildNode } from '../../../harness/engine/runtime';
 import { rowsSchema, schemaErrors } from '../../../harness/engine/rowSchema';
 import { mark, since } from '../../../harness/nodes/publicEvents';
-import { deliveriesOf, FIRST_RETRY, SECRET, signAt, until } from '../../../harness/sandbox/push';
+import {
+	deliveriesOf,
+	FIRST_RETRY,
+	paidApiOrder,
+	SECRET,
+	signAt,
+	until,
+} from '../../../harness/sandbox/push';
 import {
 	post,
 	postSigned,
@@ -50,20 +57,7 @@ async function widgetSale(tickets = 2): Promise<IDataObject> {
 }
 
 /** An order made through the API with `tickets` places, paid. */
-async function apiSale(tickets = 2): Promise<IDataObject> {
-	const events = (await sb().get('/event-points', { query: { itemsPerPage: 20 } })).body;
-	const event = events.find((e: IDataObject) => Number(e.countAvailableTickets) >= tickets);
-	const places = await sb().freePlaces(Number(event.id), tickets);
-	const created = await sb().send('POST', '/orders', {
-		eventPoint: String(event.id),
-		places: places.ids,
-		priceCategory: places.priceCategory,
-	});
-	expect(created.status).toBe(201);
-	const paid = await sb().send('PUT', `/orders/${created.body.id}/status`, { toStatus: 'paid' });
-	expect(paid.status).toBe(200);
-	return paid.body;
-}
+const apiSale = async (tickets = 2): Promise<IDataObject> => await paidApiOrder(sb(), tickets);
 
 /** The reads the sandbox logged since `seq`, as `GET route`. */
 const readsSince = async (seq: number) =>

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { FIRST_RETRY, until } from '../../../harness/sandbox/push';
+import { FIRST_RETRY, paidApiOrder, until } from '../../../harness/sandbox/push';
 import { NONE, SIGNED, triggerSuite } from '../../../harness/nodes/webhookTrigger';
 
 /**
@@ -18,20 +18,8 @@ const { sb, triggers } = triggerSuite(
 	async (sandbox) => await sandbox.setQuirks({}),
 );
 
-async function apiSale(tickets: number): Promise<IDataObject> {
-	const events = (await sb().get('/event-points', { query: { itemsPerPage: 20 } })).body;
-	const event = events.find((e: IDataObject) => Number(e.countAvailableTickets) >= tickets);
-	const places = await sb().freePlaces(Number(event.id), tickets);
-	const created = await sb().send('POST', '/orders', {
-		eventPoint: String(event.id),
-		places: places.ids,
-		priceCategory: places.priceCategory,
-	});
-	expect(created.status).toBe(201);
-	const paid = await sb().send('PUT', `/orders/${created.body.id}/status`, { toStatus: 'paid' });
-	expect(paid.status).toBe(200);
-	return paid.body;
-}
+/** An order made through the API with `tickets` places, paid. */
+const apiSale = async (tickets: number): Promise<IDataObject> => await paidApiOrder(sb(), tickets);
 
 function upsert(rows: IDataObject[], table = new Map<string, IDataObject>()) {
 	for (const row of rows)

@@ -5,11 +5,12 @@ import { buildNode, logPosition, logSince } from '../../../harness/engine/runtim
 import { mark, since } from '../../../harness/nodes/publicEvents';
 import {
 	deliveriesOf,
+	FIRST_RETRY,
+	paidApiOrder,
 	payOrder,
 	reserveOrder,
 	subscribe,
 	until,
-	FIRST_RETRY,
 } from '../../../harness/sandbox/push';
 import {
 	NONE,
@@ -446,20 +447,7 @@ describe('versions', () => {
 });
 
 /** An order made through the API with `tickets` places, paid. */
-async function apiSale(tickets: number): Promise<IDataObject> {
-	const events = (await sb().get('/event-points', { query: { itemsPerPage: 20 } })).body;
-	const event = events.find((e: IDataObject) => Number(e.countAvailableTickets) >= tickets);
-	const places = await sb().freePlaces(Number(event.id), tickets);
-	const created = await sb().send('POST', '/orders', {
-		eventPoint: String(event.id),
-		places: places.ids,
-		priceCategory: places.priceCategory,
-	});
-	expect(created.status).toBe(201);
-	const paid = await sb().send('PUT', `/orders/${created.body.id}/status`, { toStatus: 'paid' });
-	expect(paid.status).toBe(200);
-	return paid.body;
-}
+const apiSale = async (tickets: number): Promise<IDataObject> => await paidApiOrder(sb(), tickets);
 
 const refundTicket = (order: IDataObject, ticket: IDataObject) =>
 	sb().send('PUT', `/orders/${String(order.id)}/tickets/${String(ticket.ticketId)}/status`, {
