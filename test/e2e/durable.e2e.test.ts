@@ -5,9 +5,8 @@
  * of n8n's `poller_state`, and the poll n8n runs at publishing a test whose state is dropped. The
  * poll trigger as a user sets it up (Sales and Refunds, every minute, default settings, no Start
  * From) into an HTTP Request: every sale made after publishing arrives exactly once, the first
- * seconds after publishing included. Restarts under this scheduler (queue mode) are in the chaos
- * run (chaos.e2e.test.ts); future-dated sales in the poll property. (1.x has no durable
- * scheduler.)
+ * seconds after publishing included, a sale dated a day ahead, and sales made while n8n was
+ * stopped. (1.x has no durable scheduler.)
  */
 import {
 	apiCredential,
@@ -24,6 +23,7 @@ import { Receiver } from '../../harness/net/receiver';
 import { SandboxClient } from '../../harness/sandbox/client';
 import { expectNoSecrets, secretsOf } from '../../harness/secrets';
 import { OWNER } from '../../harness/n8n/owner';
+import { DAY } from '../../harness/time';
 
 const DURABLE = {
 	N8N_SCHEDULER_ENABLED: 'true',
@@ -56,8 +56,11 @@ describe2x("real n8n's durable poll scheduler: every sale after publishing, once
 			.filter((e) => e.method === 'GET' && e.route === '/widget-orders' && e.status !== undefined)
 			.length;
 	const arrived = () => received.bodies().map((item: any) => `${item.type}:${item.orderId}`);
-	async function sell() {
-		const res = await sandbox.admin('POST', '/widget-orders', { company: 'partner' });
+	async function sell(at?: number) {
+		const res = await sandbox.admin('POST', '/widget-orders', {
+			company: 'partner',
+			...(at ? { at: new Date(at).toISOString() } : {}),
+		});
 		expect(res.status).toBe(201);
 		made.push(`sale:${res.body.id}`);
 	}
@@ -115,6 +118,27 @@ describe2x("real n8n's durable poll scheduler: every sale after publishing, once
 		expect(arrived()).toEqual(made);
 		logs = server.log();
 		expect(logs).toContain('Poll returned new data; handed off to a new execution');
+	});
+
+	it('a sale dated a day ahead, and sales made while n8n was down, arrive once', async () => {
+		await sell(Date.now() + DAY);
+		await allArrived('the sale dated a day ahead');
+		await server.stop();
+		logs += server.log();
+		await sell();
+		await sell();
+		server = await n8n.start();
+		await allArrived('the sales made while n8n was stopped');
+		const after = sandbox.app.log.lastSeq;
+		await until(async () => feedReads(after) >= 1, 'one more poll', MINUTE_POLL_MS, 500);
+		expect(arrived()).toEqual(made);
+		logs += server.log();
+		expect(logs).toContain('Poll returned no new data; nothing to hand off');
+		console.log(
+			`[durable] ${made.length} sales after publishing, each once, across a restart ` +
+				`(${sandbox.app.log.since(0).filter((e) => e.route === '/widget-orders').length} ` +
+				`reads of /widget-orders)`,
+		);
 	});
 
 	it('no secret (API key, token) in anything n8n printed', async () => {
