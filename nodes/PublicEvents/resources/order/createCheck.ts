@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { path } from '../../../shared/path';
 import {
 	apiRequestAllItems,
+	successOf,
 	type PageSettings,
 	type RequestSettings,
 } from '../../../shared/transport';
@@ -17,6 +18,8 @@ export const TAKEN =
 	`event's place list (Hall Plan > Get Places, those with availableCount above 0)`;
 
 const listed = (ids: string[]) => ids.join(', ');
+/** The read of the order a Create answer names, to see its places. */
+const VERIFY_RETRY = { maxRetries: 1, maxWaitMs: 1_000 };
 
 /** Create answers without tickets: one item, as an answered Create gives. */
 function asCreated(order: IDataObject): IDataObject {
@@ -112,8 +115,16 @@ export function createCheck(
 		async shownOnRead(answer, settings) {
 			const id = orderIdOf(answer);
 			if (id === undefined || !live(answer) || placeIdsOf(answer).length > 0) return false;
-			const order = await readOrder.call(this, id, settings).catch(() => undefined);
-			return order !== undefined && live(order) && samePlaces(placeIdsOf(order), places);
+			// One retry at most: the buyer is waiting, and the hold is made either way.
+			const once = {
+				...settings,
+				retry: { ...VERIFY_RETRY, timeoutMs: settings.retry?.timeoutMs },
+			};
+			const order = await readOrder.call(this, id, once).catch(() => undefined);
+			// Unreadable (the service failing its reads): a 201 Created with a live order stands as
+			// it did; a 200 is read back.
+			if (order === undefined) return successOf(answer)?.status === 201;
+			return live(order) && samePlaces(placeIdsOf(order), places);
 		},
 		names: orderIdOf,
 		async find(settings, _before, answer: Answer): Promise<ReadBack> {

@@ -97,4 +97,28 @@ describe('Create / Hold Best Available: a 2xx naming another live order', () => 
 			id: RIVAL_ID,
 		});
 	});
+
+	test.each([
+		[201, 'handed on as made'],
+		[200, 'not handed on'],
+	])('Create answered %i with a new order whose read fails: %s', async (status) => {
+		api.on('GET /orders/{id}', (res: ServerResponse) => answer(res, 503, { message: 'busy' }));
+		api.on(`GET /event-points/${EVENT}/orders`, (res) => answer(res, 503, { message: 'busy' }));
+		api.on('POST /orders', (res) =>
+			answerText(res, status, '{"id":700009,"status":"reserved_to_time"}'),
+		);
+		const result = await runPublicEvents(api.store(), {
+			resource: 'order',
+			operation: 'create',
+			eventId: byId(EVENT),
+			places: byId(MINE.join(',')),
+			priceCategory: '3001',
+			options: { confirmWaitSeconds: 1, maxRetries: 0 },
+		});
+		// Created (201) stands on its own when the service cannot show the order; a 200 may be
+		// an answer about another request, so it is not taken unseen.
+		if (status === 201) expect(String(result.items[0]?.json.id)).toBe('700009');
+		else expect(result.error?.message).toMatch(/^Uncertain: /);
+		expect(api.requests.filter((r) => r.path === '/orders')).toHaveLength(1);
+	});
 });
