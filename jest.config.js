@@ -7,7 +7,4 @@ module.exports = {
 	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
 	transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
 	testTimeout: 30000,
-	// Most suites wait on the sandbox over loopback, not the CPU: two at once take half the time
-	// on 2 cores (checked: 4.2 against 8.2 minutes).
-	maxWorkers: 2,
 };
