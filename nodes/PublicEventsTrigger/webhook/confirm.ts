@@ -9,11 +9,11 @@ import {
 	isFinalAnswer,
 	isWidget,
 	namedTickets,
+	readWidget,
 	orderShows,
 	widgetSource,
 } from './fullOrder';
 import type { Notification } from './normalize';
-import { findWidgetRecord } from './widgetRecord';
 
 /**
  * Security None: anyone who finds the URL can post to it, so a delivery is a claim, checked
@@ -148,21 +148,12 @@ async function confirmWidget(
 	type: 'sale' | 'refund',
 	orderId: string,
 ): Promise<Confirmation> {
-	const data = isObject(notification.payload.data) ? notification.payload.data : {};
-	// Once a check, no waits of its own: the claim is checked again after RECHECK_WAITS_MS.
-	const found = await findWidgetRecord.call(
-		context,
-		{
-			type,
-			orderId,
-			refundId: changeId(data.refundId ?? data.refund_id),
-			occurredAt: notification.occurredAt,
-		},
-		{ retry: FETCH_RETRY },
-		{ pages: 1, waitsMs: [] },
-	);
-	if (!('record' in found)) return unconfirmed(found.missing);
-	const { record } = found;
+	// One page, no waits of its own: the claim is checked again after RECHECK_WAITS_MS.
+	const { record, missing } = await readWidget(context, notification, type, orderId, {
+		pages: 1,
+		waitsMs: [],
+	});
+	if (!record) return unconfirmed(missing ?? `widget order ${orderId} was not found`);
 	const key =
 		type === 'sale'
 			? dedupeKey({ type, orderId })

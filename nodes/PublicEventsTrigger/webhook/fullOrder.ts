@@ -102,7 +102,7 @@ export function orderShows(
 		: { not: `order ${id} is ${status} with no refunded ticket` };
 }
 
-async function readWidget(
+export async function readWidget(
 	context: IWebhookFunctions,
 	notification: Notification,
 	type: 'sale' | 'refund',
