@@ -39,6 +39,8 @@ export function afterParam(ms: number): string {
  * answer takes) could be taken for a step; a step that small is inside the Settlement Lag anyway.
  */
 export const CLOCK_STEP_MS = 30_000;
+/** With a Settlement Lag and overlap shorter than CLOCK_STEP_MS, a step past them counts (5 s+). */
+const MIN_CLOCK_STEP_MS = 5_000;
 /** The saved offset moves only past this, so that noise does not rewrite the state every poll. */
 const OFFSET_NOISE_MS = 5_000;
 
@@ -48,19 +50,47 @@ export function offsetToSave(saved: number | undefined, read: number | undefined
 	return saved === undefined || Math.abs(read - saved) > OFFSET_NOISE_MS ? read : saved;
 }
 
+/** A quiet poll moves `readAt` only this late, so that it does not rewrite the state each time. */
+const READ_AT_STEP_MS = 5 * 60_000;
+
+/**
+ * The `readAt` to save: this poll's time when it read the service's clock and the state changes
+ * anyway (records emitted) or the saved one is READ_AT_STEP_MS old, else the saved one. An older
+ * `readAt` only reads more again after a step back.
+ */
+export function readAtToSave(
+	saved: number | undefined,
+	sawClock: boolean,
+	now: number,
+	fresh: number,
+) {
+	if (!sawClock) return saved;
+	return saved === undefined || fresh > 0 || now - saved >= READ_AT_STEP_MS ? now : saved;
+}
+
 /** The least a window is read back after a step back of the service's clock (rewind). */
 const STEP_MARGIN_MS = 5 * 60_000;
+/** How far a sale made after a step may be dated before `readAt`'s bound: the offset's error. */
+const STEP_NOISE_MS = 60_000;
+/**
+ * The most a step back reads again, in the service's time: n8n's own clock put forward looks the
+ * same as the service's set back, and what is read again may be emitted twice.
+ */
+const STEP_READ_BACK_MAX_MS = 2 * 60 * 60_000;
 
 /**
  * Where to read again from when the window no longer fits the service's clock, or undefined.
  *
  * The service's clock set back (its offset from this machine's fell by more than CLOCK_STEP_MS):
  * sales made since are dated from the service's time at the step on, which may lie before the
- * window (it normally starts a Settlement Lag before the service's time of the last reading; a
- * step back within the lag needs nothing more). So the window starts at the latest the overlap (5
- * minutes at least) before the service's time now, for any step: that covers the sales made since
- * the step when a poll reads the feed within that margin after it (every minute is n8n's default).
- * Records dated in that stretch that were emitted before their ids left `seen` may come once more.
+ * window. The step came after the last reading of the feed (`readAt`, this machine's time; that
+ * reading saw the old offset), so a sale made since is dated at least `readAt` plus the offset
+ * now, when it is noticed within STEP_READ_BACK_MAX_MS (polls far apart, n8n stopped). A clock
+ * that also moved forward after the step would shift that bound, so the window starts at the
+ * earlier of it and the overlap (5 minutes at least) before the service's time now. Records dated
+ * in the stretch read again that were emitted before their ids left `seen` may come once more. A
+ * step back undone before the next poll leaves no trace here: its sales, dated before the window,
+ * are for the reconcile (docs/triggers.md).
  *
  * A window ahead of the service's time (saved by a version that let a future-dated record move
  * the cursor, before the offset was kept) is brought back the same way.
@@ -68,18 +98,25 @@ const STEP_MARGIN_MS = 5 * 60_000;
 export function rewind(
 	feed: FeedState,
 	read: { serviceTime: number; offset?: number },
-	{ overlapMs }: { overlapMs: number },
+	{ overlapMs, lagMs }: { overlapMs: number; lagMs: number },
 ): FeedState | undefined {
 	const { serviceTime, offset } = read;
+	const step = Math.min(CLOCK_STEP_MS, Math.max(lagMs + overlapMs, MIN_CLOCK_STEP_MS));
 	// A pass under way read the window that was: it starts over.
 	const again = (cursor: number, from: number): FeedState => {
 		const next: FeedState = { ...feed, cursor, from, ...(offset === undefined ? {} : { offset }) };
 		delete next.pass;
 		return next;
 	};
-	if (feed.offset !== undefined && offset !== undefined && feed.offset - offset > CLOCK_STEP_MS) {
+	if (feed.offset !== undefined && offset !== undefined && feed.offset - offset > step) {
 		const cursor = Math.min(feed.cursor, serviceTime);
-		const from = Math.min(feed.from, serviceTime - Math.max(overlapMs, STEP_MARGIN_MS));
+		const from = Math.min(
+			feed.from,
+			serviceTime - Math.max(overlapMs, STEP_MARGIN_MS),
+			feed.readAt === undefined
+				? Infinity
+				: Math.max(feed.readAt + offset - STEP_NOISE_MS, serviceTime - STEP_READ_BACK_MAX_MS),
+		);
 		return cursor === feed.cursor && from === feed.from ? undefined : again(cursor, from);
 	}
 	if (feed.from > serviceTime + overlapMs) return again(serviceTime, serviceTime - overlapMs);

@@ -52,14 +52,18 @@ async function serviceClock(this: IPollFunctions, settings: RequestSettings): Pr
 }
 
 /** What a feed keeps from one reading to the next (not the poll-to-poll flags). */
-const kept = ({ cursor, from, seen, offset, pass, leavingSince }: FeedState): FeedState => ({
-	cursor,
-	from,
-	seen,
-	...(offset === undefined ? {} : { offset }),
-	...(pass ? { pass } : {}),
-	...(leavingSince === undefined ? {} : { leavingSince }),
-});
+const kept = (feed: FeedState): FeedState => {
+	const { cursor, from, seen, offset, readAt, pass, leavingSince } = feed;
+	return {
+		cursor,
+		from,
+		seen,
+		...(offset === undefined ? {} : { offset }),
+		...(readAt === undefined ? {} : { readAt }),
+		...(pass ? { pass } : {}),
+		...(leavingSince === undefined ? {} : { leavingSince }),
+	};
+};
 
 /**
  * The feeds this poll reads, each from where it stands; the ones the last poll had no time for

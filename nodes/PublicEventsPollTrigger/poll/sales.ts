@@ -2,7 +2,14 @@ import { NodeApiError, NodeOperationError, type INode, type IPollFunctions } fro
 
 import { CREDENTIAL_TYPE, serviceNow } from '../../shared/transport';
 import type { PollBudget } from './budget';
-import { advance, offsetToSave, rewind, type FeedRecord, type FeedState } from './feed';
+import {
+	advance,
+	offsetToSave,
+	readAtToSave,
+	rewind,
+	type FeedRecord,
+	type FeedState,
+} from './feed';
 import type { Change } from './items';
 import { readWindow, type WindowRead } from './pager';
 import { IDLE_KEEP_MS, planFeeds, type Planned } from './plan';
@@ -196,6 +203,7 @@ export async function pollSales(
 		const pass =
 			got.pass && chunk.horizons.has(i) ? { ...got.pass, unproven: true as const } : got.pass;
 		const offset = offsetToSave(outcome.feed.offset, got.offset);
+		const readAt = readAtToSave(outcome.feed.readAt, got.offset !== undefined, now, fresh.length);
 		const since = planned.leaving ? (outcome.feed.leavingSince ?? got.serviceTime) : undefined;
 		// A leaving event rests once a record paid as it left has had its Settlement Lag (and the
 		// overlap) to be listed, and its reading reached the end.
@@ -208,6 +216,7 @@ export async function pollSales(
 		feeds[key] = {
 			...next,
 			...(offset === undefined ? {} : { offset }),
+			...(readAt === undefined ? {} : { readAt }),
 			...(pass ? { pass } : {}),
 			...(since === undefined ? {} : { leavingSince: since }),
 		};

@@ -47,6 +47,11 @@ const feedStateSchema = z.object({
 	/** The service's clock minus this machine's at the last reading (ms): a drop is a step back. */
 	offset: z.number().optional(),
 	/**
+	 * When this machine began the last poll that read the feed: a step back of the service's clock
+	 * came after it, so a sale made since is dated at least this plus the service's offset now.
+	 */
+	readAt: z.number().optional(),
+	/**
 	 * When its event left the list (the service's time): the feed is read until records listed
 	 * late have had their Settlement Lag, then rests.
 	 */
