@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 
 import {
@@ -17,6 +18,7 @@ import {
 	type PushReceiver,
 } from '../harness/bench/pushLoad';
 import { QueueCluster } from '../harness/n8n/queueCluster';
+import { startWan, type WanLink } from '../harness/net/wan';
 import { OWNER } from '../harness/n8n/owner';
 import { SandboxClient } from '../harness/sandbox/client';
 import { ensureN8n, N8nInstance, packPackage } from '../scripts/n8n/instance';
@@ -33,10 +35,11 @@ import { ensureN8n, N8nInstance, packPackage } from '../scripts/n8n/instance';
  * the run exists), and until the destination held every sale. Ratios of one round, the median of
  * ROUNDS rounds (the order of the receivers turns each round).
  *   npx tsx bench/push.bench.ts [regular|queue|both] [N]
- * Env: BENCH_ROUNDS (3), PUSH_CONCURRENCY (16), PUSH_LAZY_ISOLATES=1 (every n8n process with
- * N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true: n8n 2.40 takes an expression isolate for the webhook
- * phase of every trigger but its own Webhook node, unless it is told to take one only when an
- * expression is evaluated; docs/performance.md).
+ * Env: BENCH_ROUNDS (3), PUSH_CONCURRENCY (16), PUSH_WAN_RTT=50 (the sender reaches n8n over
+ * the WAN stand-in at that round trip, TLS, as a sender on the internet does),
+ * PUSH_LAZY_ISOLATES=1 (every n8n process with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true: n8n 2.40
+ * takes an expression isolate for the webhook phase of every trigger but its own Webhook node,
+ * unless it is told to take one only when an expression is evaluated; docs/performance.md).
  */
 const [argMode = 'both', argCount] = process.argv.slice(2);
 const COUNT = Number(argCount) || 200;
@@ -46,7 +49,10 @@ const TARGETS = { headerAuth: 1.0, plain: 0.8 };
 const N8N_ENV: Record<string, string> = process.env.PUSH_LAZY_ISOLATES
 	? { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' }
 	: {};
-const SETTINGS = process.env.PUSH_LAZY_ISOLATES ? ', lazy isolates' : '';
+const WAN_RTT = Number(process.env.PUSH_WAN_RTT ?? 0);
+const SETTINGS =
+	(process.env.PUSH_LAZY_ISOLATES ? ', lazy isolates' : '') +
+	(WAN_RTT > 0 ? `; sender over the WAN stand-in, ${WAN_RTT} ms, TLS` : '');
 
 interface Mode {
 	name: string;
@@ -116,23 +122,46 @@ async function queueMode(receivers: PushReceiver[]): Promise<Mode> {
 
 const rate = (seconds: number) => COUNT / seconds;
 
+/** Each n8n origin the URLs name behind its own WAN link; the URLs rewritten to the links. */
+async function overWan(urls: string[]) {
+	const links = new Map<string, WanLink>();
+	for (const origin of new Set(urls.map((url) => new URL(url).origin))) {
+		const upstreamPort = Number(new URL(origin).port);
+		links.set(origin, await startWan({ upstreamPort, rttMs: WAN_RTT, tls: true }));
+	}
+	// Each link has its own throwaway certificate: the sender trusts them all.
+	const ca = [...links.values()].map((link) => readFileSync(link.caFile!, 'utf8'));
+	return {
+		url: (url: string) => {
+			const { origin, pathname } = new URL(url);
+			return `${links.get(origin)!.url}${pathname}`;
+		},
+		ca,
+		close: () => Promise.all([...links.values()].map((link) => link.close())),
+	};
+}
+
 async function measure(start: (receivers: PushReceiver[]) => Promise<Mode>): Promise<SummaryRow[]> {
 	const receivers = await pushReceivers();
 	const started = Date.now();
 	const mode = await start(receivers);
+	const wan = WAN_RTT > 0 ? await overWan(receivers.flatMap((r) => mode.urls(r))) : undefined;
+	const urls = (r: PushReceiver) => mode.urls(r).map((url) => wan?.url(url) ?? url);
 	try {
 		console.log(
 			`\n${mode.name}: up in ${Math.round((Date.now() - started) / 1000)} s; ${COUNT} signed ` +
 				`sale deliveries per receiver and round, ${CONCURRENCY} in flight, ${ROUNDS} rounds`,
 		);
 		const warm = await saleDeliveries(mode.sandbox, WARM_UP);
-		for (const r of receivers) await pushLoad(r, mode.urls(r), warm, CONCURRENCY);
+		for (const r of receivers) await pushLoad(r, urls(r), warm, CONCURRENCY, wan?.ca);
 		const runs: LoadResult[][] = receivers.map(() => []);
 		for (let round = 0; round < ROUNDS; round++) {
 			const bodies = await saleDeliveries(mode.sandbox, COUNT);
 			for (let k = 0; k < receivers.length; k++) {
 				const i = (k + round) % receivers.length;
-				runs[i].push(await pushLoad(receivers[i], mode.urls(receivers[i]), bodies, CONCURRENCY));
+				runs[i].push(
+					await pushLoad(receivers[i], urls(receivers[i]), bodies, CONCURRENCY, wan?.ca),
+				);
 			}
 			console.log(
 				`  round ${round + 1}: ` +
@@ -192,6 +221,7 @@ async function measure(start: (receivers: PushReceiver[]) => Promise<Mode>): Pro
 		table(['figure', 'measured', 'target'], rows);
 		return rows;
 	} finally {
+		await wan?.close();
 		await mode.stop();
 		await Promise.all(receivers.map((r) => r.destination.close()));
 	}

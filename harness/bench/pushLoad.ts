@@ -140,8 +140,14 @@ export async function pushLoad(
 	urls: string[],
 	bodies: string[],
 	concurrency: number,
+	/** The certificates to trust when the URLs are the WAN stand-in's (TLS). */
+	ca?: string[],
 ): Promise<LoadResult> {
-	const agent = new Agent({ connections: concurrency, keepAliveTimeout: 4000 });
+	const agent = new Agent({
+		connections: concurrency,
+		keepAliveTimeout: 4000,
+		...(ca ? { connect: { ca } } : {}),
+	});
 	const kept = receiver.destination.requests.length;
 	const orders = bodies.map((body) => String(JSON.parse(body).data.orderId));
 	let next = 0;
