@@ -310,13 +310,17 @@ async function runCase({ setup, steps }: { setup: Setup; steps: Step[] }): Promi
 		/**
 		 * Time passes, for n8n as for the service, though this machine's clock stands still: what the
 		 * trigger saved of the service's clock against n8n's moves on with it, as it would (so that
-		 * only a step back moves the service's clock against n8n's).
+		 * only a step back moves the service's clock against n8n's), and the time of a feed's last
+		 * reading on n8n's clock falls as far behind (seed 1756534588: left where it was, a reading
+		 * an hour old looked a minute old after a rename, and a step back read too little again).
 		 */
 		const passTime = async (ms: number) => {
 			await sb.advanceClock(ms);
 			rewriteStates((state) => {
-				for (const feed of Object.values((state.feeds ?? {}) as Record<string, IDataObject>))
+				for (const feed of Object.values((state.feeds ?? {}) as Record<string, IDataObject>)) {
 					if (typeof feed.offset === 'number') feed.offset += ms;
+					if (typeof feed.readAt === 'number') feed.readAt -= ms;
+				}
 			});
 		};
 		const emitted: string[] = [];
@@ -848,7 +852,30 @@ const found: Array<{ setup: Setup; steps: Step[] }> = [
 //   minutes) while a poll under the budget stopped its pass: they came before where the pass got to,
 //   so the poll ending the pass found nothing and the one after it emitted them (from its window's
 //   start, a poll late, none lost). The model took the quiet end of the pass for caught up.
+// - seed 1756534588 (deep run): the model's own mistake. A step back of 31 minutes, then the
+//   trigger renamed: the renamed trigger went on from the state saved at activation, whose last
+//   reading this suite left dated at n8n's time then while its clock moved on 30 minutes; the
+//   step back was read again from a minute before "now", and 141 sales made since were missed.
 const foundSince: Array<{ setup: Setup; steps: Step[] }> = [
+	{
+		setup: {
+			envelope: 'array',
+			skewMs: 0,
+			ignoreSort: false,
+			totalDrift: false,
+			lateVisibleMinutes: 4,
+			overlapMinutes: 5,
+			lagMinutes: 15,
+			history: 0,
+			activationDrop: 5,
+		},
+		steps: [
+			{ kind: 'stepBack', minutes: 31, sales: 1, pollAfter: 0 },
+			{ kind: 'rename' },
+			{ kind: 'refunds', count: 1, ageMinutes: 0 },
+			{ kind: 'shiftPoll', restart: false, burst: 210, insert: 1, ageMinutes: 0 },
+		],
+	},
 	{
 		setup: {
 			envelope: 'hydra',
