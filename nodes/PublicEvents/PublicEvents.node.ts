@@ -6,6 +6,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
+import { publicEventsApiConnection } from '../shared/credentialTests';
 import { loadOptions } from '../shared/methods/loadOptions';
 import { searchEvents, searchPlaces, searchSectors } from '../shared/methods/listSearch';
 import { operationProperties, resourceOptions } from './resources';
@@ -18,7 +19,10 @@ export class PublicEvents implements INodeType {
 		icon: { light: 'file:publicEvents.svg', dark: 'file:publicEvents.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		// Plain words on the canvas: "Order: Hold Best Available", not "holdBestAvailable: order".
+		subtitle:
+			'={{ [$parameter.resource, $parameter.operation].map((word) => word.charAt(0).toUpperCase() \
++ word.slice(1).replace(/([A-Z])/g, " $1")).join(": ") }}',
 		description:
 			'Sell tickets through the Public Events API: ' +
 			'events, hall plans, orders, tickets and barcodes',
@@ -59,7 +63,9 @@ export class PublicEvents implements INodeType {
 		},
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'publicEventsApi', required: true }],
+		credentials: [
+			{ name: 'publicEventsApi', required: true, testedBy: 'publicEventsApiConnection' },
+		],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -76,6 +82,7 @@ export class PublicEvents implements INodeType {
 	methods = {
 		listSearch: { searchEvents, searchPlaces, searchSectors },
 		loadOptions,
+		credentialTest: { publicEventsApiConnection },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

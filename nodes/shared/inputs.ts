@@ -83,7 +83,8 @@ export class Inputs {
 	) {}
 
 	fail(field: string, problem: string): never {
-		const item = this.itemIndex === undefined ? '' : ` of item ${this.itemIndex}`;
+		// Items counted as a person reads them: the first is item 1 (n8n's itemIndex is 0).
+		const item = this.itemIndex === undefined ? '' : ` of item ${this.itemIndex + 1}`;
 		throw new NodeOperationError(this.node, `${field}: ${problem}`, {
 			itemIndex: this.itemIndex,
 			description: `Fix the "${field}" parameter${item}.`,

@@ -59,22 +59,28 @@ export function waitingFor(text: string): INodePropertyOptions[] {
 	return [{ name: text, value: '' }];
 }
 
+/**
+ * Whether the list's own parameter or the event is set by an expression (an AI tool's $fromAI):
+ * chosen when the node runs, nothing to list now. The editor sends expressions resolved, $fromAI
+ * as null.
+ */
+function setByExpression(context: ILoadOptionsFunctions, own: string): boolean {
+	const current = context.getCurrentNodeParameters() ?? {};
+	const byExpression = (value: unknown) =>
+		value === null || (typeof value === 'string' && value.startsWith('='));
+	return (
+		byExpression(current[own]) ||
+		byExpression((current.eventId as { value?: unknown } | undefined)?.value)
+	);
+}
+
 export const CHOOSE_EVENT = 'Choose the event above first';
 /**
  * Price categories of the first chosen place (name · price): the id an order names
  * (docs/architecture.md, "Identifiers and fields").
  */
 async function getPriceCategories(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	// Set by expressions (an AI tool's $fromAI): chosen when the node runs, nothing to list now.
-	// The editor sends expressions resolved, $fromAI as null.
-	const current = this.getCurrentNodeParameters() ?? {};
-	const byExpression = (value: unknown) =>
-		value === null || (typeof value === 'string' && value.startsWith('='));
-	if (
-		byExpression(current.priceCategory) ||
-		byExpression((current.eventId as { value?: unknown } | undefined)?.value)
-	)
-		return [];
+	if (setByExpression(this, 'priceCategory')) return [];
 	const eventId = currentId(this, 'eventId');
 	if (!eventId)
 		return waitingFor(`${CHOOSE_EVENT}, then a place: its price categories are listed here`);
@@ -108,6 +114,52 @@ async function getPriceCategories(this: ILoadOptionsFunctions): Promise<INodePro
 }
 
 /**
+ * Price categories of the free places of the chosen event (or sector), cheapest first, each with
+ * its price and how many places are free at it: Hold Best Available's price, before any place is
+ * chosen.
+ */
+async function getFreePriceCategories(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	if (setByExpression(this, 'priceCategoryId')) return [];
+	const eventId = currentId(this, 'eventId');
+	if (!eventId)
+		return waitingFor(`${CHOOSE_EVENT}: the price categories of its free places are listed here`);
+	const sectorId = currentId(this, 'sectorId');
+	const path = sectorId
+		? `/event-points/${eventId}/sectors/${sectorId}/places`
+		: `/event-points/${eventId}/places`;
+	const free = await apiRequestAllItems.call(
+		this,
+		path,
+		{},
+		{
+			keep: (place) => Number(place.availableCount) > 0,
+		},
+	);
+	const byId = new Map<string, { category: IDataObject; places: number }>();
+	for (const place of free)
+		for (const category of (place.priceCategories ?? []) as IDataObject[]) {
+			const id = String(category.id);
+			byId.set(id, { category, places: (byId.get(id)?.places ?? 0) + 1 });
+		}
+	if (byId.size === 0) return waitingFor('No place of this event is free now');
+	const amount = (category: IDataObject) => {
+		const price = category.price as IDataObject | number | undefined;
+		const value = Number(typeof price === 'object' && price !== null ? price.amount : price);
+		return Number.isFinite(value) ? value : Infinity;
+	};
+	return [...byId.entries()]
+		.sort(([, a], [, b]) => amount(a.category) - amount(b.category))
+		.map(([id, { category, places }]) => ({
+			name: [label(category), moneyText(category.price), `${places} free`]
+				.filter(Boolean)
+				.join(' · '),
+			value: id,
+		}));
+}
+
+/**
  * Promo codes available to the company now; the value is the code, which the order body carries.
  */
 async function getPromoCodes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
@@ -122,6 +174,7 @@ async function getPromoCodes(this: ILoadOptionsFunctions): Promise<INodeProperty
 }
 
 export const loadOptions = {
+	getFreePriceCategories,
 	getPriceCategories,
 	getPromoCodes,
 	getCategories: referenceOptions('/categories'),

@@ -121,6 +121,24 @@ function retries(f: ApiFailure): string {
 }
 
 /**
+ * What a path is about, in a partner's words ("order 700006", "ticket 9 of order 7", "event 12"),
+ * for messages that lead with what happened; undefined for other paths.
+ */
+function subjectOf(path: string): string | undefined {
+	const ticket = /^\/orders\/(\d+)\/tickets\/(\d+)/.exec(path);
+	if (ticket) return `ticket ${ticket[2]} of order ${ticket[1]}`;
+	const order = /^\/orders\/(\d+)/.exec(path);
+	if (order) return `order ${order[1]}`;
+	if (path === '/orders') return 'the new order';
+	const sector = /^\/event-points\/(\d+)\/sectors\/(\d+)/.exec(path);
+	if (sector) return `sector ${sector[2]} of event ${sector[1]}`;
+	const event = /^\/event-points\/(\d+)/.exec(path);
+	return event ? `event ${event[1]}` : undefined;
+}
+
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
  * A human message per status (docs/architecture.md, "Errors, status by status"); the service's
  * own words go in the description.
  */
@@ -135,11 +153,12 @@ function messageFor(f: ApiFailure): string {
 					`nothing was sent. Check the Base URL and the network`
 				);
 			if (f.method !== 'GET') {
+				const about = subjectOf(f.path) ?? 'the request';
 				const why = f.timedOut
-					? 'No answer came in time to'
-					: 'The connection dropped before the service answered';
+					? `No answer came in time about ${about}`
+					: `The connection dropped before the service answered about ${about}`;
 				return (
-					`${why} ${f.method} ${f.path}. It may have been applied: ` +
+					`${why}. It may have been applied: ` +
 					`check (for example with Order > Get) before sending it again.`
 				);
 			}
@@ -159,17 +178,28 @@ function messageFor(f: ApiFailure): string {
 				);
 			}
 			return `Access denied${said ? `: ${said}` : ''}`;
-		case 404:
+		case 404: {
 			// A missing event is an access setting (docs/architecture.md, "Integration order and
-			// visibility"). An order or a route is just missing.
+			// visibility"); an order is visible only to the company whose key made it. The path is
+			// in the description.
+			const subject = subjectOf(f.path);
 			if (/^\/event-points\//.test(f.path)) {
 				return (
-					`Not found: ${f.path}. An event that is missing is usually not ` +
+					`${capital(subject!)} was not found. An event that is missing is usually not ` +
 					`linked to your company or its sale has ended (see Get Many ` +
 					`Archived): an access setting on the service side, not a fault.`
 				);
 			}
+			if (/^\/orders\/\d+/.test(f.path)) {
+				return (
+					`${capital(subject!)} was not found for this credential's API key. An order is ` +
+					'seen only with the key of the company that made it: use the same Public Events ' +
+					'credential as the node that held the order (a partner key and an organiser key ' +
+					'see different orders).'
+				);
+			}
 			return `Not found: ${f.path}${said ? `: ${said}` : ''}`;
+		}
 		case 409:
 			return `Conflict${said ? `: ${said}` : ''}`;
 		case 422: {

@@ -35,26 +35,23 @@ const sent = async (before: number) =>
 	(await since(sb, before)).filter((entry) => entry.route !== '/token');
 
 describe('which item a bad value stops', () => {
-	it(
-		'the third of three items is bad: items 0 and 1 are sent, the ' + 'error names item 2',
-		async () => {
-			const before = await mark(sb);
-			const { error } = await runPublicEvents(
-				store,
-				{ ...barcode, eventId: byId('={{ $json.ref }}'), returnAll: false, limit: 1 },
-				{ inputItems: [{ ref: '1001' }, { ref: '1002' }, { ref: 'x1' }] },
-			);
-			expect(error?.message).toBe(
-				'Event: expected a numeric ID (or its API address, such as ' +
-					'/api/v2/event-points/123), got "x1"',
-			);
-			expect(error?.description).toBe('Fix the "Event" parameter of item 2.');
-			expect((await sent(before)).map((e) => e.path)).toEqual([
-				'/event-points/1001/barcodes',
-				'/event-points/1002/barcodes',
-			]);
-		},
-	);
+	it('the third of three items is bad: the first two are sent, the error names item 3', async () => {
+		const before = await mark(sb);
+		const { error } = await runPublicEvents(
+			store,
+			{ ...barcode, eventId: byId('={{ $json.ref }}'), returnAll: false, limit: 1 },
+			{ inputItems: [{ ref: '1001' }, { ref: '1002' }, { ref: 'x1' }] },
+		);
+		expect(error?.message).toBe(
+			'Event: expected a numeric ID (or its API address, such as ' +
+				'/api/v2/event-points/123), got "x1"',
+		);
+		expect(error?.description).toBe('Fix the "Event" parameter of item 3.');
+		expect((await sent(before)).map((e) => e.path)).toEqual([
+			'/event-points/1001/barcodes',
+			'/event-points/1002/barcodes',
+		]);
+	});
 
 	it('with continueOnFail the bad item becomes an error item and the next one runs', async () => {
 		const before = await mark(sb);
@@ -70,7 +67,7 @@ describe('which item a bad value stops', () => {
 		expect(items[0].json).toEqual({
 			error:
 				'Paid After: expected a date or date-time such as 2026-12-31T18:00:00Z, got "last week"',
-			description: 'Fix the "Paid After" parameter of item 0.',
+			description: 'Fix the "Paid After" parameter of item 1.',
 		});
 		expect(items.slice(1).length).toBeGreaterThan(0);
 		expect(

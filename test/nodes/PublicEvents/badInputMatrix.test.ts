@@ -116,7 +116,7 @@ describe.each(['barcode', 'event', 'hallPlan', 'order', 'reference', 'widget'])(
 						stopped.error?.message.startsWith(`${parameter.field}: `),
 					]).toEqual(['NodeOperationError', true]);
 					expect(stopped.error?.description).toBe(
-						`Fix the "${parameter.field}" parameter of item 0.`,
+						`Fix the "${parameter.field}" parameter of item 1.`,
 					);
 					expect(stopped.error?.context?.itemIndex).toBe(0);
 				}

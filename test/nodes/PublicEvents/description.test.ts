@@ -1,4 +1,11 @@
-import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
+import {
+	Workflow,
+	type INode,
+	type INodeProperties,
+	type INodePropertyCollection,
+	type INodePropertyOptions,
+	type INodeType,
+} from 'n8n-workflow';
 
 import { PublicEvents } from '../../../nodes/PublicEvents/PublicEvents.node';
 import { allOperations, operationOf } from '../../../nodes/PublicEvents/resources';
@@ -68,8 +75,8 @@ describe('the Public Events node description', () => {
 		() => {
 			expect(resource.noDataExpression).toBe(true);
 			for (const r of resources) expect([r, selectorOf(r).noDataExpression]).toEqual([r, true]);
-			expect(subtitle).toContain('$parameter["operation"]');
-			expect(subtitle).toContain('$parameter["resource"]');
+			expect(subtitle).toContain('$parameter.operation');
+			expect(subtitle).toContain('$parameter.resource');
 			expect(usableAsTool).toBe(true);
 		},
 	);
@@ -85,6 +92,42 @@ describe('the Public Events node description', () => {
 				if (option.name.startsWith('Get Many')) expect(action).toMatch(/^Get many /);
 			}
 		}
+	});
+
+	it('the canvas subtitle, as n8n evaluates it, names resource and operation in words', () => {
+		const shown = (node: INodeType, parameters: Record<string, unknown>) => {
+			const { description } = node;
+			const on = {
+				id: 'n1',
+				name: 'Node',
+				type: `CUSTOM.${description.name}`,
+				typeVersion: 1,
+				position: [0, 0] as [number, number],
+				parameters: parameters as INode['parameters'],
+			};
+			const workflow = new Workflow({
+				nodes: [on],
+				connections: {},
+				active: false,
+				nodeTypes: {
+					getByName: () => node,
+					getByNameAndVersion: () => node,
+					getKnownTypes: () => ({}),
+				} as never,
+			});
+			return workflow.expression.getSimpleParameterValue(on, description.subtitle!, 'internal', {});
+		};
+		const words = everyOperation.map(([r, op]) =>
+			shown(new PublicEvents(), { resource: r, operation: op }),
+		);
+		expect(words).toContain('Order: Hold Best Available');
+		expect(words).toContain('Reference: Get Many Countries');
+		expect(words).toContain('Hall Plan: Get Places');
+		for (const text of words)
+			expect(text).toMatch(/^[A-Z][a-z]+( [A-Z][a-z]+)*: [A-Z][a-z]+( [A-Z][a-z]+)*$/);
+		expect(shown(new PublicEventsTrigger(), { events: ['sale', 'refund', 'newEvent'] })).toBe(
+			'Sale, Refund, New Event',
+		);
 	});
 
 	it('lists of five or more entries are alphabetical, as n8n lint wants them', () => {

@@ -116,7 +116,7 @@ const cases: Case[] = [
 		parameters: { resource: 'event', operation: 'get', eventId: byRef },
 		refs: ['999999', '1001'],
 		message: new RegExp(
-			'^Not found: \\/event-points\\/999999\\. .*not linked to your co' +
+			'^Event 999999 was not found\\. .*not linked to your co' +
 				'mpany.*an access setting on the service side, not a fault\\.$',
 		),
 		sent: ['GET /event-points/{id} 404'],
@@ -274,7 +274,7 @@ describe('404: a missing event is an access setting, not a fault', () => {
 			expect(error).toBeUndefined();
 			expect(items.map((item) => item.json.httpCode ?? 'ok')).toEqual(['404', '404', 'ok']);
 			expect(items[1].json.error).toBe(
-				`Not found: /event-points/${unlinked}. An event that is missing is ` +
+				`Event ${unlinked} was not found. An event that is missing is ` +
 					`usually not linked to your company or its sale has ended (see Get ` +
 					`Many Archived): an access setting on the service side, not a fault.`,
 			);

@@ -23,6 +23,8 @@ export interface Wish {
 	price: 'cheapest' | 'any' | 'category';
 	priceCategory?: string;
 	together: boolean;
+	/** Only the places of one sector were read (for the words of "Not enough places"). */
+	sector?: boolean;
 }
 
 const amountOf = (category: IDataObject) => {
@@ -101,9 +103,15 @@ export function notEnough(node: INode, i: number, free: IDataObject[], wish: Wis
 			`${left}`,
 		{
 			itemIndex: i,
-			description:
-				'Places held by others may come free again when their holds end. Ask for fewer, or ' +
-				'turn off Together in One Row.',
+			description: [
+				'Places held by others may come free again when their holds end. Ask for fewer',
+				wish.together && 'turn off Together in One Row',
+				wish.price === 'category' && 'choose another price',
+				wish.sector && 'leave Sector empty',
+			]
+				.filter(Boolean)
+				.join(', or ')
+				.concat('.'),
 		},
 	);
 }

@@ -10,7 +10,7 @@ export const option = {
 	name: 'Change Status',
 	value: 'changeStatus',
 	description: 'Report payment (Paid), refund a paid order, or release a hold',
-	action: 'Change the status of an order',
+	action: 'Report payment, refund or release an order',
 };
 
 export const kind = 'write';

@@ -14,7 +14,7 @@ import {
 	keepHoldsOption,
 	listSectorLocator,
 } from './fields';
-import { absorb, type Attempts, type Limits } from './holdRefusals';
+import { absorb, knownPerOrderLimit, type Attempts, type Limits } from './holdRefusals';
 import { noteHeld } from './runHolds';
 import { bestPlaces, notEnough, type Wish } from './bestPlaces';
 import { createCheck } from './createCheck';
@@ -77,13 +77,20 @@ export const properties: INodeProperties[] = [
 		default: 'cheapest',
 	},
 	{
-		displayName: 'Price Category ID',
+		displayName: 'Price Category Name or ID',
 		name: 'priceCategoryId',
-		type: 'string',
+		type: 'options',
+		typeOptions: {
+			loadOptionsMethod: 'getFreePriceCategories',
+			loadOptionsDependsOn: ['eventId.value', 'sectorId.value'],
+		},
 		default: '',
 		required: true,
-		placeholder: 'e.g. 3001',
-		description: "The ID of one of the places' priceCategories (Hall Plan > Get Places)",
+		// Set by an expression (an AI tool's $fromAI), the list has nothing to show until the run.
+		allowArbitraryValues: true,
+		hint: 'Listed from the free places of the event (and sector) chosen above',
+		description:
+			'The price category to hold places at, with its price and how many places are free at it. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		displayOptions: { show: { price: ['category'] } },
 	},
 	{ ...listSectorLocator, description: 'Optional: hold places in this sector only' },
@@ -144,10 +151,11 @@ export async function execute(this: IExecuteFunctions, i: number) {
 			price === 'category'
 				? inputs.id(this.getNodeParameter('priceCategoryId', i, ''), {
 						name: 'priceCategoryId',
-						displayName: 'Price Category ID',
+						displayName: 'Price Category Name or ID',
 					})
 				: undefined,
 		together: inputs.flag(this.getNodeParameter('together', i, false), 'Together in One Row'),
+		sector: sectorId !== undefined,
 	};
 	const reservedMinutes = inputs.positiveInt(
 		this.getNodeParameter('reservedMinutes', i, 15),
@@ -171,7 +179,16 @@ export async function execute(this: IExecuteFunctions, i: number) {
 			),
 		eventId,
 		quantity: wish.quantity,
+		limitKey: `${this.getNode().credentials?.publicEventsApi?.id ?? ''}:${eventId}`,
 	};
+	const perOrder = knownPerOrderLimit(limits.limitKey);
+	if (perOrder !== undefined && wish.quantity > perOrder)
+		inputs.fail(
+			'Places',
+			`an order may hold at most ${perOrder} tickets (the service said so when an earlier hold ` +
+				`on this event asked for more): ask for ${perOrder} or fewer, and hold the rest in ` +
+				'another order',
+		);
 	const bodyOf = (places: string[], priceCategory: string) =>
 		withAdditionalBody(
 			options,

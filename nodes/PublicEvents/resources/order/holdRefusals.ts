@@ -17,6 +17,8 @@ export interface Limits {
 	limitWaitMs: number;
 	eventId: string;
 	quantity: number;
+	/** The credential and event a stated per-order limit is kept for (knownPerOrderLimit). */
+	limitKey: string;
 }
 
 /**
@@ -71,6 +73,30 @@ export function accountLimit(error: NodeApiError): boolean {
 
 const plural = (n: number) => `${n} place${n === 1 ? '' : 's'}`;
 
+/** How long a per-order limit the service stated is trusted: it is the service's setting. */
+const PER_ORDER_KEEP_MS = 3_600_000;
+/** Per-order limits the service stated in this process, by credential and event. */
+const perOrderLimits = new Map<string, { limit: number; at: number }>();
+
+/** The tickets-per-order limit a 422 states (its `limit`, when its words name one order). */
+function perOrderLimit(error: NodeApiError): number | undefined {
+	const body = error.context?.body as IDataObject | undefined;
+	const words = WORDS.map((name) => body?.[name])
+		.filter((value): value is string => typeof value === 'string')
+		.join(' ');
+	const limit = Number(body?.limit);
+	return PER_ORDER.test(words) && Number.isInteger(limit) && limit > 0 ? limit : undefined;
+}
+
+/**
+ * The tickets-per-order limit the service stated for this credential and event within the last
+ * hour, so that a hold asking for more is stopped before it is sent.
+ */
+export function knownPerOrderLimit(key: string, now = Date.now()): number | undefined {
+	const known = perOrderLimits.get(key);
+	return known && now - known.at < PER_ORDER_KEEP_MS ? known.limit : undefined;
+}
+
 /**
  * After a refused hold: undefined to pick again (a 409 within New Picks, its places set aside) or
  * to try again once the reserved-tickets limit had time to clear (a 422 the node can tell is that
@@ -101,6 +127,15 @@ export async function absorb(
 	}
 	if (!isStatus(error, '422')) return error;
 	const apiError = error as NodeApiError;
+	const perOrder = perOrderLimit(apiError);
+	if (perOrder !== undefined) {
+		perOrderLimits.set(limits.limitKey, { limit: perOrder, at: Date.now() });
+		apiError.message =
+			`Refused: holding ${plural(limits.quantity)} on event ${limits.eventId} was NOT ` +
+			`applied: an order may hold at most ${perOrder} tickets (the service's limit). Ask for ` +
+			`${perOrder} or fewer, and hold the rest in another order.`;
+		return apiError;
+	}
 	if (!accountLimit(apiError)) {
 		apiError.message +=
 			" Not waited out: the node waits only on your account's reserved-tickets limit, and the " +

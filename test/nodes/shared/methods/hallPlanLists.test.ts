@@ -113,6 +113,55 @@ describe('lists in the editor: sector, place, price category, promo code', () =>
 	);
 
 	it(
+		'Hold Best Available: the price categories of the free places, cheapest first, each with ' +
+			'how many are free; the sector narrows them; an expression lists nothing',
+		async () => {
+			const hold = (parameters: Record<string, unknown>) => ({
+				...editor({ operation: 'holdBestAvailable', ...parameters }),
+				method: 'getFreePriceCategories',
+			});
+			const expected = (places: any[]) => {
+				const byId = new Map<string, { c: any; n: number }>();
+				for (const p of places.filter((place) => place.availableCount > 0))
+					for (const c of p.priceCategories)
+						byId.set(String(c.id), { c, n: (byId.get(String(c.id))?.n ?? 0) + 1 });
+				return [...byId.entries()]
+					.sort(([, a], [, b]) => a.c.price.amount - b.c.price.amount)
+					.map(([id, { c, n }]) => ({
+						name: `${c.name} · ${c.price.amount} ${c.price.currency} · ${n} free`,
+						value: id,
+					}));
+			};
+			const places = await sb().getAll(`/event-points/${EVENT}/places`);
+			const all = await callLoadOptions(hold({ eventId: byId(EVENT) }));
+			expect(all).toEqual(expected(places));
+			expect(all.length).toBeGreaterThan(1);
+
+			const sectorId = places[0].sectorId;
+			expect(
+				await callLoadOptions(hold({ eventId: byId(EVENT), sectorId: byId(sectorId) })),
+			).toEqual(expected(places.filter((p) => p.sectorId === sectorId)));
+			expect(await callLoadOptions(hold({}))).toEqual([
+				{
+					name: 'Choose the event above first: the price categories of its free places are listed here',
+					value: '',
+				},
+			]);
+			const before = await mark(sb());
+			expect(
+				await callLoadOptions(
+					hold({
+						eventId: byId(EVENT),
+						price: 'category',
+						priceCategoryId: "={{ $fromAI('priceCategoryId') }}",
+					}),
+				),
+			).toEqual([]);
+			expect(await since(sb(), before)).toEqual([]);
+		},
+	);
+
+	it(
 		"a price category set by an expression (a tool's $fromAI) " + 'lists nothing and asks nothing',
 		async () => {
 			const fromAI = (key: string) => `={{ $fromAI('${key}', 'an id', 'number') }}`;

@@ -132,8 +132,16 @@ describe('Order: Hold Best Available', () => {
 			'Not enough places: 2 asked together in one row, at most 1 can be held that way; ' +
 				'2 places are free in all',
 		);
+		expect(together.error?.description).toBe(
+			'Places held by others may come free again when their holds end. Ask for fewer, or ' +
+				'turn off Together in One Row.',
+		);
 		const three = await hold(id, { quantity: 3 });
 		expect(three.error?.message).toMatch(/^Not enough places: 3 asked, at most 1 can be held/);
+		// Together is off: the advice does not ask to turn it off.
+		expect(three.error?.description).toBe(
+			'Places held by others may come free again when their holds end. Ask for fewer.',
+		);
 		expect(posts(await since(sb(), before))).toEqual([]);
 	});
 
@@ -235,8 +243,22 @@ describe('Order: Hold Best Available', () => {
 
 		const perOrder = await mark(sb());
 		const tooMany = await hold(id, { quantity: 11 });
-		expect(tooMany.error?.message).toMatch(/^Refused:/);
+		expect(tooMany.error?.message).toBe(
+			`Refused: holding 11 places on event ${id} was NOT applied: an order may hold at most 10 ` +
+				"tickets (the service's limit). Ask for 10 or fewer, and hold the rest in another order.",
+		);
 		expect(posts(await since(sb(), perOrder))).toHaveLength(1);
+		// The service said its limit: the same ask is stopped before anything is sent, naming Places.
+		const known = await mark(sb());
+		const again = await hold(id, { quantity: 11 });
+		expect(again.error?.message).toBe(
+			'Places: an order may hold at most 10 tickets (the service said so when an earlier hold ' +
+				'on this event asked for more): ask for 10 or fewer, and hold the rest in another order',
+		);
+		expect(await since(sb(), known)).toEqual([]);
+		const ten = await hold(id, { quantity: 10 });
+		expect(ten.error).toBeUndefined();
+		expect((ten.items[0].json.places as IDataObject[]).length).toBe(10);
 	});
 
 	it.each([

@@ -51,7 +51,7 @@ describe('a run stopped by a later item leaves no hold unnamed', () => {
 			expect(items).toEqual([]);
 			expect(await madeSince(before)).toBe(1);
 			const made = Number(/order (\d+) \(item 1, places/.exec(error!.message)![1]);
-			expect(error?.message).toMatch(/^Not found: \/event-points\/999999\/places\. /);
+			expect(error?.message).toMatch(/^Event 999999 was not found\. /);
 			expect(error?.message).toMatch(
 				new RegExp(
 					`Item 2 of 3 stopped the run; what earlier items booked: order ${made} \\(item 1, ` +
@@ -124,7 +124,7 @@ describe('a run stopped by a later item leaves no hold unnamed', () => {
 		const { items, error } = await holdBest({}, { onError: 'continueRegularOutput' });
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(3);
-		expect(items[1].json.error).toMatch(/^Not found/);
+		expect(items[1].json.error).toMatch(/^Event 999999 was not found/);
 		const held = [items[0], items[2]].map((item) => Number(item.json.id));
 		expect((await liveOnA()).sort()).toEqual(held.sort());
 	});

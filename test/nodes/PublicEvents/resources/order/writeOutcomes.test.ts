@@ -253,8 +253,7 @@ describe('refused: the service said no, or nothing reached it', () => {
 			expect(error?.message).toMatch(
 				new RegExp(
 					'^Refused: removing ticket 900001 from order 799999 was NOT a' +
-						'pplied\\. Not found: \\/orders\\/799999\\/tickets\\/900001\\/remov' +
-						'e',
+						'pplied\\. Ticket 900001 of order 799999 was not found for this credential',
 				),
 			);
 			expect(log.map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([
