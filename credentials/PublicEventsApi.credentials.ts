@@ -1,6 +1,5 @@
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IDataObject,
 	IHttpRequestHelper,
@@ -8,8 +7,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { STAGING_ADDRESS, TEST_KEY } from '../nodes/shared/credentialChecks';
 import {
-	API_URL_EXPRESSION,
 	apiUrl,
 	insecureBaseUrl,
 	originOf,
@@ -72,6 +71,17 @@ export class PublicEventsApi implements ICredentialType {
 				'is added unless the address already ends with it.',
 		},
 		{
+			displayName:
+				'This address is named like a staging or test service, and Environment is ' +
+				"Production. If it is the staging service's address, set Environment to Staging.",
+			name: 'stagingAddressNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: {
+				show: { environment: ['production'], baseUrl: [{ _cnd: { regex: STAGING_ADDRESS } }] },
+			},
+		},
+		{
 			displayName: 'API Key',
 			name: 'apiKey',
 			type: 'string',
@@ -81,11 +91,23 @@ export class PublicEventsApi implements ICredentialType {
 			description: 'Key issued to your company for this environment; exchanged for a 24-hour token',
 		},
 		{
+			displayName:
+				'This key is named like a test key, and Environment is Production. Staging keys are ' +
+				'refused in production: check which environment the service issued it for.',
+			name: 'testKeyNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: {
+				show: { environment: ['production'], apiKey: [{ _cnd: { regex: TEST_KEY } }] },
+			},
+		},
+		{
 			displayName: 'Default Language',
 			name: 'language',
 			type: 'string',
 			default: '',
 			placeholder: 'en',
+			hint: 'A language code such as en, de or pt-BR, not a language name',
 			description:
 				'Language code sent as X-API-Language for names and descriptions. ' +
 				'Leave empty for the service default. A node option can override it.',
@@ -153,13 +175,7 @@ export class PublicEventsApi implements ICredentialType {
 		};
 	}
 
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: API_URL_EXPRESSION,
-			url: '/event-points',
-			qs: { page: 1, itemsPerPage: 1 },
-			// The token is not carried to wherever a redirect points: a redirect fails the test instead.
-			disableFollowRedirect: true,
-		},
-	};
+	// No declarative `test`: n8n would run it instead of the nodes' `testedBy` function
+	// (nodes/shared/credentialTests.ts), which checks the fields before any request and reads the
+	// environment the service names in its token.
 }

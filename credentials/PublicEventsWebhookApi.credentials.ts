@@ -5,7 +5,7 @@ import type { ICredentialType, INodeProperties } from 'n8n-workflow';
  * HMAC key of Signature. A credential, as n8n's own Webhook node keeps its header and basic auth:
  * credentials are stored encrypted, while node parameters travel in plain text with every
  * workflow export, template and version. No request can check it; the trigger node's
- * `testedBy` method checks its form.
+ * `testedBy` function checks its form (nodes/shared/credentialTests.ts).
  */
 export class PublicEventsWebhookApi implements ICredentialType {
 	name = 'publicEventsWebhookApi';
@@ -28,9 +28,16 @@ export class PublicEventsWebhookApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
+			hint:
+				"Agreed with the Public Events service's staff when they switch on push for this " +
+				"trigger's Production URL: they give you the secret, or you send them one with the URL",
 			description:
-				'The token (Security: Header Token) or signing key (Security: ' +
-				'Signature) agreed with the service for deliveries to this trigger',
+				'The token (Security: Header Token) or signing key (Security: Signature) of push ' +
+				'deliveries. Push has no self-service setting: the service switches it on for the ' +
+				'URL you give them, on request, and the secret is agreed in that request. Ask them for ' +
+				'one, or generate at least 16 random characters (32 is usual) and send it with the ' +
+				'URL by a private channel. Each delivery carries it or is signed with it; n8n ' +
+				'answers 401 to one that is not.',
 		},
 	];
 }

@@ -6,6 +6,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { publicEventsApiConnection } from '../shared/credentialTests';
 import { PollBudget } from './poll/budget';
 import { pollCatalog, sampleCatalog } from './poll/catalog';
 import { pollProperties } from './poll/description';
@@ -74,13 +75,16 @@ export class PublicEventsPollTrigger implements INodeType {
 		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'publicEventsApi', required: true }],
+		credentials: [
+			{ name: 'publicEventsApi', required: true, testedBy: 'publicEventsApiConnection' },
+		],
 		triggerPanel: pollPanel,
 		properties: pollProperties,
 	};
 
 	methods = {
 		loadOptions: { getWatchableEvents },
+		credentialTest: { publicEventsApiConnection },
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {

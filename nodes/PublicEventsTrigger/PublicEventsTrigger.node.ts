@@ -1,15 +1,13 @@
 import {
 	NodeConnectionTypes,
-	type ICredentialsDecrypted,
-	type ICredentialTestFunctions,
 	type IHookFunctions,
-	type INodeCredentialTestResult,
 	type INodeType,
 	type INodeTypeDescription,
 	type IWebhookFunctions,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { publicEventsApiConnection, webhookSecretForm } from '../shared/credentialTests';
 import { triggerProperties } from './webhook/description';
 import { triggerPanel } from './webhook/panel';
 import { receive } from './webhook/receive';
@@ -72,6 +70,7 @@ export class PublicEventsTrigger implements INodeType {
 			{
 				name: 'publicEventsApi',
 				required: true,
+				testedBy: 'publicEventsApiConnection',
 				displayOptions: { show: { fetchFullOrder: [true] } },
 			},
 		],
@@ -91,23 +90,7 @@ export class PublicEventsTrigger implements INodeType {
 	};
 
 	methods = {
-		credentialTest: {
-			// No request can check a shared secret; a wrong one shows as 401s to the sender.
-			// What can be checked is its form: spaces at either end are a copy-paste slip.
-			async webhookSecretForm(
-				this: ICredentialTestFunctions,
-				credential: ICredentialsDecrypted,
-			): Promise<INodeCredentialTestResult> {
-				const secret = String(credential.data?.secret ?? '');
-				if (secret === '') return { status: 'Error', message: 'The secret is empty' };
-				if (secret.trim() !== secret)
-					return { status: 'Error', message: 'The secret starts or ends with a space' };
-				return {
-					status: 'OK',
-					message: "Saved. Only a delivery can tell if it matches the service's.",
-				};
-			},
-		},
+		credentialTest: { webhookSecretForm, publicEventsApiConnection },
 	};
 
 	/**

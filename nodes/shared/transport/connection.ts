@@ -56,10 +56,6 @@ export function tokenBoundTo(
 	);
 }
 
-/** apiUrl as an expression, for the credential test (a declarative request, no code). */
-export const API_URL_EXPRESSION =
-	'={{$credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/(\\/api\\/v2)?$/, "/api/v2")}}';
-
 const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
 /**
