@@ -20,6 +20,7 @@ import {
 	secretMistake,
 } from './credentialChecks';
 import { apiUrl, tokenFailure } from './transport/connection';
+import { readListPage } from './transport/listEnvelope';
 
 type Answer = { status: number; body: unknown } | { code: string };
 
@@ -98,6 +99,11 @@ export async function publicEventsApiConnection(
 		return failed(
 			`The API key was accepted, but GET ${listUrl} answered ${listed.status}: ` +
 				'check that the Base URL is the Public Events API and not a proxy or web page.',
+		);
+	if (!readListPage(listed.body))
+		return failed(
+			`The API key was accepted, but GET ${listUrl} answered something that is not a list ` +
+				'of events: is the Base URL the Public Events API?',
 		);
 	return {
 		status: 'OK',
