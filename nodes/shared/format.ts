@@ -11,3 +11,19 @@ export function moneyText(value: unknown): string | undefined {
 	const { amount, currency } = (value ?? {}) as IDataObject;
 	return amount === undefined ? undefined : `${String(amount)} ${String(currency ?? '')}`.trim();
 }
+
+const STATUS_WORDS: Record<string, string> = {
+	reserved_to_time: 'held, not paid',
+	created: 'being created',
+	paid: 'paid',
+	expired: 'released (its hold ended)',
+	refund: 'refunded',
+	cancelled: 'cancelled',
+};
+
+/** An order's status in a partner's words, the API's name after it: "held, not paid (reserved_to_time)". */
+export function statusText(status: unknown): string {
+	const name = String(status ?? 'without a status');
+	const words = STATUS_WORDS[name];
+	return words && words !== name ? `${words} (${name})` : name;
+}

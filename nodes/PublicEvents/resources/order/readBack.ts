@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { statusText } from '../../../shared/format';
 import { path } from '../../../shared/path';
 import { apiRequest, type RequestSettings } from '../../../shared/transport';
 import { apiError } from '../../../shared/transport/errors';
@@ -102,7 +103,7 @@ export function orderCheck(
 			const settled = options.settled?.(order) ?? false;
 			return {
 				shown:
-					`the node read order ${id} back: it is unchanged (status ${String(order.status)})` +
+					`the node read order ${id} back: it is unchanged, still ${statusText(order.status)}` +
 					(settled ? ', and the change can no longer apply to it' : ''),
 				settled,
 				order: stateOf(order),

@@ -1,5 +1,6 @@
 import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
+import { statusText } from '../../../shared/format';
 import { path } from '../../../shared/path';
 import { apiRequest } from '../../../shared/transport';
 import { orderIdOf, readOrder } from './readBack';
@@ -134,10 +135,9 @@ async function release(context: IExecuteFunctions, hold: Hold): Promise<string> 
 		answer && orderIdOf(answer) === hold.order
 			? answer
 			: await readOrder.call(context, hold.order, settings);
-	const status = String(shown.status ?? 'without a status');
-	return status === 'expired'
+	return shown.status === 'expired'
 		? 'was released'
-		: `was asked to be released, but it is ${status}: it may still be held`;
+		: `was asked to be released, but it is ${statusText(shown.status)}: it may still be held`;
 }
 
 /**

@@ -137,8 +137,8 @@ describe('a redirect on a write: not followed, read back at the Base URL', () =>
 					`^Changing the status of order ${held.id} to paid was NOT applied: the ` +
 						`service answered with a redirect \\(307 to ` +
 						`http://127\\.0\\.0\\.1:\\d+/api/v2/orders/${held.id}/status\\) instead of ` +
-						`the result, so the node read order ${held.id} back: it is unchanged \\(status ` +
-						`reserved_to_time\\)\\. It ` +
+						`the result, so the node read order ${held.id} back: it is unchanged, still ` +
+						`held, not paid \\(reserved_to_time\\)\\. It ` +
 						`is safe to run it again\\. Check the Base URL in the credential first`,
 				),
 			);
