@@ -10,7 +10,7 @@ import type {
 import { PublicEventsApi } from '../../credentials/PublicEventsApi.credentials';
 import { PublicEventsWebhookApi } from '../../credentials/PublicEventsWebhookApi.credentials';
 import { PublicEvents } from '../../nodes/PublicEvents/PublicEvents.node';
-import { PublicEventsPollTrigger } from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
+import * as poll from '../../nodes/PublicEventsPollTrigger/PublicEventsPollTrigger.node';
 import { PublicEventsTrigger } from '../../nodes/PublicEventsTrigger/PublicEventsTrigger.node';
 
 /** The package's credential types and nodes, nodes in package.json's order (n8n's load order). */
@@ -21,7 +21,7 @@ export const CREDENTIAL_TYPES: ICredentialType[] = [
 export const NODE_TYPES: INodeType[] = [
 	new PublicEvents(),
 	new PublicEventsTrigger(),
-	new PublicEventsPollTrigger(),
+	new poll.PublicEventsPollTrigger(),
 ];
 
 /**

@@ -126,8 +126,11 @@ export function environmentMismatch(token: string, environment: unknown): string
 				'travel only over https.';
 }
 
-const PLACEHOLDER_WORDS =
-	/^(your|my|the|insert|paste|enter|put|add|some|a)*(webhook|push|signing|hmac|shared|api|secret)*(secret|token|key|password|passphrase)(goes)?(here)?$/;
+const PLACEHOLDER_WORDS = new RegExp(
+	'^(your|my|the|insert|paste|enter|put|add|some|a)*' +
+		'(webhook|push|signing|hmac|shared|api|secret)*' +
+		'(secret|token|key|password|passphrase)(goes)?(here)?$',
+);
 const PLACEHOLDERS = new Set(['changeme', 'changethis', 'placeholder', 'example', 'todo', 'tbd']);
 const SHORTEST_SECRET = 16;
 
@@ -148,7 +151,10 @@ export function secretMistake(value: unknown): string | undefined {
 			"the service's deliveries would not match"
 		);
 	if (hasControlCharacter(secret))
-		return 'Secret: it holds a line break or a tab. Paste it on one line, as agreed with the service';
+		return (
+			'Secret: it holds a line break or a tab. Paste it on one line, as agreed with the ' +
+			'service'
+		);
 	if (/^(t=\d+,)?sha256=/i.test(secret))
 		return (
 			'Secret: this is a signature (sha256=…) copied from a delivery, not the secret it was ' +
@@ -163,8 +169,8 @@ export function secretMistake(value: unknown): string | undefined {
 	)
 		return (
 			'Secret: this is a placeholder (such as "secret" or "changeme"), not a secret. Ask ' +
-			`the Public Events service for the push secret, or agree one of at least ${SHORTEST_SECRET} ` +
-			'random characters with them'
+			'the Public Events service for the push secret, or agree one of at least ' +
+			`${SHORTEST_SECRET} random characters with them`
 		);
 	if (secret.length < SHORTEST_SECRET)
 		return (

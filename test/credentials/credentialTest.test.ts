@@ -52,7 +52,7 @@ const productionSetUp = () => ({
 const ONE_TOKEN_ONE_EVENT = ['POST /token 200', 'GET /event-points?page=1&itemsPerPage=1 200'];
 
 describe('n8n reaches the tests from the credential dialog', () => {
-	it('the API credential has no declarative test, so n8n runs the function every node names', () => {
+	it('the API credential has no declarative test: n8n runs the function every node names', () => {
 		expect(credentialTestOf('publicEventsApi')).toBeDefined();
 		for (const node of NODE_TYPES) {
 			const entry = node.description.credentials!.find((c) => c.name === 'publicEventsApi')!;
@@ -136,11 +136,15 @@ describe('the API credential test', () => {
 		expect(result.seenByProduction).toEqual(['POST /token 200']);
 	});
 
-	it('a staging key at the production service: refused, and the key named like a test key', async () => {
+	it('a staging key at production: refused, and the key is named like a test key', async () => {
 		const result = await tested({ ...productionSetUp(), apiKey: staging.keys.partner });
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(
-			/^The API key was refused by POST http:\/\/127\.0\.0\.1:\d+\/api\/v2\/token \(401\)\. Staging and production keys differ: check that this key was issued for production and that the Base URL is the production address\. Environment is Production, but the API key is named like a test key: if they are the staging service's, set Environment to Staging\.$/,
+		expect(result.message).toBe(
+			`The API key was refused by POST ${production.sandbox.baseUrl}/api/v2/token (401). ` +
+				'Staging and production keys differ: check that this key was issued for production ' +
+				'and that the Base URL is the production address. Environment is Production, but ' +
+				"the API key is named like a test key: if they are the staging service's, set " +
+				'Environment to Staging.',
 		);
 		expect(result.seenByProduction).toEqual(['POST /token 401']);
 	});

@@ -7,8 +7,8 @@
  * message; and it passes exactly when the token was issued, names no other environment, and the
  * page was served.
  *
- * The service is a stub, not the sandbox (which never redirects nor echoes): the API (A) and another
- * origin (B) that records what reaches it, both on loopback.
+ * The service is a stub, not the sandbox (which never redirects nor echoes): the API (A) and
+ * another origin (B) that records what reaches it, both on loopback.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
