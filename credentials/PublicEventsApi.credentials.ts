@@ -39,6 +39,8 @@ export class PublicEventsApi implements ICredentialType {
 		apiBaseUrlPlaceholder: 'https://tickets.example.com/api/v2/event-points',
 	};
 
+	// Base URL and API Key are not `required`: n8n's dialog skips the test while a required field
+	// is empty, and would save one empty without a word; the test names the empty field instead.
 	properties: INodeProperties[] = [
 		{
 			displayName: 'Environment',
@@ -61,7 +63,6 @@ export class PublicEventsApi implements ICredentialType {
 			name: 'baseUrl',
 			type: 'string',
 			default: '',
-			required: true,
 			placeholder: 'https://tickets.example.com',
 			hint:
 				'The address the Public Events service gave your company with ' +
@@ -87,7 +88,6 @@ export class PublicEventsApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			required: true,
 			description: 'Key issued to your company for this environment; exchanged for a 24-hour token',
 		},
 		{

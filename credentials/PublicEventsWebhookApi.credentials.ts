@@ -27,7 +27,8 @@ export class PublicEventsWebhookApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			required: true,
+			// Not `required`: n8n's dialog skips the test while a required field is empty, so an
+			// empty secret was saved without a word. The test says it is empty instead.
 			hint:
 				"Agreed with the Public Events service's staff when they switch on push for this " +
 				"trigger's Production URL: they give you the secret, or you send them one with the URL",
