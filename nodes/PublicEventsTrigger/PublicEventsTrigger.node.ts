@@ -8,7 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { publicEventsApiConnection, webhookSecretForm } from '../shared/credentialTests';
-import { triggerProperties } from './webhook/description';
+import { triggerProperties, triggerSubtitle } from './webhook/description';
 import { triggerPanel } from './webhook/panel';
 import { receive } from './webhook/receive';
 
@@ -21,7 +21,10 @@ export class PublicEventsTrigger implements INodeType {
 		// 1.1: Security defaults to Signature. Workflows saved at 1 keep None, their stored default.
 		version: [1, 1.1],
 		defaultVersion: 1.1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		subtitle: triggerSubtitle,
+		// n8n's waiting text says "Waiting for you to create an event in Public Events" otherwise:
+		// an event is a concert here.
+		eventTriggerDescription: 'Waiting for a sale, refund or event change from Public Events',
 		// n8n's node creator shows the Public Events node and this trigger as one entry, with this
 		// text (a trigger named like an action node plus "Trigger" lends it its description): so it
 		// speaks for both.
