@@ -54,7 +54,8 @@ export class PublicEventsApi implements ICredentialType {
 			description:
 				'Which environment the key was issued for. It does not change where requests go ' +
 				'(the Base URL does): Production requires an https:// Base URL, Staging also ' +
-				'accepts http://, and errors about a refused key name the environment. Each ' +
+				'accepts http://, errors about a refused key name the environment, and the test ' +
+				'fails when the service names the other environment in its token. Each ' +
 				'environment has its own key and address: a staging key is refused in production.',
 			hint: 'Sets no address: the Base URL below decides which service is called',
 		},
