@@ -4,7 +4,14 @@
  * mistake is told naming its field, before any request when the fields show it; the right set-ups
  * pass; no key or token shows in a message.
  */
-import type { ICredentialDataDecryptedObject, INodeCredentialTestResult } from 'n8n-workflow';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import {
+	NodeHelpers,
+	type ICredentialDataDecryptedObject,
+	type INodeCredentialTestResult,
+} from 'n8n-workflow';
 
 import {
 	CREDENTIAL_TYPES,
@@ -289,5 +296,57 @@ describe('the webhook credential test', () => {
 		const result = await test(secret);
 		expect(result.status).toBe('Error');
 		expect(result.message).not.toContain(secret.trim());
+	});
+});
+
+describe('Production with a staging-looking address or a test-looking key: a warning only', () => {
+	const api = CREDENTIAL_TYPES.find((t) => t.name === 'publicEventsApi')!;
+	/** The notes n8n's dialog shows for these values (its own display rule, as the dialog runs it). */
+	const notes = (values: Record<string, string>) =>
+		api.properties
+			.filter((p) => p.type === 'notice' && NodeHelpers.displayParameter(values, p, null, null))
+			.map((p) => p.name);
+
+	it.each([
+		[{ baseUrl: 'https://staging.tickets.example' }, ['stagingAddressNotice']],
+		[{ baseUrl: 'https://tickets-sandbox.example.com/partner' }, ['stagingAddressNotice']],
+		[
+			{ baseUrl: 'https://api.test.example', apiKey: 'sk_test_123' },
+			['stagingAddressNotice', 'testKeyNotice'],
+		],
+		[{ apiKey: 'pe_test_partner_5e0c1a9d' }, ['testKeyNotice']],
+		[{ baseUrl: 'https://tickets.example.com', apiKey: 'pe_live_partner_5e0c1a9d' }, []],
+		[{ baseUrl: 'https://contest-tickets.example', apiKey: 'latest_key_9' }, []],
+		// a saved key, as the dialog holds it when reopened
+		[{ apiKey: '__n8n_BLANK_VALUE_e5362baf-c777-4d57-a609-6eaf1f9e87f6' }, []],
+	])('Production, %j: %j', (values, expected) => {
+		expect(notes({ environment: 'production', ...values })).toEqual(expected);
+		expect(notes({ environment: 'staging', ...values })).toEqual([]);
+	});
+
+	it('the test passes and says so in its message (n8n shows its own words for a pass)', async () => {
+		// A service whose tokens name no environment (payload `{}`), which the sandbox is not: only
+		// the key's name hints at staging, so the test passes.
+		const key = 'pe_test_accepted_by_this_service_8c1f';
+		const stub = createServer((req, res) => {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.end(JSON.stringify(req.method === 'POST' ? { token: 'a.e30.b' } : []));
+		});
+		await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+		try {
+			const result = await runCredentialTest('publicEventsApi', {
+				environment: 'production',
+				baseUrl: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`,
+				apiKey: key,
+			});
+			expect(result).toEqual({
+				status: 'OK',
+				message:
+					'Connection successful. Environment is Production, but the API key is named like ' +
+					"a test key: if they are the staging service's, set Environment to Staging.",
+			});
+		} finally {
+			stub.close();
+		}
 	});
 });
