@@ -301,7 +301,7 @@ describe('the webhook credential test', () => {
 
 describe('Production with a staging-looking address or a test-looking key: a warning only', () => {
 	const api = CREDENTIAL_TYPES.find((t) => t.name === 'publicEventsApi')!;
-	/** The notes n8n's dialog shows for these values (its own display rule, as the dialog runs it). */
+	/** The notes n8n's dialog shows for these values, by its own display rule. */
 	const notes = (values: Record<string, string>) =>
 		api.properties
 			.filter((p) => p.type === 'notice' && NodeHelpers.displayParameter(values, p, null, null))
@@ -324,7 +324,7 @@ describe('Production with a staging-looking address or a test-looking key: a war
 		expect(notes({ environment: 'staging', ...values })).toEqual([]);
 	});
 
-	it('the test passes and says so in its message (n8n shows its own words for a pass)', async () => {
+	it('the test passes, with the warning in its message (n8n shows its own words)', async () => {
 		// A service whose tokens name no environment (payload `{}`), which the sandbox is not: only
 		// the key's name hints at staging, so the test passes.
 		const key = 'pe_test_accepted_by_this_service_8c1f';
