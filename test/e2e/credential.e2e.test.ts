@@ -155,7 +155,7 @@ describe('real n8n: the credential tests', () => {
 		},
 	);
 
-	it('the webhook secret: a right one passes, a trailing space or none fails saying so', async () => {
+	it('the webhook secret: a right one passes; a trailing space or none is told', async () => {
 		expect((await testCredential('PeE2eHookOk00001')).answer).toEqual({
 			status: 'OK',
 			message: "Well formed. Only a delivery can tell whether it matches the service's secret.",
