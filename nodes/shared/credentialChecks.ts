@@ -55,7 +55,7 @@ export function apiKeyMistake(value: unknown): string | undefined {
 	return undefined;
 }
 
-// Words that name a test service, a test key, or a placeholder by convention. A guess only: the
+// Words that name a test service or a test key by convention. A guess only: the
 // API spec names no address or key format, so a match is a warning, never a refusal. Kept as
 // pattern strings because the credential dialog shows its warnings with them (n8n's display
 // conditions take a pattern, without flags).
@@ -80,8 +80,8 @@ export function environmentGuess(data: {
 	].filter(Boolean);
 	if (clues.length === 0) return undefined;
 	return (
-		`Environment is Production, but ${clues.join(' and ')}: if they are the staging ` +
-		"service's, set Environment to Staging."
+		`Environment is Production, but ${clues.join(' and ')}: if the key and the address are ` +
+		"the staging service's, set Environment to Staging."
 	);
 }
 

@@ -158,8 +158,8 @@ describe('the API credential test', () => {
 			`The API key was refused by POST ${production.sandbox.baseUrl}/api/v2/token (401). ` +
 				'Staging and production keys differ: check that this key was issued for production ' +
 				'and that the Base URL is the production address. Environment is Production, but ' +
-				"the API key is named like a test key: if they are the staging service's, set " +
-				'Environment to Staging.',
+				'the API key is named like a test key: if the key and the address are the staging ' +
+				"service's, set Environment to Staging.",
 		);
 		expect(result.seenByProduction).toEqual(['POST /token 401']);
 	});
@@ -343,7 +343,8 @@ describe('Production with a staging-looking address or a test-looking key: a war
 				status: 'OK',
 				message:
 					'Connection successful. Environment is Production, but the API key is named like ' +
-					"a test key: if they are the staging service's, set Environment to Staging.",
+					"a test key: if the key and the address are the staging service's, set " +
+					'Environment to Staging.',
 			});
 		} finally {
 			stub.close();
