@@ -143,8 +143,9 @@ async function main() {
 	const n8n = await N8nInstance.create({ install, packed });
 	undo.push(() => n8n.cleanup());
 	// Where the file examples write (relative to n8n's working folder, its HOME here): n8n 2.x
-	// writes only inside ~/.n8n-files and creates no folder.
-	const filesDir = join(n8n.userFolder, '.n8n-files', 'public-events');
+	// writes only inside ~/.n8n-files and creates no folder, so the demo provides it, as whoever
+	// runs a partner's n8n would.
+	const filesDir = join(n8n.userFolder, '.n8n-files');
 	mkdirSync(filesDir, { recursive: true });
 	say('starting n8n with a fresh data folder (about 30 s)');
 	const server = await n8n.start({ port: n8nPort || undefined, timeoutMs: 180_000 });

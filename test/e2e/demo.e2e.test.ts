@@ -219,10 +219,10 @@ describe('npm run demo', () => {
 			);
 			try {
 				expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([
-					'Event_Places',
 					'Find_Events',
 					'Get_Order',
-					'Hold_Places',
+					'Hold_Best_Available',
+					'Release_Hold',
 				]);
 			} finally {
 				await client.close();

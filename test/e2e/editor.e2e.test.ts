@@ -147,7 +147,7 @@ describe("real n8n editor in a browser: the package's nodes and credential", () 
 
 	it(
 		'the AI ticket desk example: the MCP Server Trigger with four ' +
-			"Public Events tools; a tool's Description is its operation's",
+			"Public Events tools; a tool's Description is the one the example gives it",
 		async () => {
 			await editor.canvas(AI_DESK.id);
 
@@ -157,14 +157,12 @@ describe("real n8n editor in a browser: the package's nodes and credential", () 
 				);
 			}
 			await expectScreenshot('ai-ticket-desk.png');
-			const panel = await editor.openPanel('Hold Places');
+			const panel = await editor.openPanel('Hold Best Available');
 			// A textarea's text is its value, not the page's text.
 			const shown = await panel.evaluate((el) =>
 				[el.textContent, ...[...el.querySelectorAll('textarea')].map((t) => t.value)].join('\n'),
 			);
-			expect(shown).toContain(
-				'one price category ID every place offers (both from the place list)',
-			);
+			expect(shown).toContain('never place or price IDs: this tool picks them');
 			await editor.closePanel();
 			await expectHealthyPage();
 		},

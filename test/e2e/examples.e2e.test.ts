@@ -5,9 +5,11 @@
  * sandbox: what they print and the files they write are checked against the sandbox's own data.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+
+import { DateTime } from 'luxon';
 
 import { expectNoSecrets, secretsOf } from '../../harness/secrets';
 import { OWNER } from '../../harness/n8n/owner';
@@ -32,12 +34,16 @@ import {
 	type Example as DemoExample,
 } from '../../scripts/demo/setup';
 import { signAttempt } from '../../sandbox/push';
+import { CANVAS_BUTTONS } from '../examples/notes';
 
 const IDS = {
 	sale: 'PeExSellTicket01',
 	sheet: 'PeExSalesSheet01',
+	sheetCloud: 'PeExSheetCloud01',
 	barcodes: 'PeExBarcodeCsv01',
+	barcodesCloud: 'PeExBarcodeCloud',
 	catalog: 'PeExCatalogSync1',
+	catalogCloud: 'PeExCatalogCloud',
 	crm: 'PeE2eCrmWired001',
 	barcodesPartner: 'PeE2eBarcodePrt1',
 };
@@ -57,15 +63,36 @@ function example(file: string): Workflow {
 	return JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as Workflow;
 }
 
-/**
- * The sheet of a file n8n wrote, read with the SheetJS that n8n itself ships (2.x: @e965/xlsx, 1.x:
- * xlsx): rows as text.
- */
-function sheetRows(install: N8nInstall, file: string): Array<Record<string, string>> {
+/** The SheetJS that n8n itself ships (2.x: @e965/xlsx, 1.x: xlsx). */
+function sheetJs(install: N8nInstall): any {
 	const fromN8n = createRequire(join(install.dir, 'node_modules', 'n8n', 'package.json'));
-	const xlsx = n8nMajor(install) >= 2 ? fromN8n('@e965/xlsx') : fromN8n('xlsx');
-	const book = xlsx.read(readFileSync(file), { type: 'buffer', raw: file.endsWith('.csv') });
-	return xlsx.utils.sheet_to_json(book.Sheets[book.SheetNames[0]], { raw: false, defval: '' });
+	return n8nMajor(install) >= 2 ? fromN8n('@e965/xlsx') : fromN8n('xlsx');
+}
+
+/** The first sheet of a file n8n wrote, read with n8n's own SheetJS, number formats kept. */
+function firstSheet(install: N8nInstall, file: string): any {
+	const book = sheetJs(install).read(readFileSync(file), {
+		type: 'buffer',
+		raw: file.endsWith('.csv'),
+		cellNF: true,
+	});
+	return book.Sheets[book.SheetNames[0]];
+}
+
+/** The rows of a file n8n wrote, as text (dates in their cell's format). */
+function sheetRows(install: N8nInstall, file: string): Array<Record<string, string>> {
+	return sheetJs(install).utils.sheet_to_json(firstSheet(install, file), {
+		raw: false,
+		defval: '',
+	});
+}
+
+/** The files a node's output items carry (a Deliver node of the examples with no disk). */
+function filesOut(run: any, nodeName: string): Array<{ fileName: string; mimeType: string }> {
+	const task = run.data.resultData.runData[nodeName].at(-1);
+	return (task.data.main[0] as Array<{ binary?: Record<string, any> }>).flatMap((item) =>
+		Object.values(item.binary ?? {}).map(({ fileName, mimeType }) => ({ fileName, mimeType })),
+	);
 }
 
 describe('real n8n: the example workflows', () => {
@@ -125,8 +152,9 @@ describe('real n8n: the example workflows', () => {
 			packPackage(),
 		]);
 		n8n = await N8nInstance.create({ install, packed });
+		// n8n's file folder (HOME is the user folder here); made by each file test that needs it, as
+		// whoever runs n8n would provide it.
 		files = join(n8n.userFolder, '.n8n-files');
-		mkdirSync(join(files, 'public-events'), { recursive: true });
 		const { baseUrl } = sandbox.sandbox;
 		await n8n.importCredentials([
 			apiCredential(DEMO_API, baseUrl, sandbox.keys.partner),
@@ -143,8 +171,11 @@ describe('real n8n: the example workflows', () => {
 			{ ...withPartnerKey, id: IDS.barcodesPartner, name: `${barcodes.name ?? ''} (partner key)` },
 			example('sell-a-ticket.json'),
 			example('sales-and-refunds-to-spreadsheet.json'),
+			example('sales-and-refunds-to-spreadsheet-no-disk.json'),
 			barcodes,
+			example('nightly-barcode-export-no-disk.json'),
 			example('catalog-sync.json'),
+			example('catalog-sync-no-disk.json'),
 			example('push-sale-to-crm.json'),
 			crmWired(),
 		];
@@ -173,8 +204,11 @@ describe('real n8n: the example workflows', () => {
 		const used = [
 			'sell-a-ticket',
 			'sales-and-refunds-to-spreadsheet',
+			'sales-and-refunds-to-spreadsheet-no-disk',
 			'nightly-barcode-export',
+			'nightly-barcode-export-no-disk',
 			'catalog-sync',
+			'catalog-sync-no-disk',
 			'push-sale-to-crm',
 		]
 			.flatMap((name) => example(`${name}.json`).nodes)
@@ -186,6 +220,16 @@ describe('real n8n: the example workflows', () => {
 				node.typeVersion,
 				versions.get(node.type)?.includes(node.typeVersion),
 			]).toEqual([node.type, node.typeVersion, true]);
+	});
+
+	it("the buttons the examples' notes name are texts of this n8n's editor", () => {
+		const assets = join(install.dir, 'node_modules', 'n8n-editor-ui', 'dist', 'assets');
+		const texts = readdirSync(assets)
+			.filter((f) => f.endsWith('.js'))
+			.map((f) => readFileSync(join(assets, f), 'utf8'))
+			.join('\n');
+		for (const button of CANVAS_BUTTONS)
+			expect([button, new RegExp(`[\`"]${button}[\`"]`).test(texts)]).toEqual([button, true]);
 	});
 
 	it(
@@ -247,6 +291,7 @@ describe('real n8n: the example workflows', () => {
 		'nightly barcode export: one CSV per event ahead, holding ' +
 			'exactly the barcodes the sandbox has for that event',
 		async () => {
+			mkdirSync(files, { recursive: true });
 			const run = await n8n.execute(IDS.barcodes);
 
 			expect(run.status).toBe('success');
@@ -260,7 +305,7 @@ describe('real n8n: the example workflows', () => {
 				const expected = (
 					await sandbox.getAll(`/event-points/${event.id}/barcodes`, { as: 'organiser' })
 				).map((b) => `${b.barcode} ${b.placeId} ${b.sectorName}`);
-				const rows = sheetRows(install, join(files, 'public-events', `barcodes-${event.id}.csv`));
+				const rows = sheetRows(install, join(files, `barcodes-${event.id}.csv`));
 				expect([
 					event.id,
 					rows.map((r) => `${r.barcode} ${r.placeId} ${r.sectorName}`).sort(),
@@ -274,7 +319,8 @@ describe('real n8n: the example workflows', () => {
 		'nightly barcode export with a partner key: the run fails at ' +
 			'Nothing Exported, saying an organiser key is needed; no file',
 		async () => {
-			const before = new Set(readdirSync(join(files, 'public-events')));
+			mkdirSync(files, { recursive: true });
+			const before = new Set(readdirSync(files));
 			const run = await n8n.executeAllowingFailure(IDS.barcodesPartner);
 
 			expect(run.status).toBe('error');
@@ -289,13 +335,14 @@ describe('real n8n: the example workflows', () => {
 			expect(message).toMatch(/403/);
 			expect(message).toMatch(/organiser key/);
 			expect(errorOutput(run, 'Export Barcodes').length).toBeGreaterThan(0);
-			expect(readdirSync(join(files, 'public-events')).filter((f) => !before.has(f))).toEqual([]);
+			expect(readdirSync(files).filter((f) => !before.has(f))).toEqual([]);
 		},
 	);
 
 	it(
 		'catalog sync, Run Now: each reference list in its own file, ' + "equal to the sandbox's list",
 		async () => {
+			mkdirSync(files, { recursive: true });
 			const run = await n8n.execute(IDS.catalog);
 
 			expect(run.status).toBe('success');
@@ -314,55 +361,171 @@ describe('real n8n: the example workflows', () => {
 					.sort(),
 			).toEqual(lists.map(([file]) => `${file}.json`).sort());
 			for (const [file, path] of lists) {
-				const written = JSON.parse(
-					readFileSync(join(files, 'public-events', `${file}.json`), 'utf8'),
-				);
+				const written = JSON.parse(readFileSync(join(files, `${file}.json`), 'utf8'));
 				const list = await sandbox.getAll(path);
 				expect([file, list.length > 0, written]).toEqual([file, true, list]);
 			}
 		},
 	);
 
+	/** The rows the spreadsheet examples should hold, from the sandbox's own lists. */
+	async function expectedSheet(zone: string) {
+		const sales = await sandbox.getAll('/widget-orders');
+		const refunds = await sandbox.getAll('/widget-orders-refunds');
+		expect(refunds.length).toBeGreaterThan(0);
+		const events = [
+			...(await sandbox.getAll('/event-points')),
+			...(await sandbox.getAll('/event-points-archived')),
+		];
+		const nameOf = (id: unknown) =>
+			events.find((e) => String(e.id) === String(id))?.eventName ?? '';
+		const money = (n: number) => String(Math.round(n * 100) / 100);
+		const local = (iso: string) => DateTime.fromISO(iso).setZone(zone).toFormat('yyyy-MM-dd HH:mm');
+		return [
+			...sales.map((s: any) => [
+				'sale',
+				String(s.id),
+				String(s.eventPoint),
+				nameOf(s.eventPoint),
+				local(s.payAt),
+				s.email,
+				String(s.tickets.length),
+				money(s.totalPrice.amount),
+			]),
+			...refunds.map((r: any) => [
+				'refund',
+				String(r.order),
+				String(r.eventPoint),
+				nameOf(r.eventPoint),
+				local(r.refundedAt),
+				'',
+				String(r.tickets.length),
+				money(-r.amount.amount),
+			]),
+		];
+	}
+
 	it(
-		'sales and refunds to a spreadsheet: one row per widget sale ' +
-			'and refund, oldest first, refunds negative',
+		'sales and refunds to a spreadsheet file, without the files folder: the run stops at Could ' +
+			'Not Write, saying which folder to ask for and that the no-disk version needs none',
 		async () => {
+			// The folder the file tests before wrote into, set aside while this one runs.
+			const aside = `${files}.aside`;
+			rmSync(aside, { recursive: true, force: true });
+			if (existsSync(files)) renameSync(files, aside);
+			let run: any;
+			try {
+				run = await n8n.executeAllowingFailure(IDS.sheet);
+			} finally {
+				if (existsSync(aside)) renameSync(aside, files);
+			}
+
+			expect(run.status).toBe('error');
+			expect(run.data.resultData.lastNodeExecuted).toBe('Could Not Write');
+			console.log(`what the partner reads: ${String(run.data.resultData.error.message)}`);
+			expect(String(run.data.resultData.error.message)).toMatch(
+				new RegExp(
+					'^The file was not written: .+N8N_RESTRICT_FILE_ACCESS_TO.+\\.n8n-files.+' +
+						'"no disk \\(n8n Cloud\\)" version',
+					's',
+				),
+			);
+		},
+	);
+
+	it(
+		'sales and refunds to a spreadsheet file: one row per widget sale and refund, oldest first, ' +
+			'the event name beside its id, refunds negative, and `at` a date cell in the time zone of ' +
+			'the workflow',
+		async () => {
+			mkdirSync(files, { recursive: true });
 			const run = await n8n.execute(IDS.sheet);
 
 			expect(run.status).toBe('success');
-			const sales = await sandbox.getAll('/widget-orders');
-			const refunds = await sandbox.getAll('/widget-orders-refunds');
-			expect(refunds.length).toBeGreaterThan(0);
-			const rows = sheetRows(install, join(files, 'public-events', 'sales-and-refunds.xlsx'));
+			const [{ timeZone, rows: count }] = nodeOutput(run, 'Sheet With Dates');
+			const file = join(files, 'sales-and-refunds.xlsx');
+			const rows = sheetRows(install, file);
 			const money = (n: number) => String(Math.round(n * 100) / 100);
-			const expected = [
-				...sales.map((s: any) => [
-					'sale',
-					String(s.id),
-					s.payAt,
-					s.email,
-					String(s.tickets.length),
-					money(s.totalPrice.amount),
-				]),
-				...refunds.map((r: any) => [
-					'refund',
-					String(r.order),
-					r.refundedAt,
-					'',
-					String(r.tickets.length),
-					money(-r.amount.amount),
-				]),
-			];
 			const got = rows.map((r) => [
 				r.type,
 				r.orderId,
+				r.eventPointId,
+				r.eventName,
 				r.at,
 				r.email,
 				r.tickets,
 				money(Number(r.amount)),
 			]);
+			const expected = await expectedSheet(timeZone);
+			expect(count).toBe(expected.length);
 			expect([...got].sort()).toEqual([...expected].sort());
+			expect(got.filter(([, , , name]) => name === '')).toEqual([]);
 			expect(rows.map((r) => r.at)).toEqual(rows.map((r) => r.at).sort());
+			// A spreadsheet date: a number in a date format, not text.
+			const sheet = firstSheet(install, file);
+			const at = String.fromCharCode(65 + Object.keys(rows[0]).indexOf('at'));
+			for (let r = 2; r <= rows.length + 1; r++)
+				expect([
+					`${at}${r}`,
+					sheet[`${at}${r}`].t,
+					sheetJs(install).SSF.is_date(sheet[`${at}${r}`].z),
+				]).toEqual([`${at}${r}`, 'n', true]);
+		},
+	);
+
+	it(
+		'the spreadsheet with no disk: the same file, kept by Deliver Spreadsheet (replace me); ' +
+			'nothing written to disk',
+		async () => {
+			mkdirSync(files, { recursive: true });
+			const before = readdirSync(files);
+			const run = await n8n.execute(IDS.sheetCloud);
+
+			expect(run.status).toBe('success');
+			expect(filesOut(run, 'Deliver Spreadsheet (replace me)')).toEqual([
+				{
+					fileName: 'sales-and-refunds.xlsx',
+					mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+				},
+			]);
+			expect(nodeOutput(run, 'Sheet With Dates')[0].rows).toBe((await expectedSheet('UTC')).length);
+			expect(readdirSync(files)).toEqual(before);
+		},
+	);
+
+	it(
+		'barcodes and catalog with no disk: one CSV per event ahead, and the seven lists, kept by ' +
+			'their Deliver node; nothing written to disk',
+		async () => {
+			mkdirSync(files, { recursive: true });
+			const before = readdirSync(files);
+			const barcodes = await n8n.execute(IDS.barcodesCloud);
+			expect(barcodes.status).toBe('success');
+			const events = nodeOutput(barcodes, 'Events Ahead');
+			expect(events.length).toBeGreaterThan(0);
+			const csvs = barcodes.data.resultData.runData['Deliver CSV (replace me)'].flatMap(
+				(task: any) => task.data.main[0].map((item: any) => item.binary.data),
+			);
+			expect(csvs.map((b: any) => [b.fileName, b.mimeType]).sort()).toEqual(
+				events.map((e) => [`barcodes-${e.id}.csv`, 'text/csv']).sort(),
+			);
+
+			const catalog = await n8n.execute(IDS.catalogCloud);
+			expect(catalog.status).toBe('success');
+			expect(
+				filesOut(catalog, 'Deliver Files (replace me)')
+					.map((f) => f.fileName)
+					.sort(),
+			).toEqual([
+				'categories.json',
+				'cities.json',
+				'countries.json',
+				'genres.json',
+				'promo-codes.json',
+				'venue-halls.json',
+				'venues.json',
+			]);
+			expect(readdirSync(files)).toEqual(before);
 		},
 	);
 
@@ -456,7 +619,7 @@ describe('real n8n: the example workflows', () => {
 
 	it('nothing n8n printed, and no file the examples wrote, holds a key or a token', () => {
 		const written = ['barcodes-1001.csv', 'countries.json', 'promo-codes.json'].map((f) =>
-			readFileSync(join(files, 'public-events', f), 'utf8'),
+			readFileSync(join(files, f), 'utf8'),
 		);
 		expectNoSecrets(
 			[n8n.printedText(), ...written].join('\n'),

@@ -2,8 +2,9 @@
  * Public Events as tools for AI agents, in real n8n 2.x: the shipped example
  * examples/ai-ticket-desk.json (n8n's MCP Server Trigger with four Public Events tools) is
  * published, and a real MCP client (@modelcontextprotocol/sdk over Streamable HTTP) plays the
- * agent: it lists the tools and calls them in the integration order against the sandbox. No
- * LLM is involved: the test picks the arguments a model would pick from each answer.
+ * agent: it lists the tools, finds an event, holds the best places, reads the order and releases
+ * it against the sandbox. No LLM is involved: the test picks the arguments a model would pick from
+ * each answer.
  * The example is closed: its trigger asks for a Bearer token (a credential this suite creates
  * with a random one), and a caller without it, or with a wrong one, runs nothing.
  */
@@ -174,28 +175,24 @@ describe(
 		});
 
 		it(
-			'lists the four tools with descriptions saying where their ' +
-				'IDs come from, and $fromAI inputs as their schema',
+			'lists the four tools, each description saying when to use it, and $fromAI inputs as ' +
+				'their schema: no place or price category among them',
 			async () => {
 				const { tools } = await client.listTools();
 				const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
 
 				expect(Object.keys(byName).sort()).toEqual([
-					'Event_Places',
 					'Find_Events',
 					'Get_Order',
-					'Hold_Places',
+					'Hold_Best_Available',
+					'Release_Hold',
 				]);
-				expect(byName.Find_Events.description).toMatch(
-					/^Search the events .* id \(the event ID every other tool takes\)/,
+				for (const tool of tools)
+					expect(tool.description).toMatch(/^Use (first|when|once|as soon as)\b/);
+				expect(byName.Hold_Best_Available.description).toMatch(
+					/never place or price IDs: this tool picks them/,
 				);
-				expect(byName.Event_Places.description).toMatch(/by the event ID from the event search/);
-				expect(byName.Hold_Places.description).toMatch(
-					/place IDs and one price category ID every place offers \(both from the place list\)/,
-				);
-				expect(byName.Get_Order.description).toMatch(/the id answered when the hold was created/);
-				// Not n8n's generic "<action> in Public Events".
-				for (const tool of tools) expect(tool.description).not.toMatch(/in Public Events$/);
+				expect(byName.Release_Hold.description).toMatch(/no longer wants places held for them/);
 
 				const schema = (name: string) =>
 					byName[name].inputSchema as {
@@ -207,26 +204,26 @@ describe(
 					'startsOnOrAfter',
 					'startsOnOrBefore',
 				]);
-				expect(schema('Event_Places').properties.eventId).toEqual(
+				expect(Object.keys(schema('Hold_Best_Available').properties).sort()).toEqual([
+					'eventId',
+					'places',
+					'together',
+				]);
+				expect(schema('Hold_Best_Available').required?.sort()).toEqual(['eventId', 'places']);
+				expect(schema('Hold_Best_Available').properties.eventId).toEqual(
 					expect.objectContaining({
 						type: 'number',
 						description: expect.stringContaining('Find_Events'),
 					}),
 				);
-				expect(schema('Event_Places').required).toEqual(['eventId']);
-				expect(schema('Hold_Places').required?.sort()).toEqual([
-					'eventId',
-					'placeIds',
-					'priceCategoryId',
-				]);
-				expect(schema('Hold_Places').properties.placeIds.type).toBe('string');
 				expect(schema('Get_Order').required).toEqual(['orderId']);
+				expect(schema('Release_Hold').required).toEqual(['orderId']);
 			},
 		);
 
 		it(
-			'plays the integration order: events -> free places -> a hold ' +
-				'that exists once in the sandbox -> the order',
+			'plays the sale up to payment: events -> the best places held once in the sandbox -> the ' +
+				'order -> released at once, its places free again',
 			async () => {
 				const events = await call('Find_Events', { startsOnOrAfter: '2026-01-01' });
 				expect(events.result.isError).toBeFalsy();
@@ -250,56 +247,26 @@ describe(
 				const event = events.json.find((e: any) => e.countAvailableTickets > 1);
 				console.log(`what the agent read: 10 events ${events.text.length} characters`);
 
-				const places = await call('Event_Places', { eventId: event.id });
-				expect(places.result.isError).toBeFalsy();
-				expect(places.json.length).toBeGreaterThan(1);
-				expect(places.json.length).toBeLessThanOrEqual(10);
-				for (const place of places.json) {
-					expect(place.availableCount).toBeGreaterThan(0);
-					expect(Object.keys(place).sort()).toEqual([
-						'availableCount',
-						'id',
-						'placeName',
-						'priceCategories',
-						'rowName',
-						'sectorName',
-					]);
-				}
-				console.log(
-					`what the agent read: ${places.json.length} free places ${places.text.length} characters`,
-				);
-				const [first, second] = places.json;
-				// Price category ID -> "name, price"; one both places offer.
-				const category = Number(
-					Object.keys(first.priceCategories).find((id) => id in second.priceCategories),
-				);
-
-				const holdsBefore = await sandbox.get(`/event-points/${event.id}/orders`, {
-					query: { status: 'reserved_to_time' },
-				});
-				const hold = await call('Hold_Places', {
-					eventId: event.id,
-					placeIds: `${first.id}, ${second.id}`,
-					priceCategoryId: category,
-				});
+				const holdsBefore = await holdsOf(event.id);
+				const hold = await call('Hold_Best_Available', { eventId: event.id, places: 2 });
 				expect(hold.result.isError).toBeFalsy();
 				expect(hold.json).toEqual([
 					expect.objectContaining({
 						id: expect.anything(),
 						status: 'reserved_to_time',
 						reservedToDate: expect.any(String),
+						places: [
+							expect.objectContaining({ sectorName: expect.any(String) }),
+							expect.objectContaining({ sectorName: expect.any(String) }),
+						],
 					}),
 				]);
 				const orderId = hold.json[0].id;
-
-				// Exactly one new hold, holding exactly those places.
-				const holdsAfter = await sandbox.get(`/event-points/${event.id}/orders`, {
-					query: { status: 'reserved_to_time' },
-				});
-				expect(holdsAfter.body.length).toBe(holdsBefore.body.length + 1);
+				// Exactly one new hold, holding the places the tool answered.
+				expect(await holdsOf(event.id)).toBe(holdsBefore + 1);
 				const inSandbox = (await sandbox.get(`/orders/${orderId}`)).body;
 				expect(inSandbox.tickets.map((t: any) => String(t.placeId)).sort()).toEqual(
-					[String(first.id), String(second.id)].sort(),
+					hold.json[0].places.map((p: any) => String(p.id)).sort(),
 				);
 
 				const got = await call('Get_Order', { orderId });
@@ -308,57 +275,54 @@ describe(
 					expect.objectContaining({ id: orderId, status: 'reserved_to_time' }),
 				]);
 
-				// A place now taken: the error says what to do next, and nothing more is held.
-				const taken = await call('Hold_Places', {
-					eventId: event.id,
-					placeIds: String(first.id),
-					priceCategoryId: category,
-				});
-				expect(taken.result.isError).toBe(true);
-				expect(taken.text).toMatch(/pick other places from the event's place list/);
-				const holdsLast = await sandbox.get(`/event-points/${event.id}/orders`, {
-					query: { status: 'reserved_to_time' },
-				});
-				expect(holdsLast.body.length).toBe(holdsAfter.body.length);
+				// The customer walks away: the hold ends at once, its places on sale again.
+				const released = await call('Release_Hold', { orderId });
+				expect(released.result.isError).toBeFalsy();
+				expect(released.json).toEqual([
+					expect.objectContaining({ id: orderId, status: 'expired' }),
+				]);
+				expect((await sandbox.get(`/orders/${orderId}`)).body.status).toBe('expired');
+				expect(await holdsOf(event.id)).toBe(holdsBefore);
+				const plan = await sandbox.getAll(`/event-points/${event.id}/places`);
+				for (const place of hold.json[0].places)
+					expect(
+						plan.find((p: any) => String(p.id) === String(place.id)).availableCount,
+					).toBeGreaterThan(0);
 			},
 		);
 
-		it(
-			'more places than an order may hold: the error names the ' +
-				'limit and its value, and nothing is held',
-			async () => {
-				const { ticketsPerOrder } = sandbox.app.options.limits;
-				const events = await call('Find_Events', {});
-				const event = events.json.find((e: any) => e.countAvailableTickets > ticketsPerOrder);
-				const places = await call('Event_Places', {
-					eventId: event.id,
-					limit: ticketsPerOrder + 1,
-				});
-				expect(places.json).toHaveLength(ticketsPerOrder + 1);
-				const shared = Object.keys(places.json[0].priceCategories).find((id) =>
-					places.json.every((p: any) => id in p.priceCategories),
-				);
-				const held = async () =>
-					(
-						await sandbox.get(`/event-points/${event.id}/orders`, {
-							query: { status: 'reserved_to_time' },
-						})
-					).body.length;
-				const before = await held();
+		it('Release_Hold cannot undo a sale: a paid order stays paid, the error says so', async () => {
+			const places = await sandbox.freePlaces(1002, 1);
+			const created = await sandbox.send('POST', '/orders', {
+				eventPoint: '1002',
+				places: places.ids,
+				priceCategory: places.priceCategory,
+			});
+			const paid = await sandbox.send('PUT', `/orders/${created.body.id}/status`, {
+				toStatus: 'paid',
+			});
+			expect(paid.status).toBe(200);
 
-				const tooMany = await call('Hold_Places', {
-					eventId: event.id,
-					placeIds: places.json.map((p: any) => p.id).join(', '),
-					priceCategoryId: Number(shared),
-				});
-				expect(tooMany.result.isError).toBe(true);
-				expect(tooMany.text).toContain(
-					`A limit of the service was exceeded (limit ` +
-						`${ticketsPerOrder}, current ${ticketsPerOrder + 1})`,
-				);
-				expect(await held()).toBe(before);
-			},
-		);
+			const refused = await call('Release_Hold', { orderId: created.body.id });
+			expect(refused.result.isError).toBe(true);
+			expect(refused.text).toMatch(/paid/);
+			expect((await sandbox.get(`/orders/${created.body.id}`)).body.status).toBe('paid');
+		});
+
+		it('more places than an order may hold: the error names the limit, nothing held', async () => {
+			const { ticketsPerOrder } = sandbox.app.options.limits;
+			const events = await call('Find_Events', {});
+			const event = events.json.find((e: any) => e.countAvailableTickets > ticketsPerOrder);
+			const before = await holdsOf(event.id);
+
+			const tooMany = await call('Hold_Best_Available', {
+				eventId: event.id,
+				places: ticketsPerOrder + 1,
+			});
+			expect(tooMany.result.isError).toBe(true);
+			expect(tooMany.text).toContain(String(ticketsPerOrder));
+			expect(await holdsOf(event.id)).toBe(before);
+		});
 
 		it(
 			'closed: without the token, with a wrong one or a malformed ' +
@@ -418,18 +382,13 @@ describe(
 				const event = (await call('Find_Events', {})).json.find(
 					(e: any) => e.countAvailableTickets > 0,
 				);
-				const [place] = (await call('Event_Places', { eventId: event.id })).json;
 				const holdPlace = {
 					jsonrpc: '2.0',
 					id: 99,
 					method: 'tools/call',
 					params: {
-						name: 'Hold_Places',
-						arguments: {
-							eventId: event.id,
-							placeIds: String(place.id),
-							priceCategoryId: Number(Object.keys(place.priceCategories)[0]),
-						},
+						name: 'Hold_Best_Available',
+						arguments: { eventId: event.id, places: 1 },
 					},
 				};
 				// The session ID travels in a header any proxy log may show: it must not stand in for the
@@ -507,18 +466,23 @@ describe(
 		);
 
 		it(
-			'never exposes payment, refunds or ticket status changes, and ' +
-				'nothing printed holds a key or a token',
+			'never exposes payment, refunds or ticket status changes (its one status change ' +
+				'releases a hold), and nothing printed holds a key or a token',
 			() => {
 				const operations = example.nodes
 					.filter((n) => n.type.endsWith('publicEventsTool'))
 					.map((n) => `${n.parameters.resource}.${n.parameters.operation}`);
 				expect(operations.sort()).toEqual([
 					'event.getMany',
-					'hallPlan.getPlaces',
-					'order.create',
+					'order.changeStatus',
 					'order.get',
+					'order.holdBestAvailable',
 				]);
+				expect(
+					example.nodes
+						.filter((n) => n.parameters.operation === 'changeStatus')
+						.map((n) => n.parameters.toStatus),
+				).toEqual(['expired']);
 				expectNoSecrets(
 					[n8n.printedText(), server.log()].join('\n'),
 					secretsOf(sandbox, { 'MCP bearer token': TOKEN, 'rotated MCP bearer token': ROTATED }),

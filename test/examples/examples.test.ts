@@ -11,6 +11,7 @@ import {
 } from 'n8n-workflow';
 
 import { PublicEvents } from '../../nodes/PublicEvents/PublicEvents.node';
+import { operationOf } from '../../nodes/PublicEvents/resources';
 import { PublicEventsPollTrigger } from '../../harness/nodes/pollTrigger';
 import { PublicEventsTrigger } from '../../nodes/PublicEventsTrigger/PublicEventsTrigger.node';
 import { checkProperty } from '../../harness/props/property';
@@ -26,6 +27,7 @@ import {
 	type Example as DemoExample,
 } from '../../scripts/demo/setup';
 import { SHOP_CREDENTIAL } from '../../scripts/demo/shop';
+import { CANVAS_BUTTONS, GONE_BUTTONS, NOTE_MAX_CHARACTERS, NOTE_MAX_LINES, SHELL } from './notes';
 
 /**
  * The shipped example workflows (examples/*.json) against the nodes as n8n loads them: every
@@ -37,7 +39,8 @@ const DIR = join(__dirname, '..', '..', 'examples');
 const PACKAGE = 'n8n-nodes-public-events.';
 // Relative to the folder n8n starts in (Docker's /home/node, or the home folder): the same path
 // works in both.
-const FILES_DIR = '.n8n-files/public-events/';
+const FILES_DIR = '.n8n-files/';
+const WRITE_FILE = 'n8n-nodes-base.readWriteFile';
 const DEMO_CREDENTIALS: Record<string, { id: string; name: string }> = {
 	publicEventsApi: API_CREDENTIAL,
 	publicEventsWebhookApi: WEBHOOK_CREDENTIAL,
@@ -46,10 +49,10 @@ const DEMO_CREDENTIALS: Record<string, { id: string; name: string }> = {
 	httpHeaderAuth: SHOP_CREDENTIAL,
 };
 /**
- * The barcode export needs an organiser's key: its example names the demo's organiser credential.
+ * The barcode export needs an organiser's key: its examples name the demo's organiser credential.
  */
 const credentialFor = (file: string, type: string) =>
-	file === 'nightly-barcode-export.json' && type === 'publicEventsApi'
+	file.startsWith('nightly-barcode-export') && type === 'publicEventsApi'
 		? ORGANISER
 		: DEMO_CREDENTIALS[type];
 const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
@@ -151,35 +154,37 @@ describe('example workflows', () => {
 		await sandbox?.stop();
 	});
 
-	it(
-		'the five examples are there, each with its own fixed ID, ' + 'inactive, in execution order v1',
-		() => {
-			expect(files).toEqual(
-				expect.arrayContaining([
-					'catalog-sync.json',
-					'nightly-barcode-export.json',
-					'push-sale-to-crm.json',
-					'sales-and-refunds-to-spreadsheet.json',
-					'sell-a-ticket.json',
-				]),
-			);
-			for (const [file, example] of examples) {
-				expect([file, example.id, example.active, example.settings?.executionOrder]).toEqual([
-					file,
-					expect.stringMatching(/^[A-Za-z0-9]{16}$/),
-					false,
-					'v1',
-				]);
-				expect([file, example.name]).toEqual([file, expect.stringMatching(/^Public Events: /)]);
-				expect([
-					file,
-					new Set(example.nodes.map((n) => n.name)).size,
-					new Set(example.nodes.map((n) => n.id)).size,
-				]).toEqual([file, example.nodes.length, example.nodes.length]);
-			}
-			expect(new Set(examples.map(([, e]) => e.id)).size).toBe(examples.length);
-		},
-	);
+	it('the examples are there, each with its own fixed ID, inactive, in execution order v1', () => {
+		expect(files).toEqual(
+			expect.arrayContaining([
+				'ai-ticket-desk.json',
+				'catalog-sync.json',
+				'catalog-sync-no-disk.json',
+				'nightly-barcode-export.json',
+				'nightly-barcode-export-no-disk.json',
+				'push-sale-to-crm.json',
+				'sales-and-refunds-to-spreadsheet.json',
+				'sales-and-refunds-to-spreadsheet-no-disk.json',
+				'sell-a-ticket.json',
+			]),
+		);
+		for (const [file, example] of examples) {
+			expect([file, example.id, example.active, example.settings?.executionOrder]).toEqual([
+				file,
+				expect.stringMatching(/^[A-Za-z0-9]{16}$/),
+				false,
+				'v1',
+			]);
+			expect([file, example.name]).toEqual([file, expect.stringMatching(/^Public Events: /)]);
+			expect([
+				file,
+				new Set(example.nodes.map((n) => n.name)).size,
+				new Set(example.nodes.map((n) => n.id)).size,
+			]).toEqual([file, example.nodes.length, example.nodes.length]);
+		}
+		expect(new Set(examples.map(([, e]) => e.id)).size).toBe(examples.length);
+		expect(new Set(examples.map(([, e]) => e.name)).size).toBe(examples.length);
+	});
 
 	it(
 		'the package nodes carry the community type names and ' +
@@ -350,29 +355,161 @@ describe('example workflows', () => {
 		}
 	});
 
-	it(
-		'each example explains itself in a sticky note saying what to ' +
-			"set; files live under n8n 2.x's default .n8n-files folder",
-		() => {
+	describe('sticky notes', () => {
+		const notesOf = (example: Example) =>
+			example.nodes
+				.filter((n) => n.type === 'n8n-nodes-base.stickyNote')
+				.map((n) => String(n.parameters.content));
+
+		it('one each: heading, what it does, what to set; short enough for fit-to-view', () => {
 			for (const [file, example] of examples) {
-				const notes = example.nodes
-					.filter((n) => n.type === 'n8n-nodes-base.stickyNote')
-					.map((n) => String(n.parameters.content));
-				expect([file, notes.length, notes.join('\n')]).toEqual([
+				const notes = notesOf(example);
+				expect([file, notes.length, notes[0]]).toEqual([
 					file,
 					1,
-					expect.stringMatching(/^## [\s\S]*\*\*Set:\*\*/),
+					expect.stringMatching(/^## [^\n]+\n[\s\S]+\*\*Set:\*\* \S/),
 				]);
-				for (const node of example.nodes.filter((n) => n.type === 'n8n-nodes-base.readWriteFile')) {
+				expect([file, notes[0].length <= NOTE_MAX_CHARACTERS]).toEqual([file, true]);
+				expect([file, notes[0].split('\n').length <= NOTE_MAX_LINES]).toEqual([file, true]);
+			}
+		});
+
+		it('no shell command; in bold only nodes of the canvas and buttons of both lines', () => {
+			for (const [file, example] of examples) {
+				const [note] = notesOf(example);
+				const names = new Set(example.nodes.map((n) => n.name));
+				expect([file, note.match(SHELL)]).toEqual([file, null]);
+				const bold = [...note.matchAll(/\*\*(.+?)\*\*/g)].map((m) => m[1]);
+				const unknown = bold.filter(
+					(b) => b !== 'Set:' && !names.has(b) && !CANVAS_BUTTONS.includes(b),
+				);
+				expect([file, unknown]).toEqual([file, []]);
+				for (const gone of GONE_BUTTONS) expect([file, note.includes(gone)]).toEqual([file, false]);
+				// "Publish" is n8n 2.x's button; 1.x has an Active switch (where the example runs on 1.x:
+				// the Data Table node and this MCP Server Trigger are 2.x's).
+				const v2Only = example.nodes.some(
+					(n) => n.type === 'n8n-nodes-base.dataTable' || n.type === MCP_TRIGGER,
+				);
+				if (/\bpublish/i.test(note) && !v2Only)
+					expect([file, note]).toEqual([file, expect.stringContaining('(n8n 1.x: activate)')]);
+			}
+		});
+	});
+
+	it(
+		'files: a write to disk goes into the root of .n8n-files, its error output to Could Not ' +
+			'Write saying what to ask for; each such example has a twin with no disk that keeps the ' +
+			'files in a node to replace, all else equal',
+		() => {
+			const disk = examples.filter(([, e]) => e.nodes.some((n) => n.type === WRITE_FILE));
+			expect(disk.map(([file]) => file)).toEqual([
+				'catalog-sync.json',
+				'nightly-barcode-export.json',
+				'sales-and-refunds-to-spreadsheet.json',
+			]);
+			for (const [file, example] of disk) {
+				const next = (from: string, output: number) =>
+					(example.connections[from]?.main[output] ?? []).map((c) => c.node);
+				expect([file, example.name]).toEqual([
+					file,
+					expect.stringMatching(/on disk, self-hosted\)$/),
+				]);
+				const writes = example.nodes.filter((n) => n.type === WRITE_FILE);
+				for (const write of writes) {
+					const path = String(write.parameters.fileName).replace(/^=/, '');
+					// No folder of our own: n8n creates none, and .n8n-files is the one n8n 2.x names.
 					expect([
 						file,
-						String(node.parameters.fileName).replace(/^=/, '').startsWith(FILES_DIR),
-					]).toEqual([file, true]);
-					expect([file, notes[0]]).toEqual([file, expect.stringContaining('.n8n-files')]);
+						write.name,
+						path.startsWith(FILES_DIR),
+						path.slice(FILES_DIR.length),
+					]).toEqual([
+						file,
+						write.name,
+						true,
+						expect.stringMatching(/^[^/]*(\{\{[^}]*\}\}[^/]*)?$/),
+					]);
+					expect([file, write.onError, next(write.name, 1)]).toEqual([
+						file,
+						'continueErrorOutput',
+						['Could Not Write'],
+					]);
+				}
+				const stop = example.nodes.find((n) => n.name === 'Could Not Write')!;
+				expect([stop.type, stop.parameters.errorMessage]).toEqual([
+					'n8n-nodes-base.stopAndError',
+					expect.stringMatching(
+						/\{\{ \$json\.error \}\}[\s\S]*N8N_RESTRICT_FILE_ACCESS_TO[\s\S]*no disk \(n8n Cloud\)/,
+					),
+				]);
+
+				const twinFile = file.replace(/\.json$/, '-no-disk.json');
+				const twin = examples.find(([f]) => f === twinFile)?.[1];
+				expect([twinFile, twin !== undefined]).toEqual([twinFile, true]);
+				expect(twin!.name).toMatch(/, no disk \(n8n Cloud\)$/);
+				expect(twin!.nodes.filter((n) => n.type === WRITE_FILE)).toEqual([]);
+				const dropped = new Set([...writes.map((n) => n.name), 'Could Not Write', 'Sticky Note']);
+				const byName = new Map(twin!.nodes.map((n) => [n.name, n]));
+				for (const node of example.nodes.filter((n) => !dropped.has(n.name))) {
+					const same = byName.get(node.name);
+					// The twin's own expressions name its Deliver node where the original named the write.
+					const renamed = JSON.parse(
+						JSON.stringify(node.parameters).replace(
+							/\$\('Write CSV'\)/g,
+							"$('Deliver CSV (replace me)')",
+						),
+					) as unknown;
+					expect([twinFile, node.name, same?.type, same?.parameters]).toEqual([
+						twinFile,
+						node.name,
+						node.type,
+						renamed,
+					]);
+				}
+				// What reached a write reaches a Deliver node (n8n's No Operation) there: its output
+				// offers the file for download, and it is the node to replace with your storage.
+				for (const write of writes) {
+					const feeding = Object.entries(example.connections)
+						.filter(([, { main = [] }]) => main.flat().some((c) => c.node === write.name))
+						.map(([from]) => from);
+					for (const from of feeding) {
+						const target = (twin!.connections[from]?.main[0] ?? []).map((c) => byName.get(c.node));
+						expect([twinFile, from, target.map((n) => [n?.type, n?.name])]).toEqual([
+							twinFile,
+							from,
+							[['n8n-nodes-base.noOp', expect.stringMatching(/^Deliver .* \(replace me\)$/)]],
+						]);
+					}
 				}
 			}
 		},
 	);
+
+	it('a write of ours fed by a list of ours runs once (Settings > Execute Once)', () => {
+		let checked = 0;
+		for (const [file, example] of examples) {
+			const byName = new Map(example.nodes.map((n) => [n.name, n]));
+			const operation = (node: INode | undefined) =>
+				node?.type.startsWith(PACKAGE)
+					? operationOf(String(node.parameters.resource), String(node.parameters.operation))
+					: undefined;
+			for (const [from, { main = [] }] of Object.entries(example.connections)) {
+				const list = operation(byName.get(from))?.properties.some((p) => p.name === 'limit');
+				if (!list) continue;
+				for (const link of main.flat()) {
+					const target = byName.get(link.node)!;
+					if (operation(target)?.kind !== 'write') continue;
+					checked++;
+					expect([file, `${from} -> ${target.name}`, target.executeOnce]).toEqual([
+						file,
+						`${from} -> ${target.name}`,
+						true,
+					]);
+				}
+			}
+		}
+		expect(checked).toBeGreaterThan(0);
+	});
 
 	it(
 		'sell a ticket: when reporting the payment fails, the error ' +
