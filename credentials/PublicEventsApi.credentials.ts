@@ -7,11 +7,16 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { STAGING_ADDRESS, TEST_KEY } from '../nodes/shared/credentialChecks';
+import {
+	apiKeyMistake,
+	baseUrlMistake,
+	STAGING_ADDRESS,
+	TEST_KEY,
+} from '../nodes/shared/credentialChecks';
 import {
 	apiUrl,
-	insecureBaseUrl,
 	originOf,
+	shownUrl,
 	requestOrigin,
 	tokenBoundTo,
 	tokenFailure,
@@ -133,8 +138,12 @@ export class PublicEventsApi implements ICredentialType {
 	// the credential: one /token request per 24 h, not one per execution.
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const url = `${apiUrl(credentials.baseUrl)}/token`;
-		const insecure = insecureBaseUrl(url, credentials.environment);
-		if (insecure) throw new Error(`Base URL: ${insecure}`);
+		// An empty or malformed field is named before anything is sent (none is marked required, so
+		// that the dialog's test runs on an empty one).
+		const mistake =
+			baseUrlMistake(credentials.baseUrl, credentials.environment) ??
+			apiKeyMistake(credentials.apiKey);
+		if (mistake) throw new Error(mistake);
 		let response: IDataObject;
 		try {
 			response = (await this.helpers.httpRequest({
@@ -150,7 +159,9 @@ export class PublicEventsApi implements ICredentialType {
 			throw new Error(tokenFailure(error, url, credentials.environment));
 		}
 		if (typeof response?.token !== 'string' || response.token === '') {
-			throw new Error(`POST ${url} answered without a "token" field: is the Base URL right?`);
+			throw new Error(
+				`POST ${shownUrl(url)} answered without a "token" field: is the Base URL right?`,
+			);
 		}
 		// n8n stores every field returned here with the credential: the token and where it came from.
 		return { token: response.token, issuedBy: originOf(url) };

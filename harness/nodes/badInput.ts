@@ -178,7 +178,8 @@ export const EXPRESSION = '={{ $json.v }}';
 /** The base with the parameter under test read from each input item's `v`. */
 export function withValueFromItem(shownOn: INodeParameters, parameter: Parameter): INodeParameters {
 	const value = parameter.property.type === 'resourceLocator' ? rl(EXPRESSION) : EXPRESSION;
-	// A parameter shown only on another's choice (Price Category Name or ID on Price: A Price Category).
+	// A parameter shown only on another's choice (Price Category Name or ID on Price: A Price
+	// Category).
 	const base = { ...shownOn };
 	for (const [name, values] of Object.entries(parameter.property.displayOptions?.show ?? {}))
 		if (!['resource', 'operation', '@tool'].includes(name) && values?.length)

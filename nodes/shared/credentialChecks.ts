@@ -30,9 +30,11 @@ export function baseUrlMistake(value: unknown, environment: unknown): string | u
 	} catch {
 		// Not a URL: said below.
 	}
+	// Shown back only when it reads like a host name: a key pasted here must not be printed.
+	const echo = /^[\w-]+(\.[\w-]+)+(:\d+)?(\/[^\s@]*)?$/.test(base) ? `${shown(base)} ` : 'this ';
 	if (protocol !== 'https:' && protocol !== 'http:')
 		return (
-			`Base URL: ${shown(base)} is not a web address. Start it with https:// ` +
+			`Base URL: ${echo}is not a web address. Start it with https:// ` +
 			'(the address the Public Events service gave your company)'
 		);
 	const insecure = insecureBaseUrl(apiUrl(base), environment);

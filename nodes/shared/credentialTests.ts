@@ -18,8 +18,9 @@ import {
 	environmentMismatch,
 	languageMistake,
 	secretMistake,
+	tokenEnvironment,
 } from './credentialChecks';
-import { apiUrl, tokenFailure } from './transport/connection';
+import { apiUrl, shownUrl, tokenFailure } from './transport/connection';
 import { readListPage } from './transport/listEnvelope';
 
 type Answer = { status: number; body: unknown } | { code: string };
@@ -75,11 +76,16 @@ export async function publicEventsApiConnection(
 	}
 	const token = (issued.body as IDataObject | undefined)?.token;
 	if (typeof token !== 'string' || token === '')
-		return failed(`POST ${tokenUrl} answered without a "token" field: is the Base URL right?`);
+		return failed(
+			`POST ${shownUrl(tokenUrl)} answered without a "token" field: is the Base URL right?`,
+		);
 	const mismatch = environmentMismatch(token, data.environment);
 	if (mismatch) return failed(mismatch);
+	// The service named its environment and it agrees: a name that looks like staging is no clue.
+	const told = tokenEnvironment(token) !== undefined;
 
 	const listUrl = `${api}/event-points?page=1&itemsPerPage=1`;
+	const shownList = shownUrl(listUrl);
 	const language = String(data.language ?? '').trim();
 	const listed = await send(this, {
 		method: 'GET',
@@ -89,25 +95,30 @@ export async function publicEventsApiConnection(
 			...(language ? { 'X-API-Language': language } : {}),
 		},
 	});
-	if ('code' in listed) return failed(`Could not reach GET ${listUrl} (${listed.code})`);
+	if ('code' in listed) return failed(`Could not reach GET ${shownList} (${listed.code})`);
 	if (listed.status >= 300 && listed.status < 400)
 		return failed(
-			`GET ${listUrl} answered a redirect (${listed.status}): the token is not sent on to ` +
+			`GET ${shownList} answered a redirect (${listed.status}): the token is not sent on to ` +
 				"another address. Check the Base URL (the service's current https address).",
+		);
+	if (listed.status === 429 || listed.status >= 500)
+		return failed(
+			`The API key was accepted, but GET ${shownList} answered ${listed.status}: the service is ` +
+				'busy or failing. Test again in a minute.',
 		);
 	if (listed.status < 200 || listed.status >= 300)
 		return failed(
-			`The API key was accepted, but GET ${listUrl} answered ${listed.status}: ` +
+			`The API key was accepted, but GET ${shownList} answered ${listed.status}: ` +
 				'check that the Base URL is the Public Events API and not a proxy or web page.',
 		);
 	if (!readListPage(listed.body))
 		return failed(
-			`The API key was accepted, but GET ${listUrl} answered something that is not a list ` +
+			`The API key was accepted, but GET ${shownList} answered something that is not a list ` +
 				'of events: is the Base URL the Public Events API?',
 		);
 	return {
 		status: 'OK',
-		message: guess ? `Connection successful. ${guess}` : 'Connection successful!',
+		message: guess && !told ? `Connection successful. ${guess}` : 'Connection successful!',
 	};
 }
 

@@ -21,7 +21,10 @@ const STATUS_WORDS: Record<string, string> = {
 	cancelled: 'cancelled',
 };
 
-/** An order's status in a partner's words, the API's name after it: "held, not paid (reserved_to_time)". */
+/**
+ * An order's status in a partner's words, the API's name after it: "held, not paid
+ * (reserved_to_time)".
+ */
 export function statusText(status: unknown): string {
 	const name = String(status ?? 'without a status');
 	const words = STATUS_WORDS[name];

@@ -846,9 +846,10 @@ const found: Array<{ setup: Setup; steps: Step[] }> = [
 // - seed 1685876724: the model's own mistake. Some 1,500 sales after an end of sale filled the one
 //   event left on sale (1,800 places a hall were for bursts of 330): a sale was refused.
 // - seed 304045717 (deep run): the model's own mistake. Sort ignored, 86 sales listed late (4
-//   minutes) while a poll under the budget stopped its pass: they came before where the pass got to,
-//   so the poll ending the pass found nothing and the one after it emitted them (from its window's
-//   start, a poll late, none lost). The model took the quiet end of the pass for caught up.
+//   minutes) while a poll under the budget stopped its pass: they came before where the pass got
+//   to, so the poll ending the pass found nothing and the one after it emitted them (from its
+//   window's start, a poll late, none lost). The model took the quiet end of the pass for caught
+//   up.
 // - seed 1756534588 (deep run): the model's own mistake. A step back of 31 minutes, then the
 //   trigger renamed: the renamed trigger went on from the state saved at activation, whose last
 //   reading this suite left dated at n8n's time then while its clock moved on 30 minutes; the

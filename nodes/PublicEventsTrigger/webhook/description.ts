@@ -26,7 +26,7 @@ const eventOptions: INodePropertyOptions[] = [
 	},
 ].sort((a, b) => a.name.localeCompare(b.name));
 
-/** The canvas subtitle: the chosen notifications by their names ("New Sale, Refund"), not values. */
+/** The canvas subtitle: the chosen notifications by their names ("Sale, Refund"), not values. */
 export const triggerSubtitle = `={{ $parameter["events"].map((event) => (${JSON.stringify(
 	Object.fromEntries(eventOptions.map(({ name, value }) => [value, name])),
 )})[event] ?? event).join(", ") }}`;

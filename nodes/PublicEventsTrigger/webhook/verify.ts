@@ -74,7 +74,9 @@ export function verifyDelivery(
 ): Verdict {
 	if (security === 'none') return {};
 	const { headerName, header, secret, raw } = check;
-	if (secret === '') return { problem: 'The trigger has no secret to check deliveries with' };
+	// Blank counts as none: a key of spaces (or a line break an expression left) is no secret.
+	if (secret.trim() === '')
+		return { problem: 'The trigger has no secret to check deliveries with' };
 	if (header === undefined || header.trim() === '')
 		return { problem: `Missing ${headerName} header` };
 	if (security === 'headerToken') {

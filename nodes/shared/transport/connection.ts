@@ -9,6 +9,22 @@ export function apiUrl(baseUrl: unknown): string {
 	return /\/api\/v2$/.test(base) ? base : `${base}/api/v2`;
 }
 
+/**
+ * An address as a message may show it: without a user name or password it holds, and not at all
+ * when it is not a web address (an API key pasted into Base URL must not be printed back).
+ */
+export function shownUrl(url: string): string {
+	try {
+		const parsed = new URL(url);
+		if (!/^https?:$/.test(parsed.protocol)) return 'the Base URL';
+		parsed.username = '';
+		parsed.password = '';
+		return parsed.toString();
+	} catch {
+		return 'the Base URL';
+	}
+}
+
 /** The origin (scheme, host, port) of an address; the address itself when it is not a URL. */
 export function originOf(url: string): string {
 	try {
@@ -85,7 +101,8 @@ export function insecureBaseUrl(url: string, environment: unknown): string | und
 export const LANGUAGE_CODE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,4}$/;
 
 /** Why POST /token failed, without the request (which carries the key). */
-export function tokenFailure(error: unknown, url: string, environment: unknown): string {
+export function tokenFailure(error: unknown, address: string, environment: unknown): string {
+	const url = shownUrl(address);
 	const e = error as {
 		httpCode?: string;
 		status?: number;

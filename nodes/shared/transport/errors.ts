@@ -190,6 +190,12 @@ function messageFor(f: ApiFailure): string {
 					`Archived): an access setting on the service side, not a fault.`
 				);
 			}
+			if (/^\/orders\/\d+\/tickets\//.test(f.path)) {
+				return (
+					`${capital(subject!)} was not found${said ? ` (the service said: ${said})` : ''}. ` +
+					"Check the ticket ID: Order > Get lists the order's tickets."
+				);
+			}
 			if (/^\/orders\/\d+/.test(f.path)) {
 				return (
 					`${capital(subject!)} was not found for this credential's API key. An order is ` +

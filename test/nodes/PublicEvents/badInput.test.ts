@@ -35,7 +35,7 @@ const sent = async (before: number) =>
 	(await since(sb, before)).filter((entry) => entry.route !== '/token');
 
 describe('which item a bad value stops', () => {
-	it('the third of three items is bad: the first two are sent, the error names item 3', async () => {
+	it('the third of three items is bad: the first two are sent, the error says item 3', async () => {
 		const before = await mark(sb);
 		const { error } = await runPublicEvents(
 			store,

@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { additionalBodyOption, withAdditionalBody } from '../../../shared/body';
@@ -5,7 +6,8 @@ import { eventLocator, optionsCollection, pagesInFlightOption } from '../../../s
 import { Inputs } from '../../../shared/inputs';
 import { path } from '../../../shared/path';
 import { idParameter, pageSettings } from '../../../shared/settings';
-import { apiRequestAllItems, type PageSettings } from '../../../shared/transport';
+import { apiRequestAllItems, CREDENTIAL_TYPE, type PageSettings } from '../../../shared/transport';
+import { apiUrl, originOf } from '../../../shared/transport/connection';
 import { checkWriteOptions } from './call';
 import {
 	confirmWaitOption,
@@ -133,6 +135,17 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
+/**
+ * Where a per-order limit the service stated holds: this execution, the service (Base URL), the
+ * key (a digest, never the key) and the event. A credential edited to another service or key, or a
+ * later execution (the service may have raised it), asks the service again.
+ */
+async function limitKeyOf(this: IExecuteFunctions, eventId: string): Promise<string> {
+	const { baseUrl, apiKey } = await this.getCredentials(CREDENTIAL_TYPE);
+	const key = createHash('sha256').update(String(apiKey)).digest('hex').slice(0, 16);
+	return `${this.getExecutionId()}|${originOf(apiUrl(baseUrl))}|${key}|${eventId}`;
+}
+
 export async function execute(this: IExecuteFunctions, i: number) {
 	const inputs = new Inputs(this.getNode(), i);
 	const eventId = idParameter.call(this, i, inputs, eventLocator);
@@ -179,16 +192,19 @@ export async function execute(this: IExecuteFunctions, i: number) {
 			),
 		eventId,
 		quantity: wish.quantity,
-		limitKey: `${this.getNode().credentials?.publicEventsApi?.id ?? ''}:${eventId}`,
+		limitKey: await limitKeyOf.call(this, eventId),
 	};
-	const perOrder = knownPerOrderLimit(limits.limitKey);
-	if (perOrder !== undefined && wish.quantity > perOrder)
+	const known = knownPerOrderLimit(limits.limitKey);
+	if (known !== undefined && wish.quantity > known.limit) {
+		const when = known.minutesAgo < 1 ? 'less than a minute' : `${known.minutesAgo} min`;
 		inputs.fail(
 			'Places',
-			`an order may hold at most ${perOrder} tickets (the service said so when an earlier hold ` +
-				`on this event asked for more): ask for ${perOrder} or fewer, and hold the rest in ` +
-				'another order',
+			`an order may hold at most ${known.limit} tickets (the service said so ${when} ago, ` +
+				`when this run's hold on this event asked for more): ask for ${known.limit} or fewer, ` +
+				'and hold ' +
+				'the rest in another order',
 		);
+	}
 	const bodyOf = (places: string[], priceCategory: string) =>
 		withAdditionalBody(
 			options,

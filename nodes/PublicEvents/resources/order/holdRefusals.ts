@@ -17,7 +17,7 @@ export interface Limits {
 	limitWaitMs: number;
 	eventId: string;
 	quantity: number;
-	/** The credential and event a stated per-order limit is kept for (knownPerOrderLimit). */
+	/** The execution, service, key and event a stated per-order limit is kept for. */
 	limitKey: string;
 }
 
@@ -55,46 +55,65 @@ const WORDS = ['code', 'type', 'error', 'message', 'detail', 'title', 'hydra:des
 
 /**
  * Whether a 422 says it is the account's limit of simultaneously reserved tickets, the only one
- * that waiting can pass. The service's own words decide (its code and message fields); a body
- * listing `violations` is a validation error (API Platform's 422), and words about one order, a
- * purchase or a transaction name the per-order limit: neither is waited out, nor is a 422 whose
- * words the node cannot place.
+ * that waiting can pass. The service's own words decide: its code, else its message fields. A
+ * body listing `violations` is a validation error (API Platform's 422); words about one order, a
+ * purchase or a transaction name the per-order limit, unless the limit the body states is no
+ * smaller than the hold (`quantity`: a new order holds exactly that many, so no per-order limit
+ * refused it). Neither a per-order limit nor a 422 whose words the node cannot place is waited out.
  */
-export function accountLimit(error: NodeApiError): boolean {
+export function accountLimit(error: NodeApiError, quantity?: number): boolean {
 	const body = error.context?.body;
 	if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
 	const fields = body as IDataObject;
 	if (Array.isArray(fields.violations) && fields.violations.length > 0) return false;
+	if (typeof fields.code === 'string' && ACCOUNT_LIMIT.test(fields.code)) return true;
 	const words = WORDS.map((name) => fields[name])
 		.filter((value): value is string => typeof value === 'string')
 		.join(' ');
-	return ACCOUNT_LIMIT.test(words) && !PER_ORDER.test(words);
+	const limit = Number(fields.limit);
+	const notPerOrder = quantity !== undefined && Number.isInteger(limit) && limit >= quantity;
+	return ACCOUNT_LIMIT.test(words) && (!PER_ORDER.test(words) || notPerOrder);
 }
 
 const plural = (n: number) => `${n} place${n === 1 ? '' : 's'}`;
 
-/** How long a per-order limit the service stated is trusted: it is the service's setting. */
-const PER_ORDER_KEEP_MS = 3_600_000;
-/** Per-order limits the service stated in this process, by credential and event. */
+/**
+ * A per-order limit the service stated stops a larger hold before it is sent within the same
+ * execution only (the next items of a run, an AI agent's next call): the service may raise it
+ * between executions. Kept this long at most, so that the memory stays small.
+ */
+const PER_ORDER_KEEP_MS = 10 * 60_000;
+/** Per-order limits the service stated, by execution, service, key and event. */
 const perOrderLimits = new Map<string, { limit: number; at: number }>();
 
-/** The tickets-per-order limit a 422 states (its `limit`, when its words name one order). */
-function perOrderLimit(error: NodeApiError): number | undefined {
+/**
+ * The tickets-per-order limit a 422 states: its `limit`, when its words name one order, its code
+ * does not name the account's reserved tickets, and the limit is below what this hold asked for
+ * (a new order holds exactly that many).
+ */
+function perOrderLimit(error: NodeApiError, quantity: number): number | undefined {
 	const body = error.context?.body as IDataObject | undefined;
+	if (typeof body?.code === 'string' && ACCOUNT_LIMIT.test(body.code)) return undefined;
 	const words = WORDS.map((name) => body?.[name])
 		.filter((value): value is string => typeof value === 'string')
 		.join(' ');
 	const limit = Number(body?.limit);
-	return PER_ORDER.test(words) && Number.isInteger(limit) && limit > 0 ? limit : undefined;
+	return PER_ORDER.test(words) && Number.isInteger(limit) && limit > 0 && limit < quantity
+		? limit
+		: undefined;
 }
 
 /**
- * The tickets-per-order limit the service stated for this credential and event within the last
- * hour, so that a hold asking for more is stopped before it is sent.
+ * The tickets-per-order limit the service stated in this execution for this service, key and
+ * event, and how long ago, so that a hold asking for more is stopped before it is sent.
  */
-export function knownPerOrderLimit(key: string, now = Date.now()): number | undefined {
+export function knownPerOrderLimit(
+	key: string,
+	now = Date.now(),
+): { limit: number; minutesAgo: number } | undefined {
 	const known = perOrderLimits.get(key);
-	return known && now - known.at < PER_ORDER_KEEP_MS ? known.limit : undefined;
+	if (!known || now - known.at >= PER_ORDER_KEEP_MS) return undefined;
+	return { limit: known.limit, minutesAgo: Math.floor((now - known.at) / 60_000) };
 }
 
 /**
@@ -127,16 +146,19 @@ export async function absorb(
 	}
 	if (!isStatus(error, '422')) return error;
 	const apiError = error as NodeApiError;
-	const perOrder = perOrderLimit(apiError);
+	const perOrder = perOrderLimit(apiError, limits.quantity);
 	if (perOrder !== undefined) {
-		perOrderLimits.set(limits.limitKey, { limit: perOrder, at: Date.now() });
+		const now = Date.now();
+		for (const [key, { at }] of perOrderLimits)
+			if (now - at >= PER_ORDER_KEEP_MS) perOrderLimits.delete(key);
+		perOrderLimits.set(limits.limitKey, { limit: perOrder, at: now });
 		apiError.message =
 			`Refused: holding ${plural(limits.quantity)} on event ${limits.eventId} was NOT ` +
 			`applied: an order may hold at most ${perOrder} tickets (the service's limit). Ask for ` +
 			`${perOrder} or fewer, and hold the rest in another order.`;
 		return apiError;
 	}
-	if (!accountLimit(apiError)) {
+	if (!accountLimit(apiError, limits.quantity)) {
 		apiError.message +=
 			" Not waited out: the node waits only on your account's reserved-tickets limit, and the " +
 			"service's words above do not name it.";

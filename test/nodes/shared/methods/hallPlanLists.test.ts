@@ -143,7 +143,9 @@ describe('lists in the editor: sector, place, price category, promo code', () =>
 			).toEqual(expected(places.filter((p) => p.sectorId === sectorId)));
 			expect(await callLoadOptions(hold({}))).toEqual([
 				{
-					name: 'Choose the event above first: the price categories of its free places are listed here',
+					name:
+						'Choose the event above first: the price categories of its free ' +
+						'places are listed here',
 					value: '',
 				},
 			]);

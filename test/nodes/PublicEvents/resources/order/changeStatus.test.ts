@@ -159,7 +159,8 @@ describe('Change Status Paid, answer lost: read back until known', () => {
 				new RegExp(
 					`^Changing the status of order ${id} to paid was NOT applied: no answer came ` +
 						`within the Timeout \\(1 s\\), so the node read order ${id} back: it is unchanged, ` +
-						`still released \\(its hold ended\\) \\(expired\\), and the change can no longer apply to it`,
+						`still released \\(its hold ended\\) \\(expired\\), and the change can no longer ` +
+						'apply to it',
 				),
 			);
 			expect((error as { context?: IDataObject }).context?.writeCheck).toMatchObject({

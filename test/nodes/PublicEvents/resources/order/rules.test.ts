@@ -188,7 +188,10 @@ describe('Order: an order the service does not know (404)', () => {
 	it('says the order is not found for this key, without the hint about events', async () => {
 		const { error } = await order('get', { orderId: '999999' });
 		expect(error?.message).toMatch(
-			/^Order 999999 was not found for this credential's API key\. .*the same Public Events credential/,
+			new RegExp(
+				"^Order 999999 was not found for this credential's API key\\. " +
+					'.*the same Public Events credential',
+			),
 		);
 		expect(error?.message).not.toMatch(/linked to your company|Archived/);
 	});

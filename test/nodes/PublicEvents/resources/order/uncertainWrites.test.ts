@@ -145,7 +145,8 @@ describe.each(writes)('$operation, answer lost', ({ operation, route, prepare })
 			);
 			expect(error?.message).toMatch(
 				new RegExp(
-					`read order ${id} back: it is unchanged, still ${statusPattern(stored.status)} \\(read back ` +
+					`read order ${id} back: it is unchanged, still ${statusPattern(stored.status)} ` +
+						'\\(read back ' +
 						`\\d+ times over 1 s\\)\\. ${LATE} Check order ${id} \\(Order > Get\\) before ` +
 						`running this again\\.$`,
 				),
@@ -296,7 +297,8 @@ describe('a 2xx unreadable or without the order: the service took it, never "NOT
 				new RegExp(
 					`^Uncertain: changing the status of order ${id} to paid was not applied when the ` +
 						`node checked: ${cause}, and the node read order ${id} back: it is unchanged, ` +
-						`still held, not paid \\(reserved_to_time\\) \\(read back \\d+ times over \\d+ s\\)\\. ${LATE} ` +
+						'still held, not paid \\(reserved_to_time\\) ' +
+						`\\(read back \\d+ times over \\d+ s\\)\\. ${LATE} ` +
 						`Check order ${id} \\(Order > Get\\) before running this again\\.$`,
 				),
 			);

@@ -253,7 +253,7 @@ describe('refused: the service said no, or nothing reached it', () => {
 			expect(error?.message).toMatch(
 				new RegExp(
 					'^Refused: removing ticket 900001 from order 799999 was NOT a' +
-						'pplied\\. Ticket 900001 of order 799999 was not found for this credential',
+						'pplied\\. Ticket 900001 of order 799999 was not found',
 				),
 			);
 			expect(log.map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([
