@@ -41,11 +41,26 @@ const DESK = example('ai-ticket-desk');
 const RUNS = [
 	{ example: SELL, trigger: undefined, last: 'Report Payment' },
 	{ example: example('catalog-sync'), trigger: 'Run Now', last: 'Write List' },
+	{
+		example: example('catalog-sync-no-disk'),
+		trigger: 'Run Now',
+		last: 'Deliver Files (replace me)',
+	},
 	{ example: BARCODES, trigger: 'Run Now', last: 'Write CSV' },
+	{
+		example: example('nightly-barcode-export-no-disk'),
+		trigger: 'Run Now',
+		last: 'Deliver CSV (replace me)',
+	},
 	{
 		example: example('sales-and-refunds-to-spreadsheet'),
 		trigger: 'Run Now',
 		last: 'Write Spreadsheet',
+	},
+	{
+		example: example('sales-and-refunds-to-spreadsheet-no-disk'),
+		trigger: 'Run Now',
+		last: 'Deliver Spreadsheet (replace me)',
 	},
 	{ example: TABLE, trigger: 'New Sales and Refunds', last: 'Save to Table' },
 ];
@@ -59,6 +74,11 @@ const SEARCH_WORDS = [
 	'order',
 	'sale',
 	'event',
+	'sell',
+	'best available',
+	'checkout',
+	'new sale',
+	'report payment',
 	'Public Events',
 ];
 
@@ -174,6 +194,19 @@ describe("a partner's journeys in the demo's editor (Chromium)", () => {
 				)
 				.waitFor();
 			await checkpoint('1-credential-refused', { keepHtml: false });
+
+			// the right key again, and a language name where a code belongs: said before any request
+			await editor.testId('parameter-input-apiKey').locator('input').fill(keys.partner);
+			await editor.testId('parameter-input-language').locator('input').fill('English');
+			await editor.testId('credential-save-button').click();
+			await dialog.getByText('Couldn’t connect with these settings').waitFor();
+			await dialog
+				.getByText('Default Language: use a language code such as en or de, not "English"', {
+					exact: false,
+				})
+				.first()
+				.waitFor();
+			await checkpoint('1-credential-language', { keepHtml: false });
 			await editor.closeDialog();
 
 			// opened again from the list, as saved: n8n tests it again; the key field holds a placeholder
@@ -243,6 +276,30 @@ describe("a partner's journeys in the demo's editor (Chromium)", () => {
 			expect(await editor.page.locator('body').innerText()).not.toContain('Error fetching options');
 			await checkpoint('2-price-category-waits-for-event');
 			await editor.page.keyboard.press('Escape');
+
+			// Hold Best Available at one price: once an event is chosen, its price categories are
+			// listed with their price and how many places are free at it
+			await choose(editor, 'operation', 'Hold Best Available');
+			await choose(editor, 'price', 'A Price Category');
+			await editor.testId('rlc-input').first().click();
+			await editor.testId('rlc-item').first().click();
+			await editor.testId('parameter-input-priceCategoryId').click();
+			const dropdown = editor.page.locator('.el-select-dropdown:visible');
+			try {
+				await dropdown
+					.getByText(/ · \d+ free$/)
+					.first()
+					.waitFor({ timeout: 20_000 });
+			} catch {
+				throw new Error(`no price category listed; the list said: ${await dropdown.innerText()}`);
+			}
+			await checkpoint('2-hold-best-available-price-categories');
+			await editor.page.keyboard.press('Escape');
+			// closed, the canvas names the step in words, not "holdBestAvailable: order"
+			await editor.page.keyboard.press('Escape');
+			await editor.testId('ndv').waitFor({ state: 'hidden' });
+			await editor.page.getByText('Order: Hold Best Available', { exact: true }).first().waitFor();
+			await checkpoint('2-canvas-subtitle');
 		},
 	);
 
@@ -312,6 +369,11 @@ describe("a partner's journeys in the demo's editor (Chromium)", () => {
 				await editor.canvas(PUSH.id);
 				await executeWorkflow(editor);
 				await editor.testId('stop-execution-waiting-for-webhook-button').waitFor();
+				// the trigger's waiting text on the canvas speaks of sales, not "create an event"
+				await editor.page
+					.getByText('Waiting for a sale, refund or event change from Public Events')
+					.first()
+					.waitFor();
 				// The demo's own first steps: a sale from the sandbox's widget, whose push has no order.
 				const sale = await sellTicket();
 				expect(await runEnded(editor)).toMatch(/^Workflow executed successfully/);
@@ -431,11 +493,24 @@ describe("a partner's journeys in the demo's editor (Chromium)", () => {
 			const kept = ['Start', 'Get Events', 'Get Places', 'Create Order'];
 			const nodes = sell.nodes
 				.filter((n) => kept.includes(n.name))
-				.map((n) =>
-					n.name === 'Get Places'
-						? { ...n, parameters: { ...n.parameters, limit: 2, options: { onlyAvailable: true } } }
-						: n,
-				);
+				.map((n) => {
+					if (n.name === 'Get Places')
+						return {
+							...n,
+							parameters: { ...n.parameters, limit: 2, options: { onlyAvailable: true } },
+						};
+					// a partner's own Create, one place per item, not the example's (which runs once)
+					if (n.name === 'Create Order')
+						return {
+							...n,
+							executeOnce: false,
+							parameters: {
+								...n.parameters,
+								places: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+							},
+						};
+					return n;
+				});
 			const connections = Object.fromEntries(kept.slice(0, 3).map((n) => [n, sell.connections[n]]));
 			const { id } = (await rest('POST', '/workflows', {
 				name: 'Hold two places',

@@ -1,8 +1,9 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { optionsCollection, splitTicketsOption } from '../../../shared/fields';
 import { path } from '../../../shared/path';
 import { orderCall, orderId } from './call';
-import { orderIdField, orderOptions, statusNotice } from './fields';
+import { orderIdField, statusNotice } from './fields';
 
 export const option = {
 	name: 'Get',
@@ -17,11 +18,39 @@ export const toolText =
 	'Get an order by its order ID (the id answered when the hold was created): status, ' +
 	'totalPrice, hold deadline (reservedToDate) and, once paid, its tickets with barcodes.';
 
-export const properties: INodeProperties[] = [orderIdField, statusNotice, orderOptions(false)];
+const withoutBarcodesOption: INodeProperties = {
+	displayName: 'Leave Out Barcodes',
+	name: 'withoutBarcodes',
+	type: 'boolean',
+	default: false,
+	description:
+		"Whether to remove the tickets' barcodes from the output: a barcode admits its holder, so " +
+		'an AI agent or a shared log should not see them. Status, prices and places stay.',
+};
+
+export const properties: INodeProperties[] = [
+	orderIdField,
+	statusNotice,
+	optionsCollection([splitTicketsOption, withoutBarcodesOption]),
+];
+
+/** The order (or its ticket rows) with every `barcode` field removed, at any depth. */
+function withoutBarcodes<T>(value: T): T {
+	if (Array.isArray(value)) return value.map(withoutBarcodes) as T;
+	if (value === null || typeof value !== 'object') return value;
+	return Object.fromEntries(
+		Object.entries(value as IDataObject)
+			.filter(([key]) => !/^barcodes?$/i.test(key))
+			.map(([key, inner]) => [key, withoutBarcodes(inner)]),
+	) as T;
+}
 
 export async function execute(this: IExecuteFunctions, i: number) {
-	return await orderCall.call(this, i, (inputs) => ({
-		method: 'GET',
-		path: path`/orders/${orderId.call(this, i, inputs)}`,
-	}));
+	let leaveOut = false;
+	const order = await orderCall.call(this, i, (inputs) => {
+		const options = this.getNodeParameter('options', i, {}) as IDataObject;
+		leaveOut = inputs.flag(options.withoutBarcodes ?? false, withoutBarcodesOption.displayName);
+		return { method: 'GET', path: path`/orders/${orderId.call(this, i, inputs)}` };
+	});
+	return leaveOut ? withoutBarcodes(order) : order;
 }

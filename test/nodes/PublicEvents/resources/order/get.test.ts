@@ -34,4 +34,30 @@ describe('Order: create and read', () => {
 			await setStatus(created.id, 'expired');
 		},
 	);
+
+	it('Leave Out Barcodes: a paid order without barcodes, whole or split', async () => {
+		const { order: created } = await create(2);
+		await setStatus(created.id, 'paid');
+		const stored = (await getOrder(created.id)).body;
+		expect(JSON.stringify(stored)).toMatch(/"barcode"/);
+		const whole = await order('get', {
+			orderId: String(created.id),
+			options: { withoutBarcodes: true },
+		});
+		const text = JSON.stringify(json(whole));
+		expect(text).not.toMatch(/barcode/i);
+		for (const ticket of stored.tickets!)
+			if (ticket.barcode) expect(text).not.toContain(String(ticket.barcode));
+		expect(json(whole)[0]).toMatchObject({
+			id: created.id,
+			status: 'paid',
+			totalPrice: stored.totalPrice,
+		});
+		const split = await order('get', {
+			orderId: String(created.id),
+			options: { withoutBarcodes: true, splitTickets: true },
+		});
+		expect(split.items).toHaveLength(stored.tickets!.length);
+		expect(JSON.stringify(json(split))).not.toMatch(/barcode/i);
+	});
 });
