@@ -163,7 +163,7 @@ describe('the engine harness scans every run', () => {
 				operation: 'get',
 				eventId: { __rl: true, mode: 'id', value: '999999' },
 			});
-			expect(error?.message).toMatch(/^Not found/);
+			expect(error?.message).toMatch(/^Event 999999 was not found/);
 			const lines = logSince(start);
 			expect(lines).toContain('debug: Workflow execution started\n{"workflowId":"engine-harness"}');
 			expect(lines.some((line) => line.startsWith(`error: ${error!.message}`))).toBe(true);
