@@ -12,6 +12,13 @@ export function moneyText(value: unknown): string | undefined {
 	return amount === undefined ? undefined : `${String(amount)} ${String(currency ?? '')}`.trim();
 }
 
+/** A price category's amount as a number (`price` as `{ amount }` or a number), else Infinity. */
+export const amountOf = (category: IDataObject): number => {
+	const price = category.price as IDataObject | number | undefined;
+	const amount = Number(typeof price === 'object' && price !== null ? price.amount : price);
+	return Number.isFinite(amount) ? amount : Infinity;
+};
+
 const STATUS_WORDS: Record<string, string> = {
 	reserved_to_time: 'held, not paid',
 	created: 'being created',

@@ -5,7 +5,7 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { moneyText, nameOf } from '../format';
+import { amountOf, moneyText, nameOf } from '../format';
 import { numericId } from '../inputs';
 import { apiRequestAllItems } from '../transport';
 
@@ -144,13 +144,8 @@ async function getFreePriceCategories(
 			byId.set(id, { category, places: (byId.get(id)?.places ?? 0) + 1 });
 		}
 	if (byId.size === 0) return waitingFor('No place of this event is free now');
-	const amount = (category: IDataObject) => {
-		const price = category.price as IDataObject | number | undefined;
-		const value = Number(typeof price === 'object' && price !== null ? price.amount : price);
-		return Number.isFinite(value) ? value : Infinity;
-	};
 	return [...byId.entries()]
-		.sort(([, a], [, b]) => amount(a.category) - amount(b.category))
+		.sort(([, a], [, b]) => amountOf(a.category) - amountOf(b.category))
 		.map(([id, { category, places }]) => ({
 			name: [label(category), moneyText(category.price), `${places} free`]
 				.filter(Boolean)

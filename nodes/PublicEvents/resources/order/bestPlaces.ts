@@ -1,5 +1,6 @@
 import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
+import { amountOf } from '../../../shared/format';
 import { plainId } from './ids';
 
 // Hold Best Available's choice of places from the free ones of a hall plan.
@@ -26,12 +27,6 @@ export interface Wish {
 	/** Only the places of one sector were read (for the words of "Not enough places"). */
 	sector?: boolean;
 }
-
-const amountOf = (category: IDataObject) => {
-	const price = category.price as IDataObject | number | undefined;
-	const amount = typeof price === 'object' && price !== null ? price.amount : price;
-	return Number.isFinite(Number(amount)) ? Number(amount) : Infinity;
-};
 
 /** A random few of `list` in place order: buyers in a rush spread out instead of colliding. */
 function someOf<T>(list: T[], count: number): T[] {
