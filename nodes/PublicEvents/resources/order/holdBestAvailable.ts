@@ -1,4 +1,3 @@
-import { createHash } from 'crypto';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { additionalBodyOption, withAdditionalBody } from '../../../shared/body';
@@ -6,8 +5,7 @@ import { eventLocator, optionsCollection, pagesInFlightOption } from '../../../s
 import { Inputs } from '../../../shared/inputs';
 import { path } from '../../../shared/path';
 import { idParameter, pageSettings } from '../../../shared/settings';
-import { apiRequestAllItems, CREDENTIAL_TYPE, type PageSettings } from '../../../shared/transport';
-import { apiUrl, originOf } from '../../../shared/transport/connection';
+import { apiRequestAllItems, type PageSettings } from '../../../shared/transport';
 import { checkWriteOptions } from './call';
 import {
 	confirmWaitOption,
@@ -135,17 +133,6 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
-/**
- * Where a per-order limit the service stated holds: this execution, the service (Base URL), the
- * key (a digest, never the key) and the event. A credential edited to another service or key, or a
- * later execution (the service may have raised it), asks the service again.
- */
-async function limitKeyOf(this: IExecuteFunctions, eventId: string): Promise<string> {
-	const { baseUrl, apiKey } = await this.getCredentials(CREDENTIAL_TYPE);
-	const key = createHash('sha256').update(String(apiKey)).digest('hex').slice(0, 16);
-	return `${this.getExecutionId()}|${originOf(apiUrl(baseUrl))}|${key}|${eventId}`;
-}
-
 export async function execute(this: IExecuteFunctions, i: number) {
 	const inputs = new Inputs(this.getNode(), i);
 	const eventId = idParameter.call(this, i, inputs, eventLocator);
@@ -192,7 +179,9 @@ export async function execute(this: IExecuteFunctions, i: number) {
 			),
 		eventId,
 		quantity: wish.quantity,
-		limitKey: await limitKeyOf.call(this, eventId),
+		// One execution runs on one credential; a later one asks the service again (it may have
+		// raised the limit, or the credential may name another service now).
+		limitKey: `${this.getExecutionId()}|${eventId}`,
 	};
 	const known = knownPerOrderLimit(limits.limitKey);
 	if (known !== undefined && wish.quantity > known.limit) {
@@ -201,8 +190,7 @@ export async function execute(this: IExecuteFunctions, i: number) {
 			'Places',
 			`an order may hold at most ${known.limit} tickets (the service said so ${when} ago, ` +
 				`when this run's hold on this event asked for more): ask for ${known.limit} or fewer, ` +
-				'and hold ' +
-				'the rest in another order',
+				'and hold the rest in another order',
 		);
 	}
 	const bodyOf = (places: string[], priceCategory: string) =>

@@ -17,7 +17,7 @@ export interface Limits {
 	limitWaitMs: number;
 	eventId: string;
 	quantity: number;
-	/** The execution, service, key and event a stated per-order limit is kept for. */
+	/** The execution and event a stated per-order limit is kept for. */
 	limitKey: string;
 }
 
@@ -83,7 +83,7 @@ const plural = (n: number) => `${n} place${n === 1 ? '' : 's'}`;
  * between executions. Kept this long at most, so that the memory stays small.
  */
 const PER_ORDER_KEEP_MS = 10 * 60_000;
-/** Per-order limits the service stated, by execution, service, key and event. */
+/** Per-order limits the service stated, by execution and event. */
 const perOrderLimits = new Map<string, { limit: number; at: number }>();
 
 /**
@@ -104,8 +104,8 @@ function perOrderLimit(error: NodeApiError, quantity: number): number | undefine
 }
 
 /**
- * The tickets-per-order limit the service stated in this execution for this service, key and
- * event, and how long ago, so that a hold asking for more is stopped before it is sent.
+ * The tickets-per-order limit the service stated in this execution for this event, and how long
+ * ago, so that a hold asking for more is stopped before it is sent.
  */
 export function knownPerOrderLimit(
 	key: string,
