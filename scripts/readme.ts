@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 import type { INodeProperties } from 'n8n-workflow';
 
-import { requestOptions } from '../nodes/shared/fields';
+import { requestOptions } from '../nodes/shared/commonFields';
 import { allOperations } from '../nodes/PublicEvents/resources';
 
 export const README = join(__dirname, '..', 'README.md');

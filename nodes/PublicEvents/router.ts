@@ -8,8 +8,8 @@ import {
 } from 'n8n-workflow';
 
 import { operationOf } from './resources';
-import { afterStoppedRun } from './resources/order/runHolds';
-import { addRunHints } from './runHints';
+import { afterStoppedRun } from './resources/order/holdLedger';
+import { addRunHints } from './executionHints';
 import { inOrder } from '../shared/transport/pages';
 
 /** Input items read at once: reads are independent; a write waits for the one before it. */

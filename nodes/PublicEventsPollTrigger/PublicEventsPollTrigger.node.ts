@@ -9,13 +9,13 @@ import {
 import { publicEventsApiConnection } from '../shared/credentialTests';
 import { PollBudget } from './poll/budget';
 import { pollCatalog, sampleCatalog } from './poll/catalog';
-import { pollProperties } from './poll/description';
-import { pollPanel } from './poll/panel';
+import { pollProperties } from './poll/pollProperties';
+import { pollPanel } from './poll/startNotices';
 import { getWatchableEvents } from './poll/events';
 import { toItems, toRowItems, type Change } from './poll/items';
 import { pollSales } from './poll/sales';
 import { sampleSales } from './poll/sample';
-import { pollSettings } from './poll/settings';
+import { pollSettings } from './poll/pollSettings';
 import { loadState, saveState, type PollState } from './poll/state';
 
 /**

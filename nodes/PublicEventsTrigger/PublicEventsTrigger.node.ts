@@ -8,8 +8,8 @@ import {
 } from 'n8n-workflow';
 
 import { publicEventsApiConnection, webhookSecretForm } from '../shared/credentialTests';
-import { triggerProperties, triggerSubtitle } from './webhook/description';
-import { triggerPanel } from './webhook/panel';
+import { triggerProperties, triggerSubtitle } from './webhook/pushProperties';
+import { triggerPanel } from './webhook/testPanel';
 import { receive } from './webhook/receive';
 
 export class PublicEventsTrigger implements INodeType {

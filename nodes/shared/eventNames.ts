@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { apiRequestAllItems, type ApiContext, type PageSettings } from './transport';
 import { changeId } from './changes';
-import { toRow, type Row, type RowSource } from './rows';
+import { toRow, type Row, type RowSource } from './tableRows';
 
 type Names = Map<string, string | null>;
 

@@ -1,7 +1,7 @@
 import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import { PublicEventsPollTrigger } from '../../harness/nodes/pollTrigger';
-import { pollProperties } from '../../nodes/PublicEventsPollTrigger/poll/description';
+import { pollProperties } from '../../nodes/PublicEventsPollTrigger/poll/pollProperties';
 import {
 	badValues,
 	kindOf,

@@ -6,7 +6,7 @@ import { apiRequest, apiRequestAllItems } from '../../shared/transport';
 import { readListPage } from '../../shared/transport/listEnvelope';
 import { recordId } from './feed';
 import type { Change } from './items';
-import type { PollSettings } from './settings';
+import type { PollSettings } from './pollSettings';
 import type { CatalogState, PollState } from './state';
 
 // Six base64url characters (36 bits) per field: a change goes unnoticed once in 70 billion.

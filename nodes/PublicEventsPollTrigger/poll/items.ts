@@ -3,7 +3,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { changeId, type ChangeType } from '../../shared/changes';
 import { dedupeKey, eventFingerprint } from '../../shared/dedupeKey';
 import { EventNames } from '../../shared/eventNames';
-import { toRow, type RowSource } from '../../shared/rows';
+import { toRow, type RowSource } from '../../shared/tableRows';
 import type { RequestSettings } from '../../shared/transport';
 
 /** Where an item came from: the Include option's value, or the catalog. */

@@ -3,7 +3,7 @@ import type { IPollFunctions } from 'n8n-workflow';
 import { apiRequest, serviceNow, type RequestSettings } from '../../shared/transport';
 import { feedFrom, type FeedState } from './feed';
 import { watchedEvents } from './events';
-import type { PollSettings } from './settings';
+import type { PollSettings } from './pollSettings';
 import { eventOrders, WIDGET_REFUNDS, WIDGET_SALES, type FeedSpec } from './specs';
 import type { PollState } from './state';
 

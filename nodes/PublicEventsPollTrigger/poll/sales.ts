@@ -13,7 +13,7 @@ import {
 import type { Change } from './items';
 import { readWindow, type WindowRead } from './pager';
 import { IDLE_KEEP_MS, planFeeds, type Planned } from './plan';
-import type { PollSettings } from './settings';
+import type { PollSettings } from './pollSettings';
 import { inParallel } from './specs';
 import type { PollState } from './state';
 

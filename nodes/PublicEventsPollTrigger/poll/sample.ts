@@ -4,7 +4,7 @@ import { apiRequest, apiRequestAllItems } from '../../shared/transport';
 import { readListPage } from '../../shared/transport/listEnvelope';
 import { recordId } from './feed';
 import type { Change } from './items';
-import type { PollSettings } from './settings';
+import type { PollSettings } from './pollSettings';
 import {
 	eventOrders,
 	inParallel,

@@ -1,10 +1,10 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { Inputs } from '../../shared/inputs';
-import { wantsRows } from '../../shared/rows';
+import { wantsRows } from '../../shared/tableRows';
 import { readSale, recordFields, type SaleRead } from './fullOrder';
 import type { Notification } from './normalize';
-import { pushRow } from './rows';
+import { pushRow } from './pushRow';
 
 /** The item to start the run with, or why the sender should deliver it again later. */
 export type Completed = { item: IDataObject } | { later: string };

@@ -2,7 +2,7 @@ import { sleep, type IDataObject, type IWebhookFunctions } from 'n8n-workflow';
 
 import { changeId, changeTime } from '../../shared/changes';
 import { dedupeKey, eventFingerprint } from '../../shared/dedupeKey';
-import type { RowSource } from '../../shared/rows';
+import type { RowSource } from '../../shared/tableRows';
 import { apiRequest } from '../../shared/transport';
 import {
 	FETCH_RETRY,

@@ -1,7 +1,7 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { changeId } from '../../shared/changes';
-import type { RowSource } from '../../shared/rows';
+import type { RowSource } from '../../shared/tableRows';
 import { apiRequest } from '../../shared/transport';
 import type { Notification } from './normalize';
 import { findWidgetRecord, WIDGET_PAGES, type LookupBounds } from './widgetRecord';

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { changeId, changeTime, type ChangeType } from '../../shared/changes';
-import { OTHER_TYPE } from './description';
+import { OTHER_TYPE } from './pushProperties';
 
 /**
  * The API does not publish its payload shapes. The sandbox sends `{ id, type, occurredAt,

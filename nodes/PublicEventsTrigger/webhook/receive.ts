@@ -3,7 +3,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { completeItem } from './complete';
 import { confirmClaim, withoutRun } from './confirm';
 import { ran, takeDelivery } from './dedupe';
-import { DEFAULT_MAX_BODY_KB } from './description';
+import { DEFAULT_MAX_BODY_KB } from './pushProperties';
 import { deliveryKeys, itemKey } from './keys';
 import { readNotification, type Notification } from './normalize';
 import { webhookSecret } from './secret';

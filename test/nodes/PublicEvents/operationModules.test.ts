@@ -11,7 +11,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { OperationModule } from '../../../nodes/PublicEvents/resources/operation';
-import { pageSettings } from '../../../nodes/shared/settings';
+import { pageSettings } from '../../../nodes/shared/readFields';
 import { apiRequestAllItems } from '../../../nodes/shared/transport';
 import { runNode } from '../../../harness/engine';
 import { credentialFor } from '../../../harness/nodes/publicEvents';

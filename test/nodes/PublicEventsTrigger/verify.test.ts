@@ -1,6 +1,6 @@
 import crypto from 'crypto';
 
-import { DEFAULT_MAX_BODY_KB } from '../../../nodes/PublicEventsTrigger/webhook/description';
+import { DEFAULT_MAX_BODY_KB } from '../../../nodes/PublicEventsTrigger/webhook/pushProperties';
 import { SECRET, sign, signAt } from '../../../harness/sandbox/push';
 import {
 	post,

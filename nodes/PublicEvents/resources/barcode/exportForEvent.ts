@@ -5,10 +5,10 @@ import {
 	optionsCollection,
 	returnAllAndLimit,
 	pagesInFlightOption,
-} from '../../../shared/fields';
+} from '../../../shared/commonFields';
 import { Inputs } from '../../../shared/inputs';
 import { path } from '../../../shared/path';
-import { idParameter, pageSettings } from '../../../shared/settings';
+import { idParameter, pageSettings } from '../../../shared/readFields';
 import { apiRequestAllItems } from '../../../shared/transport';
 
 export const option = {

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { filtersCollection, sortOption } from '../../../shared/fields';
-import { sortQuery } from '../../../shared/settings';
+import { filtersCollection, sortOption } from '../../../shared/commonFields';
+import { sortQuery } from '../../../shared/readFields';
 import { numericId, type Inputs } from '../../../shared/inputs';
 
 /** The catalog filters of GET /event-points, shared by the archive. */

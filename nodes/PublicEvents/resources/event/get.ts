@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { eventLocator, optionsCollection } from '../../../shared/fields';
+import { eventLocator, optionsCollection } from '../../../shared/commonFields';
 import { Inputs } from '../../../shared/inputs';
 import { path } from '../../../shared/path';
-import { idParameter, requestSettings } from '../../../shared/settings';
+import { idParameter, requestSettings } from '../../../shared/readFields';
 import { apiRequest } from '../../../shared/transport';
 
 export const option = {

@@ -1,7 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection, returnAllAndLimit, pagesInFlightOption } from '../../../shared/fields';
-import { pageSettings } from '../../../shared/settings';
+import {
+	optionsCollection,
+	returnAllAndLimit,
+	pagesInFlightOption,
+} from '../../../shared/commonFields';
+import { pageSettings } from '../../../shared/readFields';
 import { Inputs } from '../../../shared/inputs';
 import { simpleEvent, simplified, simplifyProperty } from '../../../shared/tool';
 import { apiRequestAllItems } from '../../../shared/transport';

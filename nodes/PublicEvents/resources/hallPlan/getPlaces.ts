@@ -6,8 +6,8 @@ import {
 	returnAllAndLimit,
 	pagesInFlightOption,
 	onlyAvailableOption,
-} from '../../../shared/fields';
-import { idParameter, pageSettings } from '../../../shared/settings';
+} from '../../../shared/commonFields';
+import { idParameter, pageSettings } from '../../../shared/readFields';
 import { Inputs } from '../../../shared/inputs';
 import { path } from '../../../shared/path';
 import { simplePlace, simplified, simplifyProperty } from '../../../shared/tool';

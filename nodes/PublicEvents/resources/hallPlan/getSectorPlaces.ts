@@ -7,9 +7,9 @@ import {
 	sectorLocator,
 	pagesInFlightOption,
 	onlyAvailableOption,
-} from '../../../shared/fields';
+} from '../../../shared/commonFields';
 import { Inputs } from '../../../shared/inputs';
-import { idParameter } from '../../../shared/settings';
+import { idParameter } from '../../../shared/readFields';
 import { path } from '../../../shared/path';
 import { apiRequestAllItems } from '../../../shared/transport';
 import { simplePlace, simplified, simplifyProperty } from '../../../shared/tool';

@@ -5,8 +5,8 @@ import {
 	optionsCollection,
 	returnAllAndLimit,
 	pagesInFlightOption,
-} from '../../../shared/fields';
-import { idParameter, pageSettings } from '../../../shared/settings';
+} from '../../../shared/commonFields';
+import { idParameter, pageSettings } from '../../../shared/readFields';
 import { Inputs } from '../../../shared/inputs';
 import { path } from '../../../shared/path';
 import { apiRequestAllItems } from '../../../shared/transport';

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { placeLocator } from '../../../shared/fields';
-import { idParameter, idsParameter } from '../../../shared/settings';
+import { placeLocator } from '../../../shared/commonFields';
+import { idParameter, idsParameter } from '../../../shared/readFields';
 import { path } from '../../../shared/path';
 import { orderCall, orderId } from './call';
 import {
@@ -10,7 +10,7 @@ import {
 	orderIdField,
 	orderOptions,
 	priceCategoryField,
-} from './fields';
+} from './orderFields';
 import { TAKEN } from './createCheck';
 import { orderCheck, placeIdsOf } from './readBack';
 import { AFTER_A_WRITE } from './writeCheck';

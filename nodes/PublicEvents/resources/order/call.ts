@@ -2,12 +2,12 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { withAdditionalBody } from '../../../shared/body';
 import { Inputs } from '../../../shared/inputs';
-import { idParameter, requestSettings } from '../../../shared/settings';
+import { idParameter, requestSettings } from '../../../shared/readFields';
 import { orderOutput } from '../../../shared/tickets';
 import { apiRequest } from '../../../shared/transport';
-import { confirmWaitOption, keepHoldsOption, orderIdField, ticketIdField } from './fields';
+import { confirmWaitOption, keepHoldsOption, orderIdField, ticketIdField } from './orderFields';
 import { withOrderId } from './ids';
-import { noteHeld, ownHoldConflict } from './runHolds';
+import { noteHeld, ownHoldConflict } from './holdLedger';
 import { checkedWrite, type OrderWrite } from './writeCheck';
 
 // How an order operation reads its IDs and makes its one call (one order out).
@@ -25,7 +25,7 @@ export function ticketId(this: IExecuteFunctions, i: number, inputs: Inputs): st
  * before any request; writes go through checkedWrite (a lost answer is checked, never resent).
  * The answer is the order, or one item per ticket when asked.
  */
-/** The write options of item `i` (fields.ts), checked before any request. */
+/** The write options of item `i` (orderFields.ts), checked before any request. */
 export function checkWriteOptions(options: IDataObject, inputs: Inputs): void {
 	if (options.confirmWaitSeconds !== undefined)
 		options.confirmWaitSeconds = inputs.number(

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { path } from '../../../shared/path';
 import { orderCall, orderId } from './call';
-import { orderIdField, orderOptions } from './fields';
+import { orderIdField, orderOptions } from './orderFields';
 import { canStillReach, orderCheck } from './readBack';
 import { AFTER_A_WRITE } from './writeCheck';
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { idParameter, idsParameter } from '../../../shared/settings';
-import { eventLocator, placeLocator } from '../../../shared/fields';
+import { idParameter, idsParameter } from '../../../shared/readFields';
+import { eventLocator, placeLocator } from '../../../shared/commonFields';
 import { orderCall } from './call';
 import {
 	holdMinutesField,
@@ -9,7 +9,7 @@ import {
 	listSectorLocator,
 	orderOptions,
 	priceCategoryField,
-} from './fields';
+} from './orderFields';
 import { createCheck } from './createCheck';
 import { AFTER_A_WRITE } from './writeCheck';
 

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection, splitTicketsOption } from '../../../shared/fields';
+import { optionsCollection, splitTicketsOption } from '../../../shared/commonFields';
 import { path } from '../../../shared/path';
 import { orderCall, orderId } from './call';
-import { orderIdField, statusNotice } from './fields';
+import { orderIdField, statusNotice } from './orderFields';
 
 export const option = {
 	name: 'Get',

@@ -6,11 +6,11 @@ import {
 	optionsCollection,
 	returnAllAndLimit,
 	pagesInFlightOption,
-} from '../../../shared/fields';
-import { idParameter, pageSettings } from '../../../shared/settings';
+} from '../../../shared/commonFields';
+import { idParameter, pageSettings } from '../../../shared/readFields';
 import { asRows } from '../../../shared/eventNames';
 import { Inputs } from '../../../shared/inputs';
-import { outputOption, wantsRows } from '../../../shared/rows';
+import { outputOption, wantsRows } from '../../../shared/tableRows';
 import { path } from '../../../shared/path';
 import { apiRequestAllItems } from '../../../shared/transport';
 

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection } from '../../../shared/fields';
-import { requestSettings } from '../../../shared/settings';
+import { optionsCollection } from '../../../shared/commonFields';
+import { requestSettings } from '../../../shared/readFields';
 import { Inputs } from '../../../shared/inputs';
 import { path } from '../../../shared/path';
 import { apiRequest } from '../../../shared/transport';
 import { orderId } from './call';
-import { orderIdField } from './fields';
+import { orderIdField } from './orderFields';
 
 export const option = {
 	name: 'Get Payment Data',

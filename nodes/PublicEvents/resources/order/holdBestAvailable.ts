@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { additionalBodyOption, withAdditionalBody } from '../../../shared/body';
-import { eventLocator, optionsCollection, pagesInFlightOption } from '../../../shared/fields';
+import { eventLocator, optionsCollection, pagesInFlightOption } from '../../../shared/commonFields';
 import { Inputs } from '../../../shared/inputs';
 import { path } from '../../../shared/path';
-import { idParameter, pageSettings } from '../../../shared/settings';
+import { idParameter, pageSettings } from '../../../shared/readFields';
 import { apiRequestAllItems, type PageSettings } from '../../../shared/transport';
 import { checkWriteOptions } from './call';
 import {
@@ -13,9 +13,9 @@ import {
 	holdNotice,
 	keepHoldsOption,
 	listSectorLocator,
-} from './fields';
+} from './orderFields';
 import { absorb, knownPerOrderLimit, type Attempts, type Limits } from './holdRefusals';
-import { noteHeld } from './runHolds';
+import { noteHeld } from './holdLedger';
 import { bestPlaces, notEnough, type Wish } from './bestPlaces';
 import { createCheck } from './createCheck';
 import { plainId } from './ids';

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { path } from '../../../shared/path';
 import { orderCall, orderId, ticketId } from './call';
-import { orderIdField, orderOptions, ticketIdField } from './fields';
+import { orderIdField, orderOptions, ticketIdField } from './orderFields';
 import { plainId } from './ids';
 import { orderCheck, ticketsOf } from './readBack';
 import { AFTER_A_WRITE } from './writeCheck';

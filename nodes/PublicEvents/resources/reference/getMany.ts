@@ -1,7 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection, pagesInFlightOption, returnAllAndLimit } from '../../../shared/fields';
-import { pageSettings } from '../../../shared/settings';
+import {
+	optionsCollection,
+	pagesInFlightOption,
+	returnAllAndLimit,
+} from '../../../shared/commonFields';
+import { pageSettings } from '../../../shared/readFields';
 import { apiRequestAllItems } from '../../../shared/transport';
 import type { OperationModule } from '../operation';
 

@@ -7,11 +7,11 @@ import {
 	sortOption,
 	pagesInFlightOption,
 	splitTicketsOption,
-} from '../../../shared/fields';
-import { pageSettings, sortQuery } from '../../../shared/settings';
+} from '../../../shared/commonFields';
+import { pageSettings, sortQuery } from '../../../shared/readFields';
 import { asRows } from '../../../shared/eventNames';
 import { Inputs } from '../../../shared/inputs';
-import { outputOption, wantsRows, type RowSource } from '../../../shared/rows';
+import { outputOption, wantsRows, type RowSource } from '../../../shared/tableRows';
 import { orderOutput } from '../../../shared/tickets';
 import { apiRequestAllItems } from '../../../shared/transport';
 import type { OperationModule } from '../operation';

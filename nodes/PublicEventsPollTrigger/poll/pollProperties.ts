@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { optionsCollection } from '../../shared/fields';
-import { outputOption } from '../../shared/rows';
-import { startNotices } from './panel';
+import { optionsCollection } from '../../shared/commonFields';
+import { outputOption } from '../../shared/tableRows';
+import { startNotices } from './startNotices';
 
 const sales = { source: ['salesAndRefunds'] };
 

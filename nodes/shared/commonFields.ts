@@ -4,7 +4,7 @@ import { MAX_PAGES_IN_FLIGHT } from './transport';
 import { TOOL_LIMIT } from './tool';
 import { timeoutOption } from './transport/retry';
 
-// Field definitions the operations and the poll trigger share; settings.ts reads and checks them.
+// Field definitions the operations and the poll trigger share; readFields.ts reads and checks them.
 
 /** A searchable list, or an ID by hand; the operation reduces an IRI to its number (Inputs.id). */
 function locator(

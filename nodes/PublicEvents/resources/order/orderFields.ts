@@ -6,7 +6,7 @@ import {
 	optionsCollection,
 	sectorLocator,
 	splitTicketsOption,
-} from '../../../shared/fields';
+} from '../../../shared/commonFields';
 
 // The fields the order operations share; call.ts reads them.
 

@@ -1,8 +1,8 @@
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
-import { checkedOptions } from '../../shared/settings';
+import { checkedOptions } from '../../shared/readFields';
 import { Inputs, IRI_COLLECTIONS, isoMoment, numericId, show } from '../../shared/inputs';
-import { wantsRows } from '../../shared/rows';
+import { wantsRows } from '../../shared/tableRows';
 import type { RequestSettings } from '../../shared/transport';
 
 export type Source = 'salesAndRefunds' | 'catalog';

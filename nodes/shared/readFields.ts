@@ -5,13 +5,13 @@ import {
 	pagesInFlightOption,
 	requestOptions,
 	splitTicketsOption,
-} from './fields';
+} from './commonFields';
 import { Inputs, show } from './inputs';
 import type { PageSettings, RequestSettings } from './transport';
 import { LANGUAGE_CODE } from './transport/connection';
 import { retryPolicyFrom } from './transport/retry';
 
-// Reads and checks the shared fields of fields.ts for one item.
+// Reads and checks the shared fields of commonFields.ts for one item.
 
 /**
  * A locator or ID field of item `i` as a numeric ID, checked against the field's IRI collections.

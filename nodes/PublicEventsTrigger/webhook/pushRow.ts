@@ -2,12 +2,12 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { changeId } from '../../shared/changes';
 import { EventNames } from '../../shared/eventNames';
-import { orderRefundRow, toRow, type Row } from '../../shared/rows';
+import { orderRefundRow, toRow, type Row } from '../../shared/tableRows';
 import { FETCH_RETRY, type SaleRead } from './fullOrder';
 import type { Notification } from './normalize';
 
 /**
- * Output Rows for a Table: the row the poll trigger emits for the same record (shared/rows.ts), so
+ * Output Rows for a Table: the row the poll trigger emits for the same record (shared/tableRows.ts), so
  * both triggers can feed one table upserted by orderId. A refund of an order made through the API,
  * which no poll can list, is a refund row of the order (source eventOrders) with what the order
  * shows refunded so far: upserted by orderId, the last row written is right whichever refund of
