@@ -142,7 +142,8 @@ export interface ReadBounds {
 /** Records later than this are future-dated: emitted once, but they never move the cursor. */
 export const futureAfter = (bounds: ReadBounds) => bounds.serviceTime + bounds.overlapMs;
 
-const byTime = (a: FeedRecord, b: FeedRecord) =>
+/** Oldest first; records of one time by id, so every reading sorts them alike. */
+export const byTime = (a: FeedRecord, b: FeedRecord) =>
 	a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**

@@ -4,6 +4,7 @@ import { CREDENTIAL_TYPE, serviceNow } from '../../shared/transport';
 import type { PollBudget } from './budget';
 import {
 	advance,
+	byTime,
 	offsetToSave,
 	readAtToSave,
 	rewind,
@@ -35,9 +36,6 @@ type Outcome =
 	| { gone: true }
 	| { error: Error }
 	| { deferred: true };
-
-const byTime = (a: FeedRecord, b: FeedRecord) =>
-	a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
  * The oldest RECORDS_PER_POLL records across feeds; a feed whose records were left out gets a
