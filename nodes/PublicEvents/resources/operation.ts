@@ -8,8 +8,9 @@ import type {
 /**
  * One operation of the action node, whole: everything the node's description, the router, the
  * run hints, the AI tool text and the derived lists (README, tests) know about it comes from here.
- * A module exports these names (`import * as op`), or a factory returns them (twins that differ
- * only by path). Register it in its resource's index.ts.
+ * A module exports these names (`import * as op`); twins that differ only in a few values come
+ * from a table of specs and one factory in `<resource>Lists.ts`. Register it in its resource's
+ * index.ts.
  */
 export type OperationModule = {
 	/** The entry in the resource's Operation list; `value` is the saved parameter value. */

@@ -3,7 +3,8 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { placeLocator } from '../../../shared/commonFields';
 import { idParameter, idsParameter } from '../../../shared/readFields';
 import { path } from '../../../shared/path';
-import { orderCall, orderId } from './call';
+import { orderId } from './ids';
+import { writeOrder } from './orderWrite';
 import {
 	listEventLocator,
 	listSectorLocator,
@@ -45,7 +46,7 @@ export const properties: INodeProperties[] = [
 
 /** Body `{ places, priceCategory }`: the API description does not show it. */
 export async function execute(this: IExecuteFunctions, i: number) {
-	return await orderCall.call(this, i, (inputs) => {
+	return await writeOrder.call(this, i, (inputs) => {
 		const order = orderId.call(this, i, inputs);
 		const places = idsParameter.call(this, i, inputs, placeLocator);
 		return {

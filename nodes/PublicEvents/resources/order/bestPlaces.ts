@@ -14,7 +14,7 @@ interface Place {
 	seat: number;
 }
 
-interface Pick {
+export interface Pick {
 	places: Place[];
 	priceCategory: string;
 }
@@ -109,4 +109,43 @@ export function notEnough(node: INode, i: number, free: IDataObject[], wish: Wis
 				.concat('.'),
 		},
 	);
+}
+
+/**
+ * The hall plan a hold picks from, and the places set aside since it was read. After a 409 the
+ * plan in hand is used again without the places taken: a read costs a few round trips, a pick
+ * none. It is read anew after a wait, after two conflicts in a row, or before "Not enough places".
+ */
+export class PlanInHand {
+	readonly taken = new Set<string>();
+	private places: IDataObject[] = [];
+	private fresh = false;
+	private conflicts = 0;
+
+	constructor(private readonly read: () => Promise<IDataObject[]>) {}
+
+	async renew(): Promise<void> {
+		this.places = await this.read();
+		this.fresh = true;
+		this.conflicts = 0;
+	}
+
+	free(): IDataObject[] {
+		return this.places.filter((place) => !this.taken.has(plainId(place, 'places') ?? ''));
+	}
+
+	/** The best pick, from a plan read anew when the one in hand has none; undefined: none left. */
+	async pick(wish: Wish): Promise<Pick | undefined> {
+		const pick = bestPlaces(this.free(), wish);
+		if (pick || this.fresh) return pick;
+		await this.renew();
+		return bestPlaces(this.free(), wish);
+	}
+
+	/** After a refusal that is tried again: a 409 (its places set aside) or a wait on the limit. */
+	async after(conflict: boolean): Promise<void> {
+		this.conflicts = conflict ? this.conflicts + 1 : 0;
+		if (!conflict || this.conflicts >= 2) await this.renew();
+		else this.fresh = false;
+	}
 }

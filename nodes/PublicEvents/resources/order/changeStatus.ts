@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { path } from '../../../shared/path';
-import { orderCall, orderId } from './call';
+import { orderId } from './ids';
+import { writeOrder } from './orderWrite';
 import { orderIdField, orderOptions } from './orderFields';
 import { canStillReach, orderCheck } from './readBack';
 import { AFTER_A_WRITE } from './writeCheck';
@@ -54,7 +55,7 @@ export const properties: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, i: number) {
-	return await orderCall.call(this, i, (inputs) => {
+	return await writeOrder.call(this, i, (inputs) => {
 		const order = orderId.call(this, i, inputs);
 		const toStatus = inputs.text(this.getNodeParameter('toStatus', i, ''), 'New Status');
 		return {

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { path } from '../../../shared/path';
-import { orderCall, orderId, ticketId } from './call';
+import { writeOrder } from './orderWrite';
 import { orderIdField, orderOptions, ticketIdField } from './orderFields';
-import { plainId } from './ids';
+import { orderId, plainId, ticketId } from './ids';
 import { orderCheck, ticketsOf } from './readBack';
 import { AFTER_A_WRITE } from './writeCheck';
 
@@ -41,7 +41,7 @@ export const properties: INodeProperties[] = [
 
 /** Body `{ toStatus }`: the API description does not show it. */
 export async function execute(this: IExecuteFunctions, i: number) {
-	return await orderCall.call(this, i, (inputs) => {
+	return await writeOrder.call(this, i, (inputs) => {
 		const order = orderId.call(this, i, inputs);
 		const ticket = ticketId.call(this, i, inputs);
 		const toStatus = inputs.text(this.getNodeParameter('toStatus', i, ''), 'New Status');

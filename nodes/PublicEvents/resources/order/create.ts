@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { idParameter, idsParameter } from '../../../shared/readFields';
 import { eventLocator, placeLocator } from '../../../shared/commonFields';
-import { orderCall } from './call';
+import { writeOrder } from './orderWrite';
 import {
 	holdMinutesField,
 	holdNotice,
@@ -64,7 +64,7 @@ export const properties: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, i: number) {
-	return await orderCall.call(this, i, (inputs) => {
+	return await writeOrder.call(this, i, (inputs) => {
 		const promoCode = (this.getNodeParameter('additionalFields', i, {}) as IDataObject).promoCode;
 		const eventPoint = idParameter.call(this, i, inputs, eventLocator);
 		const places = idsParameter.call(this, i, inputs, placeLocator);

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { path } from '../../../shared/path';
-import { orderCall, orderId } from './call';
+import { orderId } from './ids';
+import { writeOrder } from './orderWrite';
 import { holdMinutesField, holdNotice, orderIdField, orderOptions } from './orderFields';
 import { orderCheck } from './readBack';
 import { AFTER_A_WRITE } from './writeCheck';
@@ -33,7 +34,7 @@ export const properties: INodeProperties[] = [
 
 /** Body `{ reservedMinutes }`: the API description does not show it. */
 export async function execute(this: IExecuteFunctions, i: number) {
-	return await orderCall.call(this, i, (inputs) => {
+	return await writeOrder.call(this, i, (inputs) => {
 		const order = orderId.call(this, i, inputs);
 		return {
 			method: 'PUT',

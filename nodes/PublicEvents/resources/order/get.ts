@@ -1,8 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection, splitTicketsOption } from '../../../shared/commonFields';
+import { Inputs } from '../../../shared/inputs';
 import { path } from '../../../shared/path';
-import { orderCall, orderId } from './call';
+import { requestSettings } from '../../../shared/readFields';
+import { orderOutput } from '../../../shared/tickets';
+import { apiRequest } from '../../../shared/transport';
+import { orderId, withOrderId } from './ids';
 import { orderIdField, statusNotice } from './orderFields';
 
 export const option = {
@@ -46,11 +50,16 @@ function withoutBarcodes<T>(value: T): T {
 }
 
 export async function execute(this: IExecuteFunctions, i: number) {
-	let leaveOut = false;
-	const order = await orderCall.call(this, i, (inputs) => {
-		const options = this.getNodeParameter('options', i, {}) as IDataObject;
-		leaveOut = inputs.flag(options.withoutBarcodes ?? false, withoutBarcodesOption.displayName);
-		return { method: 'GET', path: path`/orders/${orderId.call(this, i, inputs)}` };
-	});
-	return leaveOut ? withoutBarcodes(order) : order;
+	const settings = requestSettings.call(this, i);
+	const inputs = new Inputs(this.getNode(), i);
+	const leaveOut = inputs.flag(
+		settings.options.withoutBarcodes ?? false,
+		withoutBarcodesOption.displayName,
+	);
+	const route = path`/orders/${orderId.call(this, i, inputs)}`;
+	const order = withOrderId(
+		(await apiRequest.call(this, 'GET', route, {}, settings)) as IDataObject,
+	);
+	const output = orderOutput(order, settings.options.splitTickets === true);
+	return leaveOut ? withoutBarcodes(output) : output;
 }

@@ -5,7 +5,7 @@ import { requestSettings } from '../../../shared/readFields';
 import { Inputs } from '../../../shared/inputs';
 import { path } from '../../../shared/path';
 import { apiRequest } from '../../../shared/transport';
-import { orderId } from './call';
+import { orderId } from './ids';
 import { orderIdField } from './orderFields';
 
 export const option = {

@@ -1,12 +1,11 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { additionalBodyOption, withAdditionalBody } from '../../../shared/body';
+import { additionalBodyOption } from '../../../shared/body';
 import { eventLocator, optionsCollection, pagesInFlightOption } from '../../../shared/commonFields';
 import { Inputs } from '../../../shared/inputs';
 import { path } from '../../../shared/path';
 import { idParameter, pageSettings } from '../../../shared/readFields';
 import { apiRequestAllItems, type PageSettings } from '../../../shared/transport';
-import { checkWriteOptions } from './call';
 import {
 	confirmWaitOption,
 	holdMinutesField,
@@ -15,11 +14,10 @@ import {
 	listSectorLocator,
 } from './orderFields';
 import { absorb, knownPerOrderLimit, type Attempts, type Limits } from './holdRefusals';
-import { noteHeld } from './holdLedger';
-import { bestPlaces, notEnough, type Wish } from './bestPlaces';
+import { notEnough, PlanInHand, type Pick, type Wish } from './bestPlaces';
 import { createCheck } from './createCheck';
-import { plainId } from './ids';
-import { AFTER_A_WRITE, checkedWrite } from './writeCheck';
+import { orderWriter } from './orderWrite';
+import { AFTER_A_WRITE } from './writeCheck';
 
 export const option = {
 	name: 'Hold Best Available',
@@ -133,18 +131,12 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
-export async function execute(this: IExecuteFunctions, i: number) {
-	const inputs = new Inputs(this.getNode(), i);
-	const eventId = idParameter.call(this, i, inputs, eventLocator);
-	const raw = this.getNodeParameter('sectorId', i, '', { extractValue: true });
-	const sectorId =
-		raw === '' || raw === null || raw === undefined
-			? undefined
-			: idParameter.call(this, i, inputs, listSectorLocator);
+/** What item `i` asks for; each parameter checked, naming it, before any request. */
+function wishOf(this: IExecuteFunctions, i: number, inputs: Inputs, sector: boolean): Wish {
 	const price = this.getNodeParameter('price', i, 'cheapest') as Wish['price'];
 	if (!['cheapest', 'any', 'category'].includes(price))
 		inputs.fail('Price', 'expected cheapest, any or category');
-	const wish: Wish = {
+	return {
 		quantity: inputs.positiveInt(this.getNodeParameter('quantity', i, 1), 'Places'),
 		price,
 		priceCategory:
@@ -155,15 +147,26 @@ export async function execute(this: IExecuteFunctions, i: number) {
 					})
 				: undefined,
 		together: inputs.flag(this.getNodeParameter('together', i, false), 'Together in One Row'),
-		sector: sectorId !== undefined,
+		sector,
 	};
-	const reservedMinutes = inputs.positiveInt(
-		this.getNodeParameter('reservedMinutes', i, 15),
-		'Hold Minutes',
-	);
-	const settings = pageSettings.call(this, i);
-	const { options } = settings;
-	checkWriteOptions(options, inputs);
+}
+
+/** The optional Sector: undefined when left empty. */
+function sectorOf(this: IExecuteFunctions, i: number, inputs: Inputs): string | undefined {
+	const raw = this.getNodeParameter('sectorId', i, '', { extractValue: true });
+	return raw === '' || raw === null || raw === undefined
+		? undefined
+		: idParameter.call(this, i, inputs, listSectorLocator);
+}
+
+/** How far the node goes on after refusals (Options), and what a stated limit is kept by. */
+function limitsOf(
+	this: IExecuteFunctions,
+	inputs: Inputs,
+	options: IDataObject,
+	eventId: string,
+	quantity: number,
+): Limits {
 	const limits: Limits = {
 		conflictRetries: inputs.number(options.conflictRetries ?? 5, 'New Picks After a Conflict', {
 			min: 0,
@@ -178,13 +181,13 @@ export async function execute(this: IExecuteFunctions, i: number) {
 				{ min: 0, max: 3600, whole: true },
 			),
 		eventId,
-		quantity: wish.quantity,
+		quantity,
 		// One execution runs on one credential; a later one asks the service again (it may have
 		// raised the limit, or the credential may name another service now).
 		limitKey: `${this.getExecutionId()}|${eventId}`,
 	};
 	const known = knownPerOrderLimit(limits.limitKey);
-	if (known !== undefined && wish.quantity > known.limit) {
+	if (known !== undefined && quantity > known.limit) {
 		const when = known.minutesAgo < 1 ? 'less than a minute' : `${known.minutesAgo} min`;
 		inputs.fail(
 			'Places',
@@ -193,80 +196,68 @@ export async function execute(this: IExecuteFunctions, i: number) {
 				'and hold the rest in another order',
 		);
 	}
-	const bodyOf = (places: string[], priceCategory: string) =>
-		withAdditionalBody(
-			options,
-			{ eventPoint: eventId, places, priceCategory, reservedMinutes },
-			inputs,
-		);
-	// Extra body fields are checked before any request.
-	bodyOf([], '');
-	// The whole hall plan (or sector) is read each time: a Limit would cut it.
+	return limits;
+}
+
+/** The order held, with the places picked and what it took to hold them. */
+function held(order: IDataObject, pick: Pick, attempts: Attempts): IDataObject {
+	const { conflicts, limitWaits, waitedMs } = attempts;
+	return {
+		...order,
+		places: pick.places.map(({ id, sectorName, rowName, placeName }) => ({
+			id,
+			sectorName,
+			rowName,
+			placeName,
+		})),
+		priceCategory: pick.priceCategory,
+		holdAttempts: { conflicts, limitWaits, waitedMs },
+	};
+}
+
+export async function execute(this: IExecuteFunctions, i: number) {
+	const inputs = new Inputs(this.getNode(), i);
+	const eventId = idParameter.call(this, i, inputs, eventLocator);
+	const sectorId = sectorOf.call(this, i, inputs);
+	const wish = wishOf.call(this, i, inputs, sectorId !== undefined);
+	const reservedMinutes = inputs.positiveInt(
+		this.getNodeParameter('reservedMinutes', i, 15),
+		'Hold Minutes',
+	);
+	const settings = pageSettings.call(this, i);
+	const hold = { eventPoint: eventId, places: [] as string[], priceCategory: '', reservedMinutes };
+	const send = orderWriter.call(this, i, inputs, settings, hold);
+	const limits = limitsOf.call(this, inputs, settings.options, eventId, wish.quantity);
+	const planPath = sectorId
+		? path`/event-points/${eventId}/sectors/${sectorId}/places`
+		: path`/event-points/${eventId}/places`;
 	const reading: PageSettings = {
 		...settings,
 		limit: undefined,
 		keep: (place) => Number(place.availableCount) > 0,
 	};
-	const planPath = sectorId
-		? path`/event-points/${eventId}/sectors/${sectorId}/places`
-		: path`/event-points/${eventId}/places`;
-
+	const plan = new PlanInHand(
+		async () => await apiRequestAllItems.call(this, planPath, {}, reading),
+	);
 	const attempts: Attempts & { firstLimitAt?: number } = {
 		conflicts: 0,
 		limitWaits: 0,
 		waitedMs: 0,
 	};
-	const taken = new Set<string>();
-	const read = async () => await apiRequestAllItems.call(this, planPath, {}, reading);
-	// After a 409 the plan just read is used again without the places taken: a read costs a few
-	// round trips, a pick none. Read anew after a wait, after two conflicts in a row, or before
-	// saying "Not enough places".
-	let plan = await read();
-	let fresh = true;
-	let conflictsOnPlan = 0;
+	await plan.renew();
 	for (;;) {
-		const free = plan.filter((place) => !taken.has(plainId(place, 'places') ?? ''));
-		const pick = bestPlaces(free, wish);
-		if (!pick && !fresh) {
-			[plan, fresh, conflictsOnPlan] = [await read(), true, 0];
-			continue;
-		}
-		if (!pick) throw notEnough(this.getNode(), i, free, wish);
+		const pick = await plan.pick(wish);
+		if (!pick) throw notEnough(this.getNode(), i, plan.free(), wish);
 		const places = pick.places.map((place) => place.id);
+		const check = createCheck(eventId, places, planPath);
+		const body = { ...hold, places, priceCategory: pick.priceCategory };
 		try {
-			const order = await checkedWrite.call(
-				this,
-				{
-					method: 'POST',
-					path: '/orders',
-					body: bodyOf(places, pick.priceCategory),
-					check: createCheck(eventId, places, planPath),
-				},
-				settings,
-			);
-			noteHeld(this, i, String(order.id), places, 'created');
-			const { conflicts, limitWaits, waitedMs } = attempts;
-			return {
-				...order,
-				places: pick.places.map(({ id, sectorName, rowName, placeName }) => ({
-					id,
-					sectorName,
-					rowName,
-					placeName,
-				})),
-				priceCategory: pick.priceCategory,
-				holdAttempts: { conflicts, limitWaits, waitedMs },
-			};
+			return held(await send({ method: 'POST', path: '/orders', body, check }), pick, attempts);
 		} catch (error) {
 			const { conflicts } = attempts;
-			const refusal = await absorb.call(this, error, places, limits, attempts, taken);
+			const refusal = await absorb.call(this, error, places, limits, attempts, plan.taken);
 			if (refusal) throw refusal;
-			// A 409 (places set aside) or a wait on the limit (the plan has aged).
-			const conflict = attempts.conflicts > conflicts;
-			conflictsOnPlan = conflict ? conflictsOnPlan + 1 : 0;
-			if (!conflict || conflictsOnPlan >= 2)
-				[plan, fresh, conflictsOnPlan] = [await read(), true, 0];
-			else fresh = false;
+			await plan.after(attempts.conflicts > conflicts);
 		}
 	}
 }

@@ -1,6 +1,6 @@
 import { NodeApiError, sleep, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
-import { backoffMs } from '../../../shared/transport/retry';
+import { backoffMs } from '../../../shared/transport';
 import { plainId } from './ids';
 
 // What Hold Best Available does with a refused hold: picks again after a 409, waits out the
@@ -116,6 +116,72 @@ export function knownPerOrderLimit(
 	return { limit: known.limit, minutesAgo: Math.floor((now - known.at) / 60_000) };
 }
 
+/** A 409: its places set aside to pick again within New Picks, else the error, said so. */
+function afterConflict(
+	conflict: NodeApiError,
+	places: string[],
+	limits: Limits,
+	attempts: Attempts,
+	taken: Set<string>,
+): NodeApiError | undefined {
+	if (attempts.conflicts < limits.conflictRetries) {
+		attempts.conflicts++;
+		// Those it names, or else all picked: a plan that still shows them free cannot loop.
+		const named = takenIn(conflict);
+		for (const place of named.length ? named : places) taken.add(place);
+		return undefined;
+	}
+	conflict.message +=
+		` The node picked other places ${attempts.conflicts} times (New Picks After a ` +
+		'Conflict): others were faster each time.';
+	return conflict;
+}
+
+/** A per-order limit: kept for this execution and event, and said in words. */
+function perOrderRefusal(refusal: NodeApiError, perOrder: number, limits: Limits): NodeApiError {
+	const now = Date.now();
+	for (const [key, { at }] of perOrderLimits)
+		if (now - at >= PER_ORDER_KEEP_MS) perOrderLimits.delete(key);
+	perOrderLimits.set(limits.limitKey, { limit: perOrder, at: now });
+	refusal.message =
+		`Refused: holding ${plural(limits.quantity)} on event ${limits.eventId} was NOT ` +
+		`applied: an order may hold at most ${perOrder} tickets (the service's limit). Ask for ` +
+		`${perOrder} or fewer, and hold the rest in another order.`;
+	return refusal;
+}
+
+/** The account's limit: waited out within Max Wait (undefined: try again), else the error. */
+async function waitOnLimit(
+	this: IExecuteFunctions,
+	refusal: NodeApiError,
+	limits: Limits,
+	attempts: Attempts & { firstLimitAt?: number },
+): Promise<NodeApiError | undefined> {
+	const now = Date.now();
+	attempts.firstLimitAt ??= now;
+	const hinted = refusal.context?.retryAfterMs;
+	const asked =
+		typeof hinted === 'number'
+			? hinted
+			: Math.min(backoffMs(attempts.limitWaits), LIMIT_WAIT_STEP_MS);
+	const wait = Math.max(LIMIT_WAIT_FLOOR_MS, asked);
+	if (now - attempts.firstLimitAt + wait > limits.limitWaitMs) {
+		const { quantity, eventId } = limits;
+		refusal.message =
+			`Refused: holding ${plural(quantity)} on event ${eventId} was NOT applied: your ` +
+			`account's limit of reserved tickets stayed reached through ` +
+			`${Math.round(attempts.waitedMs / 1000)} s of waiting` +
+			(typeof hinted === 'number' ? ` (the service asked to wait ${wait / 1000} s more)` : '') +
+			` (Max Wait for the Reserved-Tickets Limit: ${limits.limitWaitMs / 1000} s). ` +
+			'Release holds you no longer need.';
+		return refusal;
+	}
+	attempts.limitWaits++;
+	attempts.waitedMs += wait;
+	await sleep(wait);
+	return this.getExecutionCancelSignal?.()?.aborted ? refusal : undefined;
+}
+
 /**
  * After a refused hold: undefined to pick again (a 409 within New Picks, its places set aside) or
  * to try again once the reserved-tickets limit had time to clear (a 422 the node can tell is that
@@ -130,61 +196,17 @@ export async function absorb(
 	attempts: Attempts & { firstLimitAt?: number },
 	taken: Set<string>,
 ): Promise<unknown> {
-	if (isStatus(error, '409') && attempts.conflicts < limits.conflictRetries) {
-		attempts.conflicts++;
-		// Those it names, or else all picked: a plan that still shows them free cannot loop.
-		const named = takenIn(error as NodeApiError);
-		for (const place of named.length ? named : places) taken.add(place);
-		return undefined;
-	}
-	if (isStatus(error, '409')) {
-		const conflict = error as NodeApiError;
-		conflict.message +=
-			` The node picked other places ${attempts.conflicts} times (New Picks After a ` +
-			'Conflict): others were faster each time.';
-		return conflict;
-	}
+	if (isStatus(error, '409'))
+		return afterConflict(error as NodeApiError, places, limits, attempts, taken);
 	if (!isStatus(error, '422')) return error;
-	const apiError = error as NodeApiError;
-	const perOrder = perOrderLimit(apiError, limits.quantity);
-	if (perOrder !== undefined) {
-		const now = Date.now();
-		for (const [key, { at }] of perOrderLimits)
-			if (now - at >= PER_ORDER_KEEP_MS) perOrderLimits.delete(key);
-		perOrderLimits.set(limits.limitKey, { limit: perOrder, at: now });
-		apiError.message =
-			`Refused: holding ${plural(limits.quantity)} on event ${limits.eventId} was NOT ` +
-			`applied: an order may hold at most ${perOrder} tickets (the service's limit). Ask for ` +
-			`${perOrder} or fewer, and hold the rest in another order.`;
-		return apiError;
-	}
-	if (!accountLimit(apiError, limits.quantity)) {
-		apiError.message +=
+	const refusal = error as NodeApiError;
+	const perOrder = perOrderLimit(refusal, limits.quantity);
+	if (perOrder !== undefined) return perOrderRefusal(refusal, perOrder, limits);
+	if (!accountLimit(refusal, limits.quantity)) {
+		refusal.message +=
 			" Not waited out: the node waits only on your account's reserved-tickets limit, and the " +
 			"service's words above do not name it.";
-		return apiError;
+		return refusal;
 	}
-	const now = Date.now();
-	attempts.firstLimitAt ??= now;
-	const hinted = apiError.context?.retryAfterMs;
-	const asked =
-		typeof hinted === 'number'
-			? hinted
-			: Math.min(backoffMs(attempts.limitWaits), LIMIT_WAIT_STEP_MS);
-	const wait = Math.max(LIMIT_WAIT_FLOOR_MS, asked);
-	if (now - attempts.firstLimitAt + wait > limits.limitWaitMs) {
-		const { quantity, eventId } = limits;
-		apiError.message =
-			`Refused: holding ${plural(quantity)} on event ${eventId} was NOT applied: your ` +
-			`account's limit of reserved tickets stayed reached through ` +
-			`${Math.round(attempts.waitedMs / 1000)} s of waiting` +
-			(typeof hinted === 'number' ? ` (the service asked to wait ${wait / 1000} s more)` : '') +
-			` (Max Wait for the Reserved-Tickets Limit: ${limits.limitWaitMs / 1000} s). ` +
-			'Release holds you no longer need.';
-		return apiError;
-	}
-	attempts.limitWaits++;
-	attempts.waitedMs += wait;
-	await sleep(wait);
-	return this.getExecutionCancelSignal?.()?.aborted ? error : undefined;
+	return await waitOnLimit.call(this, refusal, limits, attempts);
 }

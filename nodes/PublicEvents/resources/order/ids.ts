@@ -1,6 +1,16 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { numericId } from '../../../shared/inputs';
+import { numericId, type Inputs } from '../../../shared/inputs';
+import { idParameter } from '../../../shared/readFields';
+import { orderIdField, ticketIdField } from './orderFields';
+
+export function orderId(this: IExecuteFunctions, i: number, inputs: Inputs): string {
+	return idParameter.call(this, i, inputs, orderIdField);
+}
+
+export function ticketId(this: IExecuteFunctions, i: number, inputs: Inputs): string {
+	return idParameter.call(this, i, inputs, ticketIdField);
+}
 
 /**
  * A record's plain ID from a number, a numeric string, an IRI of `collection` (`/api/v2/places/7`)

@@ -1,5 +1,4 @@
-import type { RequestSettings } from '../../../shared/transport';
-import type { ApiFailure } from '../../../shared/transport/errors';
+import type { ApiFailure, RequestSettings } from '../../../shared/transport';
 import { plainId } from './ids';
 
 // What the failure of a write still tells: why its outcome is not known, whether the service is

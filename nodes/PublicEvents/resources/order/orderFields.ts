@@ -8,7 +8,7 @@ import {
 	splitTicketsOption,
 } from '../../../shared/commonFields';
 
-// The fields the order operations share; call.ts reads them.
+// The fields the order operations share.
 
 export const orderIdField: INodeProperties = {
 	displayName: 'Order ID',

@@ -2,8 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { statusText } from '../../../shared/format';
 import { path } from '../../../shared/path';
-import { apiRequest, type RequestSettings } from '../../../shared/transport';
-import { apiError } from '../../../shared/transport/errors';
+import { apiError, apiRequest, type RequestSettings } from '../../../shared/transport';
 import { plainId, withOrderId } from './ids';
 import type { ReadBack, WriteCheck } from './writeCheck';
 

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { path } from '../../../shared/path';
-import { orderCall, orderId, ticketId } from './call';
+import { writeOrder } from './orderWrite';
 import { orderIdField, orderOptions, ticketIdField } from './orderFields';
-import { plainId } from './ids';
+import { orderId, plainId, ticketId } from './ids';
 import { orderCheck, ticketsOf } from './readBack';
 import { AFTER_A_WRITE } from './writeCheck';
 
@@ -27,7 +27,7 @@ export const properties: INodeProperties[] = [orderIdField, ticketIdField, order
 
 /** No body, unless the user adds fields. */
 export async function execute(this: IExecuteFunctions, i: number) {
-	return await orderCall.call(this, i, (inputs) => {
+	return await writeOrder.call(this, i, (inputs) => {
 		const order = orderId.call(this, i, inputs);
 		const ticket = ticketId.call(this, i, inputs);
 		return {

@@ -2,18 +2,20 @@ import {
 	NodeApiError,
 	sleep,
 	type IDataObject,
+	type INode,
 	type IExecuteFunctions,
 	type IHttpRequestMethods,
 	type JsonObject,
 } from 'n8n-workflow';
 
 import {
+	apiError,
 	apiRequest,
 	successOf,
 	uncertainWrite,
+	type ApiFailure,
 	type RequestSettings,
 } from '../../../shared/transport';
-import { apiError, type ApiFailure } from '../../../shared/transport/errors';
 import { answerOf, causeOf, isFinal, type Answer } from './lostAnswer';
 import { withOrderId } from './ids';
 import { earlierUncertain, keepIfUncertain } from './retryGuard';
@@ -272,80 +274,107 @@ async function writeOnce(
 	return await confirm.call(this, write, settings, { failure, cause, answer, before });
 }
 
-/** Reads the state back until the outcome is known, or Max Wait to Confirm a Lost Answer ends. */
-async function confirm(
+type Lost = { failure: ApiFailure; cause: string; answer: Answer; before?: IDataObject };
+
+/** The last read back of a lost answer, and how many reads it took over how long. */
+interface Reading {
+	read?: ReadBack;
+	readError?: Error;
+	reads: number;
+	started: number;
+}
+
+/** Reads the state back until it shows the outcome, or Max Wait to Confirm a Lost Answer ends. */
+async function readUntilKnown(
 	this: IExecuteFunctions,
 	{ check }: OrderWrite,
 	settings: RequestSettings & { options?: IDataObject },
-	lost: { failure: ApiFailure; cause: string; answer: Answer; before?: IDataObject },
-): Promise<IDataObject> {
-	const { failure, cause, answer } = lost;
-	const started = Date.now();
-	const deadline = started + confirmWaitMs(settings);
+	{ answer, before }: Lost,
+): Promise<Reading> {
+	const reading: Reading = { reads: 0, started: Date.now() };
+	const deadline = reading.started + confirmWaitMs(settings);
 	let gap = FIRST_READ_GAP_MS;
-	let reads = 0;
-	let read: ReadBack | undefined;
-	let readError: Error | undefined;
 	for (;;) {
-		reads++;
+		reading.reads++;
 		try {
-			read = await check.find.call(this, settings, lost.before, answer);
-			readError = undefined;
+			reading.read = await check.find.call(this, settings, before, answer);
+			reading.readError = undefined;
 		} catch (error) {
-			readError = error as Error;
+			reading.readError = error as Error;
 		}
-		if (read?.applied && !readError)
-			return { ...withOrderId(read.applied), writeCheck: { outcome: 'applied', cause } };
+		const { read, readError } = reading;
+		if (read?.applied && !readError) return reading;
 		// An accepted write may show late: only a read that can tell no more ends the wait early.
 		const known =
 			!readError &&
 			(read?.conclusive === true || (!read?.unclear && (answer.final || read?.settled === true)));
-		if (known || Date.now() + gap > deadline || this.getExecutionCancelSignal?.()?.aborted) break;
+		if (known || Date.now() + gap > deadline || this.getExecutionCancelSignal?.()?.aborted)
+			return reading;
 		await sleep(gap);
 		gap = Math.min(gap * 2, LONGEST_READ_GAP_MS);
 	}
+}
+
+/** The error for a lost answer that reading back did not show applied: uncertain or not applied. */
+function unconfirmed(
+	node: INode,
+	{ check }: OrderWrite,
+	{ failure, cause, answer }: Lost,
+	{ read, readError, reads, started }: Reading,
+): NodeApiError {
 	const over =
 		reads > 1
 			? ` (read back ${reads} times over ${Math.round((Date.now() - started) / 1000)} s)`
 			: '';
-	const outcome: IDataObject = {
-		...(read?.order ? { order: read.order } : {}),
-		...(read?.candidates ? { candidates: read.candidates } : {}),
-	};
 	const fail = (reason: string, named: Outcome) => {
-		const error = apiError(this.getNode(), { ...failure, reason });
-		error.context.writeCheck = { outcome: named, cause, ...outcome };
+		const error = apiError(node, { ...failure, reason });
+		error.context.writeCheck = {
+			outcome: named,
+			cause,
+			...(read?.order ? { order: read.order } : {}),
+			...(read?.candidates ? { candidates: read.candidates } : {}),
+		};
 		return error;
 	};
+	const uncertain = `Uncertain: ${lower(check.change)} may or may not have been applied: ${cause}, and`;
 	if (readError) {
 		const why = readError.message.replace(/\.$/, '');
-		throw fail(
-			`Uncertain: ${lower(check.change)} may or may not have been applied: ${cause}, and ` +
-				`reading it back failed too (${why})${over}. It was not sent again. ${check.checkFirst}`,
+		return fail(
+			`${uncertain} reading it back failed too (${why})${over}. It was not sent again. ` +
+				check.checkFirst,
 			'uncertain',
 		);
 	}
 	const shown = `${read!.shown ?? 'the state read back does not show it'}${over}`;
-	if (read!.unclear) {
-		throw fail(
-			`Uncertain: ${lower(check.change)} may or may not have been applied: ${cause}, and ` +
-				`${shown}. It was not sent again. ${check.checkFirst}`,
-			'uncertain',
-		);
-	}
+	if (read!.unclear)
+		return fail(`${uncertain} ${shown}. It was not sent again. ${check.checkFirst}`, 'uncertain');
 	if (!answer.accepted && (answer.final || read!.settled)) {
 		const elsewhere = failure.redirected
 			? ' Check the Base URL in the credential first: the service sends writes to another address.'
 			: '';
-		throw fail(
+		return fail(
 			`${check.change} was NOT applied: ${cause}, so ${shown}. It is safe to run it again.` +
 				elsewhere,
 			'notApplied',
 		);
 	}
-	throw fail(
+	return fail(
 		`Uncertain: ${lower(check.change)} was not applied when the node checked: ${cause}, and ` +
 			`${shown}. ${LATE} ${check.checkFirst}`,
 		'uncertain',
 	);
+}
+
+/** Reads the state back until the outcome is known: the order when applied, else the error. */
+async function confirm(
+	this: IExecuteFunctions,
+	write: OrderWrite,
+	settings: RequestSettings & { options?: IDataObject },
+	lost: Lost,
+): Promise<IDataObject> {
+	const reading = await readUntilKnown.call(this, write, settings, lost);
+	const { read, readError } = reading;
+	if (read?.applied && !readError)
+		return { ...withOrderId(read.applied), writeCheck: { outcome: 'applied', cause: lost.cause } };
+	throw unconfirmed(this.getNode(), write, lost, reading);
 }

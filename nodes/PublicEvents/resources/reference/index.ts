@@ -1,8 +1,8 @@
 import type { ResourceModule } from '../operation';
-import { operations } from './getMany';
+import { referenceLists } from './referenceLists';
 
 export const reference: ResourceModule = {
 	option: { name: 'Reference', value: 'reference' },
 	defaultOperation: 'getManyCountries',
-	operations,
+	operations: referenceLists,
 };

@@ -1,9 +1,8 @@
 import type { ResourceModule } from '../operation';
-import * as getManyOrders from './getManyOrders';
-import * as getManyRefunds from './getManyRefunds';
+import { widgetLists } from './widgetLists';
 
 export const widget: ResourceModule = {
 	option: { name: 'Widget', value: 'widget' },
 	defaultOperation: 'getManyOrders',
-	operations: [getManyOrders, getManyRefunds],
+	operations: widgetLists,
 };

@@ -18,20 +18,22 @@ import type { OperationModule } from '../operation';
 
 // The spec names no filters for the widget lists. These follow the API Platform style the API
 // uses for events (`dateStarted[after]`, `order[dateStarted]`); each description says so.
-/**
- * Get Many Orders and Get Many Refunds differ in the path, the record's time field and the words.
- */
-export function widgetList(
-	option: OperationModule['option'],
-	path: string,
-	time: string,
-	records: string,
-	verb: string,
-	source: RowSource,
-	withTickets = false,
-): OperationModule {
-	const sortField = `Sort by ${verb} Time`;
-	const properties: INodeProperties[] = [
+/** One widget list: Get Many Orders and Get Many Refunds differ only in these. */
+interface WidgetList {
+	option: OperationModule['option'];
+	path: string;
+	/** The record's time field: the `[after]` filter and the sort. */
+	time: string;
+	/** The records and what happened to them, in the parameters' words: "Orders", "Paid". */
+	records: string;
+	verb: string;
+	/** What a row of this list is (Output: Rows for a Table). */
+	source: RowSource;
+	withTickets?: boolean;
+}
+
+function widgetProperties({ time, records, verb, withTickets }: WidgetList): INodeProperties[] {
+	return [
 		...returnAllAndLimit,
 		filtersCollection([
 			{
@@ -49,7 +51,7 @@ export function widgetList(
 			outputOption,
 			pagesInFlightOption,
 			sortOption(
-				sortField,
+				`Sort by ${verb} Time`,
 				'Oldest First',
 				'Newest First',
 				`Sent as order[${time}]. Not named by the API spec: ` +
@@ -58,39 +60,58 @@ export function widgetList(
 			...(withTickets ? [splitTicketsOption] : []),
 		]),
 	];
+}
+
+function widgetList(list: WidgetList): OperationModule {
+	const { option, path, time, verb, source } = list;
 	return {
 		option,
 		kind: 'read',
-		properties,
+		properties: widgetProperties(list),
 		async execute(this: IExecuteFunctions, i: number) {
 			const settings = pageSettings.call(this, i);
 			const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 			const inputs = new Inputs(this.getNode(), i);
-			const qs = sortQuery(settings.options, `order[${time}]`, inputs, sortField);
+			const qs = sortQuery(settings.options, `order[${time}]`, inputs, `Sort by ${verb} Time`);
 			if (filters.after !== undefined && filters.after !== null && filters.after !== '') {
 				qs[`${time}[after]`] = inputs.time(filters.after, `${verb} After`);
 			}
 			const rows = wantsRows(settings.options, inputs);
-			const list = await apiRequestAllItems.call(this, path, qs, settings);
-			if (rows) return await asRows(this, settings, list, source);
+			const found = await apiRequestAllItems.call(this, path, qs, settings);
+			if (rows) return await asRows(this, settings, found, source);
 			return settings.options.splitTickets === true
-				? list.flatMap((order): IDataObject[] => [orderOutput(order, true)].flat())
-				: list;
+				? found.flatMap((order): IDataObject[] => [orderOutput(order, true)].flat())
+				: found;
 		},
 	};
 }
 
-export const { option, kind, properties, execute } = widgetList(
+export const widgetLists: OperationModule[] = [
 	{
-		name: 'Get Many Orders',
-		value: 'getManyOrders',
-		description: 'List the orders placed in the sales widget on your site',
-		action: 'Get many widget orders',
+		option: {
+			name: 'Get Many Orders',
+			value: 'getManyOrders',
+			description: 'List the orders placed in the sales widget on your site',
+			action: 'Get many widget orders',
+		},
+		path: '/widget-orders',
+		time: 'payAt',
+		records: 'Orders',
+		verb: 'Paid',
+		source: 'widgetSales' as const,
+		withTickets: true,
 	},
-	'/widget-orders',
-	'payAt',
-	'Orders',
-	'Paid',
-	'widgetSales',
-	true,
-);
+	{
+		option: {
+			name: 'Get Many Refunds',
+			value: 'getManyRefunds',
+			description: 'List the refunds of widget orders',
+			action: 'Get many widget refunds',
+		},
+		path: '/widget-orders-refunds',
+		time: 'refundedAt',
+		records: 'Refunds',
+		verb: 'Refunded',
+		source: 'widgetRefunds' as const,
+	},
+].map(widgetList);

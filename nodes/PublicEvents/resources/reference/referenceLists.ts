@@ -9,8 +9,38 @@ import { pageSettings } from '../../../shared/readFields';
 import { apiRequestAllItems } from '../../../shared/transport';
 import type { OperationModule } from '../operation';
 
-/** The seven reference lists: same parameters, same output, one path each. */
-const lists = [
+/** One reference list: the seven differ only in these. */
+interface ReferenceList {
+	value: string;
+	/** The records, as the Operation list names them: "Venue Halls". */
+	noun: string;
+	path: string;
+	what: string;
+}
+
+const properties: INodeProperties[] = [
+	...returnAllAndLimit,
+	optionsCollection([pagesInFlightOption]),
+];
+
+/** One item per record (the service recommends caching these once a day). */
+function referenceList(list: ReferenceList): OperationModule {
+	return {
+		option: {
+			name: `Get Many ${list.noun}`,
+			value: list.value,
+			description: `List ${list.what}`,
+			action: `Get many ${list.noun.toLowerCase()}`,
+		},
+		kind: 'read',
+		properties,
+		async execute(this: IExecuteFunctions, i: number) {
+			return await apiRequestAllItems.call(this, list.path, {}, pageSettings.call(this, i));
+		},
+	};
+}
+
+export const referenceLists: OperationModule[] = [
 	{
 		value: 'getManyCategories',
 		noun: 'Categories',
@@ -33,24 +63,4 @@ const lists = [
 		what: 'the halls of the venues',
 	},
 	{ value: 'getManyVenues', noun: 'Venues', path: '/venues', what: 'the venues' },
-];
-
-const properties: INodeProperties[] = [
-	...returnAllAndLimit,
-	optionsCollection([pagesInFlightOption]),
-];
-
-/** One module per list; one item per record (the service recommends caching these once a day). */
-export const operations: OperationModule[] = lists.map((list) => ({
-	option: {
-		name: `Get Many ${list.noun}`,
-		value: list.value,
-		description: `List ${list.what}`,
-		action: `Get many ${list.noun.toLowerCase()}`,
-	},
-	kind: 'read',
-	properties,
-	async execute(this: IExecuteFunctions, i: number) {
-		return await apiRequestAllItems.call(this, list.path, {}, pageSettings.call(this, i));
-	},
-}));
+].map(referenceList);
