@@ -1,6 +1,5 @@
 import { apiCredential, ensureN8n, N8nInstance, packPackage } from '../scripts/n8n/instance';
-import { readListPage } from '../nodes/shared/transport/listEnvelope';
-import { MAX_PAGES_IN_FLIGHT } from '../nodes/shared/transport';
+import { MAX_PAGES_IN_FLIGHT, readListPage } from '../nodes/shared/transport';
 import { READS_IN_FLIGHT } from '../nodes/PublicEvents/router';
 import { startWan, type WanLink } from '../harness/net/wan';
 import { type N8nBench } from '../harness/bench/n8nBench';

@@ -20,7 +20,7 @@ import {
 	requestOrigin,
 	tokenBoundTo,
 	tokenFailure,
-} from '../nodes/shared/transport/connection';
+} from '../nodes/shared/transport';
 
 export class PublicEventsApi implements ICredentialType {
 	name = 'publicEventsApi';

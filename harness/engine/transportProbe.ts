@@ -8,8 +8,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { apiRequest, apiRequestAllItems } from '../../nodes/shared/transport';
-import { retryPolicyFrom } from '../../nodes/shared/transport/retry';
+import { apiRequest, apiRequestAllItems, retryPolicyFrom } from '../../nodes/shared/transport';
 
 /**
  * A test node that calls the transport directly, so tests and benchmarks reach what no

@@ -10,7 +10,7 @@ import {
 import { operationOf } from './resources';
 import { afterStoppedRun } from './resources/order/holdLedger';
 import { addRunHints } from './executionHints';
-import { inOrder } from '../shared/transport/pages';
+import { inOrder } from '../shared/transport';
 
 /** Input items read at once: reads are independent; a write waits for the one before it. */
 export const READS_IN_FLIGHT = 8;

@@ -2,7 +2,6 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { MAX_PAGES_IN_FLIGHT } from './transport';
 import { TOOL_LIMIT } from './tool';
-import { timeoutOption } from './transport/retry';
 
 // Field definitions the operations and the poll trigger share; readFields.ts reads and checks them.
 
@@ -124,6 +123,19 @@ export function sortOption(
 		description,
 	};
 }
+
+/** The Options entry retryPolicyFrom (transport) reads as `timeoutMs`. */
+const timeoutOption: INodeProperties = {
+	displayName: 'Timeout (Seconds)',
+	name: 'timeout',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 3600 },
+	default: 60,
+	description:
+		'How long to wait for the service to answer. A read that gets no ' +
+		'answer in time is tried again; a change is never sent twice: ' +
+		'the node reads the order back to report whether it was applied.',
+};
 
 /** Entries of every operation's Options collection: language, the retry bounds and the timeout. */
 export const requestOptions: INodeProperties[] = [

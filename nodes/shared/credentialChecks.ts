@@ -1,7 +1,7 @@
 // What the credential tests can tell from the fields alone, and from the token the service issues.
 // Each message leads with the field to change, in the words of the credential dialog.
 
-import { apiUrl, insecureBaseUrl, LANGUAGE_CODE } from './transport/connection';
+import { apiUrl, insecureBaseUrl, LANGUAGE_CODE } from './transport';
 
 /** A value shown in a message: short, and quoted so spaces show. */
 const shown = (value: string) =>

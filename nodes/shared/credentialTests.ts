@@ -20,8 +20,7 @@ import {
 	secretMistake,
 	tokenEnvironment,
 } from './credentialChecks';
-import { apiUrl, shownUrl, tokenFailure } from './transport/connection';
-import { readListPage } from './transport/listEnvelope';
+import { apiUrl, readListPage, shownUrl, tokenFailure } from './transport';
 
 type Answer = { status: number; body: unknown } | { code: string };
 

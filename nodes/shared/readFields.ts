@@ -7,9 +7,12 @@ import {
 	splitTicketsOption,
 } from './commonFields';
 import { Inputs, show } from './inputs';
-import type { PageSettings, RequestSettings } from './transport';
-import { LANGUAGE_CODE } from './transport/connection';
-import { retryPolicyFrom } from './transport/retry';
+import {
+	LANGUAGE_CODE,
+	retryPolicyFrom,
+	type PageSettings,
+	type RequestSettings,
+} from './transport';
 
 // Reads and checks the shared fields of commonFields.ts for one item.
 

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { PublicEventsApi } from '../../credentials/PublicEventsApi.credentials';
-import { apiUrl } from '../../nodes/shared/transport/connection';
+import { apiUrl } from '../../nodes/shared/transport';
 
 const credential = new PublicEventsApi();
 

@@ -23,6 +23,25 @@ const shipped = under('nodes', 'credentials');
 /** What n8n provides to a community node at run time, besides its own relative files. */
 const PROVIDED_BY_N8N = new Set(['n8n-workflow', 'crypto', 'zod']);
 
+/**
+ * The transport's front door: files outside its folder import `index.ts` only. Its own tests
+ * (test/nodes/shared/transport/) may import the file they test, as unit tests of that file.
+ */
+const TRANSPORT = 'nodes/shared/transport';
+const TRANSPORT_DOOR = `${TRANSPORT}/index.ts`;
+const TRANSPORT_TESTS = 'test/nodes/shared/transport';
+
+function pastTheDoor(all: Map<string, ModuleImports>): string[] {
+	const wrong: string[] = [];
+	for (const [file, imports] of all) {
+		if (under(TRANSPORT, TRANSPORT_TESTS)(file)) continue;
+		for (const target of imports.files)
+			if (under(TRANSPORT)(target) && target !== TRANSPORT_DOOR)
+				wrong.push(`${file} imports ${target}`);
+	}
+	return wrong;
+}
+
 const show = (found: Cycle[]) =>
 	found
 		.map((c) => `${c.path.join(' -> ')}\n  (${c.members.length} files: ${c.members.join(', ')})`)
@@ -78,6 +97,19 @@ describe('repository imports', () => {
 		expect(
 			[...graph].some(([file, i]) => shipped(file) && i.packages.includes('n8n-workflow')),
 		).toBe(true);
+	});
+
+	it('enters the transport by its front door: nothing outside imports its other files', () => {
+		expect(pastTheDoor(graph)).toEqual([]);
+		const probe = (file: string, target: string) =>
+			pastTheDoor(new Map([[file, { files: [target], packages: [], unresolved: [] }]]));
+		expect(probe('nodes/shared/probe.ts', `${TRANSPORT}/retry.ts`)).toEqual([
+			`nodes/shared/probe.ts imports ${TRANSPORT}/retry.ts`,
+		]);
+		expect(probe('test/nodes/probe.test.ts', `${TRANSPORT}/pages.ts`)).toHaveLength(1);
+		expect(probe('nodes/shared/probe.ts', TRANSPORT_DOOR)).toEqual([]);
+		// The one exception: the transport's own tests reach the file they test.
+		expect(probe(`${TRANSPORT_TESTS}/retry.test.ts`, `${TRANSPORT}/retry.ts`)).toEqual([]);
 	});
 
 	it('keeps bench/ and test/ apart (both may use a shared harness and scripts/)', () => {

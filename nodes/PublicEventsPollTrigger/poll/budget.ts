@@ -1,7 +1,6 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
-import type { RequestSettings } from '../../shared/transport';
-import { DEFAULT_RETRY } from '../../shared/transport/retry';
+import { DEFAULT_RETRY, type RequestSettings } from '../../shared/transport';
 
 /**
  * The time a poll may take where n8n does not say (1.x, and 2.x before it told nodes): n8n's

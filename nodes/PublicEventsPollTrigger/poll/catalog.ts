@@ -2,8 +2,7 @@ import { createHash } from 'crypto';
 import type { IPollFunctions } from 'n8n-workflow';
 
 import { stableJson } from '../../shared/dedupeKey';
-import { apiRequest, apiRequestAllItems } from '../../shared/transport';
-import { readListPage } from '../../shared/transport/listEnvelope';
+import { apiRequest, apiRequestAllItems, readListPage } from '../../shared/transport';
 import { recordId } from './feed';
 import type { Change } from './items';
 import type { PollSettings } from './pollSettings';

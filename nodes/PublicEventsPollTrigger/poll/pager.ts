@@ -2,15 +2,14 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { changeTime } from '../../shared/changes';
 import {
-	apiRequest,
 	MAX_PAGES_IN_FLIGHT,
+	Pager,
 	serviceNow,
+	type ListPage,
 	type RequestSettings,
 } from '../../shared/transport';
-import { readListPage } from '../../shared/transport/listEnvelope';
-import { inOrder } from '../../shared/transport/pages';
 import type { PollBudget } from './budget';
-import { afterParam, recordId, type FeedRecord } from './feed';
+import { afterParam, byTime, recordId, type FeedRecord } from './feed';
 import { FIRST_SPAN, OVERLAP, spanAfter, Spans, type Span } from './spans';
 import type { Pass } from './state';
 
@@ -62,9 +61,6 @@ interface Page {
 	full: boolean;
 	total?: number;
 }
-
-const byTime = (a: FeedRecord, b: FeedRecord) =>
-	a.time - b.time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** The kept records of one pass, at most `limit` (the oldest; trimmed as pages come in). */
 class Kept {
@@ -162,42 +158,17 @@ export async function readWindow(
 	request: WindowRequest,
 ): Promise<WindowRead> {
 	const { path, time, settings, budget, pass } = request;
-	const qs = { [`${time}[after]`]: afterParam(request.lower), [`order[${time}]`]: 'asc' };
 	const spans = new Spans(pass ? spanAfter(pass.end) : FIRST_SPAN);
-	const fetchSpan = async (n: number, onThrottle?: (sentAt: number) => void): Promise<Page> => {
-		const span = spans.at(n);
-		const ask = () =>
-			apiRequest.call(
-				this,
-				'GET',
-				path,
-				{ qs: { ...qs, page: span.page, itemsPerPage: span.size } },
-				{ ...(budget ? budget.cap(settings) : settings), onThrottle },
-			);
-		const body = budget ? await budget.timed(ask) : await ask();
-		const list = readListPage(body);
-		if (!list)
-			throw new Error(
-				`The answer to GET ${path} is not a list this node can read (a ` +
-					`JSON array, or an object with hydra:member, member, items or data)`,
-			);
-		const entries = list.items.map((json: IDataObject) => ({
-			id: recordId(json),
-			time: changeTime(json[time]),
-		}));
-		const records: FeedRecord[] = [];
-		list.items.forEach((json, i) => {
-			const at = entries[i].time;
-			if (at !== undefined) records.push({ id: entries[i].id, time: at, json });
-		});
-		return { span, entries, records, full: list.items.length >= span.size, total: list.total };
-	};
-	// Pages after the first go out only while the budget has room for them.
-	const fetchPage: Fetch = async (n, onThrottle) =>
-		budget && !budget.allowsPage() ? undefined : await fetchSpan(n, onThrottle);
-
+	const pager = new Pager(this, {
+		path,
+		qs: { [`${time}[after]`]: afterParam(request.lower), [`order[${time}]`]: 'asc' },
+		settings,
+		pageOf: (n) => ({ page: spans.at(n).page, itemsPerPage: spans.at(n).size }),
+		unreadable: (reason) => new Error(reason),
+		budget,
+	});
 	const before = await serviceNow(this);
-	const first = await fetchSpan(1);
+	const first = pageOf(spans.at(1), await pager.first(), time);
 	const after = await serviceNow(this);
 	const offset = after === undefined ? undefined : after - Date.now();
 	// Whole seconds in the Date header, and an earlier answer of this run may be older: the lower
@@ -206,17 +177,40 @@ export async function readWindow(
 	// A service that sends no Date header leaves this machine's clock; the overlap window then guards
 	// alone.
 	const serviceTime = Number.isFinite(known) ? known - 1000 : Date.now();
+	const reading = new Reading(request, pager);
+	await reading.rest(first, spans);
+	return resultOf(reading, request, { serviceTime, offset });
+}
 
-	const reading = await readPages(first, fetchPage, spans, request);
-	const { kept } = reading;
+/** One page as the reading checks it. */
+function pageOf(span: Span, list: ListPage, time: string): Page {
+	const entries = list.items.map((json: IDataObject) => ({
+		id: recordId(json),
+		time: changeTime(json[time]),
+	}));
+	const records: FeedRecord[] = [];
+	list.items.forEach((json, i) => {
+		const at = entries[i].time;
+		if (at !== undefined) records.push({ id: entries[i].id, time: at, json });
+	});
+	return { span, entries, records, full: list.items.length >= span.size, total: list.total };
+}
+
+function resultOf(
+	reading: Reading,
+	request: WindowRequest,
+	{ serviceTime, offset }: { serviceTime: number; offset?: number },
+): WindowRead {
+	const { kept, cutAt } = reading;
+	const { pass } = request;
 	const records = kept.trim();
 	// Records of a pass were read past and left out (the limit): that pass proves nothing.
 	const unproven = pass?.unproven || kept.horizon !== undefined || undefined;
-	if (reading.cutAt) {
+	if (cutAt) {
 		const next: Pass = {
 			lower: request.lower,
-			end: reading.cutAt.span.end,
-			tail: reading.cutAt.entries.slice(-OVERLAP),
+			end: cutAt.span.end,
+			tail: cutAt.entries.slice(-OVERLAP),
 			began: pass?.began ?? serviceTime,
 			...(unproven ? { unproven } : {}),
 		};
@@ -226,84 +220,101 @@ export async function readWindow(
 	return { records, horizon, serviceTime, offset, passBegan: pass?.began };
 }
 
-type Fetch = (n: number, onThrottle?: (sentAt: number) => void) => Promise<Page | undefined>;
-
 /**
- * The pages after the first, checked one by one in list order, until a short one, or a cut: the
+ * The pages of one reading, checked one by one in list order, until a short one, or a cut: the
  * page a reading in no usable order stopped after (budget or limit), for its pass.
  */
-async function readPages(
-	first: Page,
-	fetchPage: Fetch,
-	spans: Spans,
-	request: WindowRequest,
-): Promise<{ kept: Kept; cutAt?: Page }> {
-	const { pass, budget } = request;
-	const asked = Date.parse(afterParam(request.lower));
-	const kept = new Kept(request);
-	// A pass goes on in a list that was in no usable order.
-	const order = new Order(!pass);
-	const read = new Set<string>(pass?.tail.map(({ id }) => id));
-	let previous: Entry[] | undefined = pass?.tail;
-	let reading = true;
-	let lastRead = first;
-	let cutAt: Page | undefined;
-	/** Ends the reading after `page`, in time for the budget or within the limit. */
-	const cut = (page: Page): boolean => {
-		// Oldest first: what follows is newer, so a chunk may end here.
-		if (order.oldestFirst) kept.stopAt(order.last);
-		else cutAt = page;
-		return (reading = false);
-	};
-	const take = (page: Page | undefined): boolean => {
-		// No page: the budget left none to send.
-		if (!page) return cut(lastRead);
+class Reading {
+	readonly kept: Kept;
+	cutAt?: Page;
+	private going = true;
+	private readonly order: Order;
+	private readonly read: Set<string>;
+	private previous?: Entry[];
+	private lastRead?: Page;
+
+	constructor(
+		private readonly request: WindowRequest,
+		private readonly pager: Pager,
+	) {
+		this.kept = new Kept(request);
+		// A pass goes on in a list that was in no usable order.
+		this.order = new Order(!request.pass);
+		this.read = new Set<string>(request.pass?.tail.map(({ id }) => id));
+		this.previous = request.pass?.tail;
+	}
+
+	/**
+	 * The pages after the first: several at once in a list oldest first, up to the last a stated
+	 * total allows; then, or in any other order, one at a time to a short page (a total too low is
+	 * read past).
+	 */
+	async rest(first: Page, spans: Spans): Promise<void> {
+		const { pager } = this;
+		const take = (n: number, list: ListPage | undefined) =>
+			this.take(list && pageOf(spans.at(n), list, this.request.time));
+		this.take(first);
+		const inFlight = this.order.oldestFirst ? MAX_PAGES_IN_FLIGHT : 1;
+		const lastByTotal =
+			first.total === undefined
+				? spans.covering(MAX_RECORDS)
+				: Math.max(2, spans.covering(first.total));
+		let next = 2;
+		if (this.going && inFlight > 1) {
+			await pager.window(2, lastByTotal, inFlight, take);
+			next = lastByTotal + 1;
+		}
+		if (this.going) await pager.window(next, Infinity, 1, take);
+	}
+
+	/** Whether to read on after `page`; none: the budget left none to send. */
+	private take(page: Page | undefined): boolean {
+		if (!page) return this.cut(this.lastRead!);
+		const { kept, order, read, request } = this;
 		const fresh = page.records.filter((record) => !read.has(record.id));
 		const lastTime = order.last;
 		// This page's records tell the order too, which pages all of one time do not.
 		order.see(fresh);
-		if (previous && !linked(previous, page)) {
-			if (order.oldestFirst) {
-				// What follows the last record read is newer: the next poll starts there.
-				kept.stopAt(lastTime ?? request.lower);
-				return (reading = false);
-			}
+		if (this.previous && !linked(this.previous, page)) {
+			// What follows the last record read is newer: the next poll starts there.
+			if (order.oldestFirst) return this.stop(lastTime ?? request.lower);
 			// Anywhere in the window: the feed keeps its place.
 			kept.stopAt(request.lower);
 		}
 		if (page.full && page.entries.every(({ id }) => read.has(id)))
-			throw new Error(
-				`Page ${page.span.page} of GET ${request.path} (${page.span.size} a page) brings ` +
-					'nothing new: the service seems to ignore the page parameter',
+			throw this.pager.ignoredPage(
+				page.span.page,
+				` (${page.span.size} a page) brings nothing new`,
 			);
 		page.entries.forEach(({ id }) => read.add(id));
 		kept.add(fresh);
-		previous = page.entries;
-		lastRead = page;
-		if (!page.full) return (reading = false);
+		this.previous = page.entries;
+		this.lastRead = page;
+		if (!page.full) return this.stop();
 		// Newest first so far: a page wholly before what the filter asked (whole seconds) ends it (a
 		// service that ignores the filter). Records of the window's first second are no sign of that.
+		const asked = Date.parse(afterParam(request.lower));
 		if (order.newestFirst && fresh.length > 0 && fresh.every((r) => r.time < asked))
-			return (reading = false);
-		if (kept.size >= request.limit || (budget && !budget.allowsPage())) return cut(page);
+			return this.stop();
+		const { budget } = request;
+		if (kept.size >= request.limit || (budget && !budget.allowsPage())) return this.cut(page);
 		if (page.span.end >= MAX_RECORDS) throw tooLong(request.path);
 		return true;
-	};
-	take(first);
-	const inFlight = order.oldestFirst ? MAX_PAGES_IN_FLIGHT : 1;
-	// A stated total bounds the pages sent ahead; a total too low is read past, one page at a time,
-	// to a short page.
-	const lastByTotal =
-		first.total === undefined
-			? spans.covering(MAX_RECORDS)
-			: Math.max(2, spans.covering(first.total));
-	let next = 2;
-	if (reading && inFlight > 1) {
-		await inOrder(fetchPage, 2, lastByTotal, inFlight, (_, page) => take(page));
-		next = lastByTotal + 1;
 	}
-	for (; reading; next++) take(await fetchPage(next));
-	return { kept, cutAt };
+
+	/** Ends the reading after `page`, in time for the budget or within the limit. */
+	private cut(page: Page): boolean {
+		// Oldest first: what follows is newer, so a chunk may end here.
+		if (this.order.oldestFirst) this.kept.stopAt(this.order.last);
+		else this.cutAt = page;
+		return this.stop();
+	}
+
+	/** Ends the reading; records at or after `horizon`, if given, wait for the next poll. */
+	private stop(horizon?: number): boolean {
+		if (horizon !== undefined) this.kept.stopAt(horizon);
+		return (this.going = false);
+	}
 }
 
 function tooLong(path: string): Error {

@@ -1,7 +1,6 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
-import { apiRequest, apiRequestAllItems } from '../../shared/transport';
-import { readListPage } from '../../shared/transport/listEnvelope';
+import { apiRequest, apiRequestAllItems, readListPage } from '../../shared/transport';
 import { recordId } from './feed';
 import type { Change } from './items';
 import type { PollSettings } from './pollSettings';

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { changeTime, type ChangeType } from '../../shared/changes';
+import { inOrder } from '../../shared/transport';
 import { recordId, type FeedRecord } from './feed';
 import type { ItemSource } from './items';
 
@@ -47,16 +48,18 @@ export const eventOrders = (id: string): FeedSpec => ({
 /** Feeds read at once. */
 const CONCURRENCY = 4;
 
+/** Each feed starts as soon as one is done: none waits for an earlier one to be handed on. */
 export async function inParallel<T, R>(
 	items: T[],
 	run: (item: T, index: number) => Promise<R>,
 ): Promise<R[]> {
 	const results: R[] = [];
-	let next = 0;
-	const worker = async () => {
-		for (let i = next++; i < items.length; i = next++) results[i] = await run(items[i], i);
+	const keep = (i: number, result: R) => {
+		results[i] = result;
+		return true;
 	};
-	await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
+	const shape = { start: CONCURRENCY, ahead: Infinity };
+	await inOrder(async (i) => await run(items[i], i), 0, items.length - 1, CONCURRENCY, keep, shape);
 	return results;
 }
 

@@ -6,10 +6,10 @@ import { changeId, changeTime } from '../../shared/changes';
 import {
 	apiRequest,
 	MAX_PAGE_SIZE,
+	readListPage,
 	type ApiContext,
 	type RequestSettings,
 } from '../../shared/transport';
-import { readListPage } from '../../shared/transport/listEnvelope';
 
 /**
  * There is no GET /widget-orders/{id}: a widget sale or refund named by a notification is found

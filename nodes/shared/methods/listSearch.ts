@@ -1,7 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { apiRequest, MAX_PAGE_SIZE } from '../transport';
-import { readListPage } from '../transport/listEnvelope';
+import { apiRequest, MAX_PAGE_SIZE, readListPage } from '../transport';
 import { CHOOSE_EVENT, currentId, eventLabel, waitingFor } from './loadOptions';
 
 /**

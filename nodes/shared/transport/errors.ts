@@ -147,22 +147,7 @@ function messageFor(f: ApiFailure): string {
 	const said = bodyMessage(f.body);
 	switch (f.status) {
 		case undefined:
-			if (neverSent(f.code))
-				return (
-					`Could not reach the Public Events service (${f.code}): ` +
-					`nothing was sent. Check the Base URL and the network`
-				);
-			if (f.method !== 'GET') {
-				const about = subjectOf(f.path) ?? 'the request';
-				const why = f.timedOut
-					? `No answer came in time about ${about}`
-					: `The connection dropped before the service answered about ${about}`;
-				return (
-					`${why}. It may have been applied: ` +
-					`check (for example with Order > Get) before sending it again.`
-				);
-			}
-			return `Could not reach the Public Events service after ${retries(f)}`;
+			return noAnswer(f);
 		case 400:
 			return `The service rejected the request${said ? `: ${said}` : ''}`;
 		case 401:
@@ -178,52 +163,78 @@ function messageFor(f: ApiFailure): string {
 				);
 			}
 			return `Access denied${said ? `: ${said}` : ''}`;
-		case 404: {
-			// A missing event is an access setting (docs/architecture.md, "Integration order and
-			// visibility"); an order is visible only to the company whose key made it. The path is
-			// in the description.
-			const subject = subjectOf(f.path);
-			if (/^\/event-points\//.test(f.path)) {
-				return (
-					`${capital(subject!)} was not found. An event that is missing is usually not ` +
-					`linked to your company or its sale has ended (see Get Many ` +
-					`Archived): an access setting on the service side, not a fault.`
-				);
-			}
-			if (/^\/orders\/\d+\/tickets\//.test(f.path)) {
-				return (
-					`${capital(subject!)} was not found${said ? ` (the service said: ${said})` : ''}. ` +
-					"Check the ticket ID: Order > Get lists the order's tickets."
-				);
-			}
-			if (/^\/orders\/\d+/.test(f.path)) {
-				return (
-					`${capital(subject!)} was not found for this credential's API key. An order is ` +
-					'seen only with the key of the company that made it: use the same Public Events ' +
-					'credential as the node that held the order (a partner key and an organiser key ' +
-					'see different orders).'
-				);
-			}
-			return `Not found: ${f.path}${said ? `: ${said}` : ''}`;
-		}
+		case 404:
+			return notFound(f.path, said);
 		case 409:
 			return `Conflict${said ? `: ${said}` : ''}`;
-		case 422: {
-			const limit = field(f.body, 'limit');
-			const current = field(f.body, 'current');
-			const figures =
-				limit !== undefined
-					? ` (limit ${String(limit)}` +
-						`${current !== undefined ? `, current ${String(current)}` : ''})`
-					: '';
-			return `A limit of the service was exceeded${figures}${said ? `: ${said}` : ''}`;
-		}
+		case 422:
+			return limitExceeded(f.body, said);
 		case 429:
 			return `The service kept answering 429 Too Many Requests: gave up after ${retries(f)}`;
 		default:
 			if (f.status >= 500) return `The service failed with status ${f.status} after ${retries(f)}`;
 			return `The service answered status ${f.status}${said ? `: ${said}` : ''}`;
 	}
+}
+
+/** No status came back: nothing sent, a write that may have been applied, or a read given up. */
+function noAnswer(f: ApiFailure): string {
+	if (neverSent(f.code))
+		return (
+			`Could not reach the Public Events service (${f.code}): ` +
+			`nothing was sent. Check the Base URL and the network`
+		);
+	if (f.method !== 'GET') {
+		const about = subjectOf(f.path) ?? 'the request';
+		const why = f.timedOut
+			? `No answer came in time about ${about}`
+			: `The connection dropped before the service answered about ${about}`;
+		return (
+			`${why}. It may have been applied: ` +
+			`check (for example with Order > Get) before sending it again.`
+		);
+	}
+	return `Could not reach the Public Events service after ${retries(f)}`;
+}
+
+function notFound(path: string, said: string | undefined): string {
+	// A missing event is an access setting (docs/architecture.md, "Integration order and
+	// visibility"); an order is visible only to the company whose key made it. The path is
+	// in the description.
+	const subject = subjectOf(path);
+	if (/^\/event-points\//.test(path)) {
+		return (
+			`${capital(subject!)} was not found. An event that is missing is usually not ` +
+			`linked to your company or its sale has ended (see Get Many ` +
+			`Archived): an access setting on the service side, not a fault.`
+		);
+	}
+	if (/^\/orders\/\d+\/tickets\//.test(path)) {
+		return (
+			`${capital(subject!)} was not found${said ? ` (the service said: ${said})` : ''}. ` +
+			"Check the ticket ID: Order > Get lists the order's tickets."
+		);
+	}
+	if (/^\/orders\/\d+/.test(path)) {
+		return (
+			`${capital(subject!)} was not found for this credential's API key. An order is ` +
+			'seen only with the key of the company that made it: use the same Public Events ' +
+			'credential as the node that held the order (a partner key and an organiser key ' +
+			'see different orders).'
+		);
+	}
+	return `Not found: ${path}${said ? `: ${said}` : ''}`;
+}
+
+function limitExceeded(body: unknown, said: string | undefined): string {
+	const limit = field(body, 'limit');
+	const current = field(body, 'current');
+	const figures =
+		limit !== undefined
+			? ` (limit ${String(limit)}` +
+				`${current !== undefined ? `, current ${String(current)}` : ''})`
+			: '';
+	return `A limit of the service was exceeded${figures}${said ? `: ${said}` : ''}`;
 }
 
 // Live holds count against the account's reserved-tickets limit (docs/architecture.md,

@@ -5,10 +5,10 @@ import {
 	type IHttpRequestOptions,
 } from 'n8n-workflow';
 
+import { answered, answerOf, describeBody, uncertainIf } from './answers';
 import { apiError, type ApiFailure } from './errors';
-import { readListPage, type ListPage } from './listEnvelope';
-import { inOrder, MAX_PAGES_IN_FLIGHT } from './pages';
-import { isRedirect, redirectTarget, writeMayHaveApplied } from './outcome';
+import { isJson, MAX_REDIRECTS, received, send } from './exchange';
+import { isRedirect, redirectTarget, writeMayHaveApplied, type Received } from './outcome';
 import {
 	answerTime,
 	backoffMs,
@@ -17,13 +17,7 @@ import {
 	retryAfterMs,
 	type RetryPolicy,
 } from './retry';
-import { answered, answerOf, describeBody, uncertainIf } from './answers';
-import { isJson, MAX_REDIRECTS, received, send } from './exchange';
-import { noteServiceTime, targetOf, type ApiContext } from './target';
-
-export { CREDENTIAL_TYPE, serviceNow, type ApiContext } from './target';
-export { MAX_PAGES_IN_FLIGHT } from './pages';
-export { successOf, uncertainWrite, type Success } from './answers';
+import { noteServiceTime, targetOf, type ApiContext, type Target } from './target';
 
 export interface RequestSettings {
 	retry?: RetryPolicy;
@@ -37,7 +31,26 @@ export interface RequestSettings {
 	onThrottle?: (sentAt: number) => void;
 }
 
-export const MAX_PAGE_SIZE = 100;
+/** One apiRequest: the request as it stands (a redirect moves it) and its failure so far. */
+interface Call {
+	context: ApiContext;
+	target: Target;
+	method: IHttpRequestMethods;
+	path: string;
+	options: IHttpRequestOptions;
+	policy: RetryPolicy;
+	settings: RequestSettings;
+	failure: ApiFailure;
+	hops: number;
+}
+
+/** An attempt answered with a 2xx. */
+interface Answer {
+	body: unknown;
+	headers?: IDataObject;
+	status?: number;
+}
+
 /**
  * The one way the nodes call the API. Token, refresh on 401 and proxy settings are n8n's
  * (`httpRequestWithAuthentication` with the credential's preAuthentication); retrying is ours:
@@ -54,7 +67,48 @@ export async function apiRequest<T = unknown>(
 ): Promise<T> {
 	const target = await targetOf(this);
 	const policy = settings.retry ?? DEFAULT_RETRY;
-	const language = settings.language?.trim() || target.language;
+	const call: Call = {
+		context: this,
+		target,
+		method,
+		path,
+		options: requestOptions(target, method, path, request, settings.language, policy),
+		policy,
+		settings,
+		failure: { method, path, attempts: 0, waitedMs: 0, itemIndex: settings.itemIndex },
+		hops: 0,
+	};
+	for (;;) {
+		// A Retry-After given to any request of this run holds every request of it.
+		while (target.quietUntil > Date.now()) await sleep(target.quietUntil - Date.now());
+		call.failure.attempts++;
+		const sentAt = Date.now();
+		const sent = await send.call(this, target, call.options);
+		if (!('failed' in sent)) {
+			noteServiceTime(target, sent.headers);
+			return success(call, sent) as T;
+		}
+		const got = received(sent.failed);
+		noteServiceTime(target, got.headers);
+		if (got.status === undefined && got.code === undefined) {
+			// Not an HTTP failure: the token request failed (its message says why) or the run was
+			// cancelled.
+			throw apiError(this.getNode(), { ...call.failure, reason: got.message }, target.secrets);
+		}
+		if (isRedirect(got.status)) follow(call, got as Received & { status: number });
+		else await retryOrThrow(call, got, sentAt);
+	}
+}
+
+function requestOptions(
+	target: Target,
+	method: IHttpRequestMethods,
+	path: string,
+	request: { qs?: IDataObject; body?: IDataObject },
+	asked: string | undefined,
+	policy: RetryPolicy,
+): IHttpRequestOptions {
+	const language = asked?.trim() || target.language;
 	const options: IHttpRequestOptions = {
 		method,
 		url: `${target.apiUrl}${path}`,
@@ -69,222 +123,122 @@ export async function apiRequest<T = unknown>(
 	};
 	if (policy.timeoutMs !== undefined) options.timeout = policy.timeoutMs;
 	if (request.body !== undefined) options.body = request.body;
-
-	const failure: ApiFailure = {
-		method,
-		path,
-		attempts: 0,
-		waitedMs: 0,
-		itemIndex: settings.itemIndex,
-	};
-	let hops = 0;
-	for (;;) {
-		// A Retry-After given to any request of this run holds every request of it.
-		while (target.quietUntil > Date.now()) await sleep(target.quietUntil - Date.now());
-		failure.attempts++;
-		const sentAt = Date.now();
-		const sent = await send.call(this, target, options);
-		const got = 'failed' in sent ? received(sent.failed) : undefined;
-		noteServiceTime(target, got ? got.headers : 'headers' in sent ? sent.headers : undefined);
-		if (!got) {
-			const body = 'body' in sent ? sent.body : undefined;
-			const status = 'status' in sent ? sent.status : undefined;
-			if (isJson(body)) return answered(body as object, { status, empty: false }) as T;
-			// A write may answer 204 No Content; a read must answer JSON.
-			if (method !== 'GET' && (body === undefined || body === ''))
-				return answered({}, { status, empty: true }) as T;
-			const unreadable = {
-				...failure,
-				status: ('status' in sent && sent.status) || 200,
-				body,
-				answer: answerOf('headers' in sent ? sent.headers : undefined, body),
-				reason:
-					`The service answered ${method} ${path} with ${describeBody(body)}` +
-					` instead of JSON: is the Base URL the API's address?`,
-			};
-			throw uncertainIf(
-				method !== 'GET',
-				apiError(this.getNode(), unreadable, target.secrets),
-				unreadable,
-			);
-		}
-		if (got.status === undefined && got.code === undefined) {
-			// Not an HTTP failure: the token request failed (its message says why) or the run was
-			// cancelled.
-			throw apiError(this.getNode(), { ...failure, reason: got.message }, target.secrets);
-		}
-		const timedOut = got.code !== undefined && /timeout|timed out/i.test(got.message);
-		const failed = (extra: Partial<ApiFailure> = {}) =>
-			apiError(
-				this.getNode(),
-				{
-					...failure,
-					status: got.status,
-					body: got.body,
-					code: got.code,
-					timedOut,
-					retryAfterMs: retryAfterMs(
-						got.headers?.['retry-after'],
-						answerTime(got.headers) ?? Date.now(),
-					),
-					...extra,
-				},
-				target.secrets,
-			);
-		const mayHaveApplied = method !== 'GET' && writeMayHaveApplied(got);
-		if (isRedirect(got.status)) {
-			// Followed here, not by n8n's helper: it would carry the token to any origin the service
-			// names.
-			const next = redirectTarget(String(options.url), got.headers?.location);
-			const where = next ? `${next.origin}${next.pathname}` : 'no usable Location';
-			const redirect = { redirected: where };
-			if (method !== 'GET') {
-				const reason =
-					`The service answered ${method} ${path} with a redirect (` +
-					`${got.status} to ${where}) instead of the result. A change is ` +
-					`never sent on to another address; the service may have applied it`;
-				throw uncertainIf(mayHaveApplied, failed({ ...redirect, reason }), {
-					...failure,
-					status: got.status,
-					...redirect,
-					answer: answerOf(got.headers, got.body),
-				});
-			}
-			if (!next || next.origin !== target.origin) {
-				throw failed({
-					...redirect,
-					reason:
-						`The service redirected GET ${path} (${got.status}) to ${where}, ` +
-						`away from the Base URL's address ${target.origin}: not followed, so ` +
-						`your token stays with the API. Check the Base URL in the credential.`,
-				});
-			}
-			if (++hops > MAX_REDIRECTS)
-				throw failed({
-					...redirect,
-					reason: `GET ${path} was redirected more than ${MAX_REDIRECTS} times`,
-				});
-			// The Location carries its own query.
-			options.url = next.href;
-			delete options.qs;
-			continue;
-		}
-		const retryable =
-			got.status === 429 ||
-			(method === 'GET' &&
-				(got.status === undefined || got.status >= 500) &&
-				got.code !== 'ERR_CANCELED');
-		if (!retryable || failure.attempts > policy.maxRetries) {
-			throw uncertainIf(mayHaveApplied, failed(), {
-				...failure,
-				status: got.status,
-				code: got.code,
-				timedOut,
-				answer: answerOf(got.headers, got.body),
-			});
-		}
-		const asked = retryAfterMs(got.headers?.['retry-after'], answerTime(got.headers) ?? Date.now());
-		const wait = Math.max(RETRY_FLOOR_MS, asked ?? backoffMs(failure.attempts - 1));
-		if (failure.waitedMs + wait > policy.maxWaitMs) {
-			throw failed({
-				gaveUp: `the next wait (${Math.ceil(wait / 1000)} s) would pass the Max Retry Wait`,
-			});
-		}
-		if (got.status === 429) {
-			settings.onThrottle?.(sentAt);
-			target.quietUntil = Math.max(target.quietUntil, Date.now() + wait);
-		}
-		failure.waitedMs += wait;
-		await sleep(wait);
-	}
+	return options;
 }
 
-export interface PageSettings extends RequestSettings {
-	/** Stop once this many items are collected; undefined = Return All. */
-	limit?: number;
-	/**
-	 * Ceiling of the pages fetched at once (Max Pages in Flight); MAX_PAGES_IN_FLIGHT when absent.
-	 */
-	maxPagesInFlight?: number;
-	/** Keeps only the items it accepts (filters the API lacks); Limit counts kept items. */
-	keep?: (item: IDataObject) => boolean;
+/** The body of a 2xx, which a read must have in JSON (a write may answer 204 No Content). */
+function success(call: Call, { body, headers, status }: Answer): object {
+	const { method, path } = call;
+	if (isJson(body)) return answered(body as object, { status, empty: false });
+	if (method !== 'GET' && (body === undefined || body === ''))
+		return answered({}, { status, empty: true });
+	const unreadable = {
+		...call.failure,
+		status: status || 200,
+		body,
+		answer: answerOf(headers, body),
+		reason:
+			`The service answered ${method} ${path} with ${describeBody(body)}` +
+			` instead of JSON: is the Base URL the API's address?`,
+	};
+	throw uncertainIf(
+		method !== 'GET',
+		apiError(call.context.getNode(), unreadable, call.target.secrets),
+		unreadable,
+	);
+}
+
+const timedOut = (got: Received) =>
+	got.code !== undefined && /timeout|timed out/i.test(got.message);
+
+/** The error for an attempt that failed, with what it received. */
+function failed(call: Call, got: Received, extra: Partial<ApiFailure> = {}) {
+	return apiError(
+		call.context.getNode(),
+		{
+			...call.failure,
+			status: got.status,
+			body: got.body,
+			code: got.code,
+			timedOut: timedOut(got),
+			retryAfterMs: retryAfterMs(
+				got.headers?.['retry-after'],
+				answerTime(got.headers) ?? Date.now(),
+			),
+			...extra,
+		},
+		call.target.secrets,
+	);
 }
 
 /**
- * Every item of a list, page by page (`page` from 1, `itemsPerPage` at most 100), for any
- * envelope, in order. Page 1 comes alone; then pages go out ahead in a window (pages.ts) up to
- * the last page a stated total or Limit allows, or, without a total, until a short page.
+ * Followed here, not by n8n's helper: it would carry the token to any origin the service names.
+ * A read goes on at the new address of the same origin; anything else throws.
  */
-export async function apiRequestAllItems(
-	this: ApiContext,
-	path: string,
-	qs: IDataObject = {},
-	settings: PageSettings = {},
-): Promise<IDataObject[]> {
-	const { limit, keep } = settings;
-	// A client-side filter cannot know how many pages Limit needs: read full pages.
-	const perPage = Math.min(MAX_PAGE_SIZE, keep ? MAX_PAGE_SIZE : (limit ?? MAX_PAGE_SIZE));
-	const unreadable = (reason: string, body?: unknown) =>
-		apiError(this.getNode(), {
-			method: 'GET',
-			path,
-			status: 200,
-			body,
-			attempts: 1,
-			waitedMs: 0,
-			itemIndex: settings.itemIndex,
-			reason,
+function follow(call: Call, got: Received & { status: number }): void {
+	const { method, path, target } = call;
+	const next = redirectTarget(String(call.options.url), got.headers?.location);
+	const where = next ? `${next.origin}${next.pathname}` : 'no usable Location';
+	const redirect = { redirected: where };
+	if (method !== 'GET') {
+		const reason =
+			`The service answered ${method} ${path} with a redirect (` +
+			`${got.status} to ${where}) instead of the result. A change is ` +
+			`never sent on to another address; the service may have applied it`;
+		throw uncertainIf(writeMayHaveApplied(got), failed(call, got, { ...redirect, reason }), {
+			...call.failure,
+			status: got.status,
+			...redirect,
+			answer: answerOf(got.headers, got.body),
 		});
-	const fetchPage = async (page: number, onThrottle?: (sentAt: number) => void) => {
-		const body = await apiRequest.call(
-			this,
-			'GET',
-			path,
-			{ qs: { ...qs, page, itemsPerPage: perPage } },
-			{ ...settings, onThrottle },
-		);
-		const list = readListPage(body);
-		if (list) return list;
-		throw unreadable(
-			`The answer to GET ${path} is not a list this node can read (a ` +
-				`JSON array, or an object with hydra:member, member, items or data)`,
-			body,
-		);
-	};
-	const kept = (items: IDataObject[]) => (keep ? items.filter(keep) : items);
-	const wanted = limit ?? Infinity;
-
-	let previous = await fetchPage(1);
-	const collected = kept(previous.items);
-	let read = previous.items.length;
-	const finished = (list: ListPage) =>
-		collected.length >= wanted || read >= (list.total ?? Infinity) || list.items.length < perPage;
-	if (!finished(previous)) {
-		// The last page that can hold an item needed: from the total and, without a filter, from Limit.
-		const needed = Math.min(previous.total ?? Infinity, keep ? Infinity : wanted);
-		await inOrder(
-			fetchPage,
-			2,
-			Math.ceil(needed / perPage),
-			settings.maxPagesInFlight ?? MAX_PAGES_IN_FLIGHT,
-			(page, list) => {
-				// A service that ignores `page` answers page 1 again and again: stop rather than repeat
-				// items.
-				if (
-					list.items.length > 0 &&
-					JSON.stringify(list.items[0]) === JSON.stringify(previous.items[0])
-				) {
-					throw unreadable(
-						`Page ${page} of GET ${path} repeats page ${page - 1}` +
-							`: the service seems to ignore the page parameter`,
-					);
-				}
-				read += list.items.length;
-				collected.push(...kept(list.items));
-				previous = list;
-				return !finished(list);
-			},
-		);
 	}
-	return limit === undefined ? collected : collected.slice(0, limit);
+	if (!next || next.origin !== target.origin) {
+		throw failed(call, got, {
+			...redirect,
+			reason:
+				`The service redirected GET ${path} (${got.status}) to ${where}, ` +
+				`away from the Base URL's address ${target.origin}: not followed, so ` +
+				`your token stays with the API. Check the Base URL in the credential.`,
+		});
+	}
+	if (++call.hops > MAX_REDIRECTS)
+		throw failed(call, got, {
+			...redirect,
+			reason: `GET ${path} was redirected more than ${MAX_REDIRECTS} times`,
+		});
+	// The Location carries its own query.
+	call.options.url = next.href;
+	delete call.options.qs;
+}
+
+/** Waits before the next attempt, or throws when the failure is final or the wait too long. */
+async function retryOrThrow(call: Call, got: Received, sentAt: number): Promise<void> {
+	const { method, failure, policy, target } = call;
+	const retryable =
+		got.status === 429 ||
+		(method === 'GET' &&
+			(got.status === undefined || got.status >= 500) &&
+			got.code !== 'ERR_CANCELED');
+	if (!retryable || failure.attempts > policy.maxRetries) {
+		throw uncertainIf(method !== 'GET' && writeMayHaveApplied(got), failed(call, got), {
+			...failure,
+			status: got.status,
+			code: got.code,
+			timedOut: timedOut(got),
+			answer: answerOf(got.headers, got.body),
+		});
+	}
+	const asked = retryAfterMs(got.headers?.['retry-after'], answerTime(got.headers) ?? Date.now());
+	const wait = Math.max(RETRY_FLOOR_MS, asked ?? backoffMs(failure.attempts - 1));
+	if (failure.waitedMs + wait > policy.maxWaitMs) {
+		throw failed(call, got, {
+			gaveUp: `the next wait (${Math.ceil(wait / 1000)} s) would pass the Max Retry Wait`,
+		});
+	}
+	if (got.status === 429) {
+		call.settings.onThrottle?.(sentAt);
+		target.quietUntil = Math.max(target.quietUntil, Date.now() + wait);
+	}
+	failure.waitedMs += wait;
+	await sleep(wait);
 }

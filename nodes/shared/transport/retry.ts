@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 export interface RetryPolicy {
 	/** Retries after the first attempt, for 429 (any method) and 5xx or dropped connections (GET). */
@@ -8,19 +8,6 @@ export interface RetryPolicy {
 	/** How long one attempt waits for an answer; n8n's default (5 minutes) when absent. */
 	timeoutMs?: number;
 }
-
-/** The Options entry retryPolicyFrom reads as `timeoutMs`. */
-export const timeoutOption: INodeProperties = {
-	displayName: 'Timeout (Seconds)',
-	name: 'timeout',
-	type: 'number',
-	typeOptions: { minValue: 1, maxValue: 3600 },
-	default: 60,
-	description:
-		'How long to wait for the service to answer. A read that gets no ' +
-		'answer in time is tried again; a change is never sent twice: ' +
-		'the node reads the order back to report whether it was applied.',
-};
 
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 5, maxWaitMs: 60_000 };
 

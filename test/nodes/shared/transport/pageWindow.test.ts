@@ -132,3 +132,36 @@ it(
 		expect(h.sent.length - 2).toBeLessThan(4);
 	},
 );
+
+it(
+	'shaped for work that is all needed (start at the ceiling, no bound ahead): ' +
+		'a slow one holds up no other, results still in order',
+	async () => {
+		const out = new Map<number, (value: number) => void>();
+		const consumed: number[] = [];
+		const done = inOrder(
+			(i) => new Promise<number>((resolve) => out.set(i, resolve)),
+			0,
+			9,
+			3,
+			(_, value) => consumed.push(value) > 0,
+			{ start: 3, ahead: Infinity },
+		);
+		const flush = () => new Promise((r) => setImmediate(r));
+		const answer = async (i: number) => {
+			const resolve = out.get(i)!;
+			out.delete(i);
+			resolve(i);
+			await flush();
+		};
+		await flush();
+		expect([...out.keys()]).toEqual([0, 1, 2]);
+		// 0 stays out while the others answer; each answer sends the next one.
+		for (let i = 1; i < 10; i++) await answer(i);
+		expect([...out.keys()]).toEqual([0]);
+		expect(consumed).toEqual([]);
+		await answer(0);
+		await done;
+		expect(consumed).toEqual(Array.from({ length: 10 }, (_, i) => i));
+	},
+);

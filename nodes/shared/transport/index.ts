@@ -1,0 +1,22 @@
+// The transport's front door: what operations, triggers, credential tests and list methods use.
+// Nothing outside this folder imports its other files (test/repository/imports.test.ts).
+
+export { apiRequest, type RequestSettings } from './request';
+export { apiRequestAllItems, type PageSettings } from './allItems';
+export { MAX_PAGE_SIZE, Pager, type PageBudget, type PagedList } from './paging';
+export { inOrder, MAX_PAGES_IN_FLIGHT, type WindowShape } from './pages';
+export { readListPage, type ListPage } from './listEnvelope';
+export { CREDENTIAL_TYPE, serviceNow, type ApiContext } from './target';
+export { successOf, uncertainWrite, type Success } from './answers';
+export { apiError, type ApiFailure } from './errors';
+export { backoffMs, DEFAULT_RETRY, retryPolicyFrom, type RetryPolicy } from './retry';
+export {
+	apiUrl,
+	insecureBaseUrl,
+	LANGUAGE_CODE,
+	originOf,
+	requestOrigin,
+	shownUrl,
+	tokenBoundTo,
+	tokenFailure,
+} from './connection';
