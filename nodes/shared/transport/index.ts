@@ -3,13 +3,13 @@
 
 export { apiRequest, type RequestSettings } from './request';
 export { apiRequestAllItems, type PageSettings } from './allItems';
-export { MAX_PAGE_SIZE, Pager, type PageBudget, type PagedList } from './paging';
-export { inOrder, MAX_PAGES_IN_FLIGHT, type WindowShape } from './pages';
+export { MAX_PAGE_SIZE, Pager } from './paging';
+export { inOrder, MAX_PAGES_IN_FLIGHT } from './pages';
 export { readListPage, type ListPage } from './listEnvelope';
 export { CREDENTIAL_TYPE, serviceNow, type ApiContext } from './target';
 export { successOf, uncertainWrite, type Success } from './answers';
 export { apiError, type ApiFailure } from './errors';
-export { backoffMs, DEFAULT_RETRY, retryPolicyFrom, type RetryPolicy } from './retry';
+export { backoffMs, DEFAULT_RETRY, retryPolicyFrom } from './retry';
 export {
 	apiUrl,
 	insecureBaseUrl,
