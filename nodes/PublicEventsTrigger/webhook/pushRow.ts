@@ -7,12 +7,13 @@ import { FETCH_RETRY, type SaleRead } from './fullOrder';
 import type { Notification } from './normalize';
 
 /**
- * Output Rows for a Table: the row the poll trigger emits for the same record (shared/tableRows.ts), so
- * both triggers can feed one table upserted by orderId. A refund of an order made through the API,
- * which no poll can list, is a refund row of the order (source eventOrders) with what the order
- * shows refunded so far: upserted by orderId, the last row written is right whichever refund of
- * the order it came from. A row whose record can never be read still comes, built from the
- * notification, with `orderUnavailable` saying why: its null columns are unknown, not zero.
+ * Output Rows for a Table: the row the poll trigger emits for the same record
+ * (shared/tableRows.ts), so both triggers can feed one table upserted by orderId. A refund of an
+ * order made through the API, which no poll can list, is a refund row of the order (source
+ * eventOrders) with what the order shows refunded so far: upserted by orderId, the last row
+ * written is right whichever refund of the order it came from. A row whose record can never be
+ * read still comes, built from the notification, with `orderUnavailable` saying why: its null
+ * columns are unknown, not zero.
  */
 const isObject = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);

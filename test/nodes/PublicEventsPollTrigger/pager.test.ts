@@ -225,30 +225,33 @@ describe('Poll Trigger: windows of several pages', () => {
 		},
 	);
 
-	it('a service that ignores the page parameter: the poll fails naming it, emits nothing', async () => {
-		const node = widgetTrigger();
-		await node.poll();
-		await sb.advanceClock(10 * MINUTE);
-		await spreadSales(250, 1, 1);
-		const original = sb.app.page;
-		sb.app.page = function (this: typeof sb.app, ...args: Parameters<typeof sb.app.page>) {
-			const [ctx, all, serialize, c] = args;
-			if (c.path !== '/widget-orders') return original.apply(this, args);
-			return original.call(this, ctx, all, serialize, { ...c, page: 1 });
-		} as typeof sb.app.page;
-		try {
-			const result = await node.poll();
-			expect(result.items).toEqual([]);
-			// The message the action node's Return All gives too (transport/paging.ts), its symptom
-			// aside: pages here overlap, so a page 2 that starts as page 1 did is no sign.
-			expect(result.error?.message).toBe(
-				'Widget Sales could not be read: Page 2 of GET /widget-orders (97 a page) brings ' +
-					'nothing new: the service seems to ignore the page parameter',
-			);
-		} finally {
-			sb.app.page = original;
-		}
-	});
+	it(
+		'a service that ignores the page parameter: ' + 'the poll fails naming it, emits nothing',
+		async () => {
+			const node = widgetTrigger();
+			await node.poll();
+			await sb.advanceClock(10 * MINUTE);
+			await spreadSales(250, 1, 1);
+			const original = sb.app.page;
+			sb.app.page = function (this: typeof sb.app, ...args: Parameters<typeof sb.app.page>) {
+				const [ctx, all, serialize, c] = args;
+				if (c.path !== '/widget-orders') return original.apply(this, args);
+				return original.call(this, ctx, all, serialize, { ...c, page: 1 });
+			} as typeof sb.app.page;
+			try {
+				const result = await node.poll();
+				expect(result.items).toEqual([]);
+				// The message the action node's Return All gives too (transport/paging.ts), its symptom
+				// aside: pages here overlap, so a page 2 that starts as page 1 did is no sign.
+				expect(result.error?.message).toBe(
+					'Widget Sales could not be read: Page 2 of GET /widget-orders (97 a page) brings ' +
+						'nothing new: the service seems to ignore the page parameter',
+				);
+			} finally {
+				sb.app.page = original;
+			}
+		},
+	);
 
 	it(
 		`a catch-up emits at most ${RECORDS_PER_POLL} records a poll, ` +

@@ -336,7 +336,8 @@ function unconfirmed(
 		};
 		return error;
 	};
-	const uncertain = `Uncertain: ${lower(check.change)} may or may not have been applied: ${cause}, and`;
+	const uncertain =
+		`Uncertain: ${lower(check.change)} may or may not have been applied: ${cause}, ` + 'and';
 	if (readError) {
 		const why = readError.message.replace(/\.$/, '');
 		return fail(
