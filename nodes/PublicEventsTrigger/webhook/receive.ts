@@ -7,7 +7,13 @@ import { DEFAULT_MAX_BODY_KB } from './pushProperties';
 import { deliveryKeys, itemKey } from './keys';
 import { readNotification, type Notification } from './normalize';
 import { webhookSecret } from './secret';
-import { DEFAULT_REPLAY_WINDOW_S, headerValue, verifyDelivery, type Security } from './verify';
+import {
+	DEFAULT_REPLAY_WINDOW_S,
+	headerValue,
+	verifyDelivery,
+	type Security,
+	type Verdict,
+} from './verify';
 
 interface Options {
 	typeField?: string;
@@ -136,12 +142,16 @@ async function confirmed(
 	return start(context, shown, completed.item, fresh.key);
 }
 
-export async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const req = this.getRequestObject();
-	const headers = this.getHeaderData() as Record<string, unknown>;
-	const options = this.getNodeParameter('options', {}) as Options;
-
-	// Size first: no HMAC over megabytes a sender should never send (n8n itself stops at 16 MB).
+/**
+ * The raw body, read only within Max Body Size: no HMAC over megabytes a sender should never send
+ * (n8n itself stops at 16 MB). `tooLarge`: why it is refused (413).
+ */
+async function boundedBody(
+	context: IWebhookFunctions,
+	headers: Record<string, unknown>,
+	options: Options,
+): Promise<{ raw?: Buffer } | { tooLarge: string }> {
+	const req = context.getRequestObject();
 	const maxBytes = (options.maxBodyKb || DEFAULT_MAX_BODY_KB) * 1024;
 	const declared = Number(headerValue(headers, 'content-length') ?? 0);
 	if (
@@ -153,37 +163,85 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	const raw = Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined;
 	const size = raw?.length ?? declared;
 	if (size > maxBytes)
-		return refuse(
-			this,
-			413,
-			`The body is ${size} bytes; this trigger takes at most ${maxBytes} (Max Body Size)`,
-		);
+		return {
+			tooLarge: `The body is ${size} bytes; this trigger takes at most ${maxBytes} (Max Body Size)`,
+		};
+	return { raw };
+}
 
-	// Authenticate before reading anything from the body.
-	const security = this.getNodeParameter('authentication', 'none') as Security;
-	let signedAt: number | undefined;
-	if (security !== 'none') {
-		const headerName = String(
-			this.getNodeParameter(security === 'signature' ? 'signatureHeader' : 'headerName'),
+/** Header Token or Signature checked against the secret; `problem` says why it fails (401). */
+async function authenticate(
+	context: IWebhookFunctions,
+	security: Security,
+	delivery: { headers: Record<string, unknown>; raw?: Buffer; options: Options },
+): Promise<Verdict> {
+	if (security === 'none') return {};
+	const { headers, raw, options } = delivery;
+	const headerName = String(
+		context.getNodeParameter(security === 'signature' ? 'signatureHeader' : 'headerName'),
+	);
+	const check = (secret: string) =>
+		verifyDelivery(security, {
+			headerName,
+			header: headerValue(headers, headerName),
+			secret,
+			raw,
+			windowS: options.replayWindowS || DEFAULT_REPLAY_WINDOW_S,
+			requireTime: options.requireSignedTime === true,
+			nowMs: Date.now(),
+		});
+	const known = await webhookSecret.call(context);
+	const verdict = check(known.secret);
+	// A secret changed since this process read it: the first delivery under it passes.
+	if (verdict.problem && known.cached)
+		return check((await webhookSecret.call(context, true)).secret);
+	return verdict;
+}
+
+/**
+ * Header Token or Signature: a delivery taken once (by its keys), its order read, its run started.
+ */
+async function authenticated(
+	context: IWebhookFunctions,
+	security: Security,
+	notification: Notification,
+	delivery: { headerDeliveryId?: string; signedAt?: number },
+): Promise<IWebhookResponseData> {
+	const keys = deliveryKeys(security, notification, delivery.headerDeliveryId);
+	const taken = await takeDelivery.call(context, { keys, signedAt: delivery.signedAt });
+	if (taken === 'stale') {
+		return refuse(
+			context,
+			401,
+			'Signed no later than a delivery this trigger no longer ' +
+				'remembers, so it may be a replay: sign it again now to deliver it',
 		);
-		const check = (secret: string) =>
-			verifyDelivery(security, {
-				headerName,
-				header: headerValue(headers, headerName),
-				secret,
-				raw,
-				windowS: options.replayWindowS || DEFAULT_REPLAY_WINDOW_S,
-				requireTime: options.requireSignedTime === true,
-				nowMs: Date.now(),
-			});
-		const known = await webhookSecret.call(this);
-		let verdict = check(known.secret);
-		// A secret changed since this process read it: the first delivery under it passes.
-		if (verdict.problem && known.cached)
-			verdict = check((await webhookSecret.call(this, true)).secret);
-		if (verdict.problem) return refuse(this, 401, verdict.problem);
-		signedAt = verdict.signedAt;
 	}
+	if (taken === 'busy') return later(context, 'A copy of this delivery is still being started');
+	if (taken === 'duplicate') return acknowledge({ duplicate: echo(notification.deliveryId) });
+
+	const completed = await completeItem.call(context, notification);
+	if ('later' in completed) {
+		context.logger.warn(
+			`Public Events Trigger: a ${notification.type} delivery was answered 503, so the sender ` +
+				`delivers it again later: ${completed.later}`,
+		);
+		return later(context, 'The order could not be read from the Public Events API yet');
+	}
+	return start(context, notification, completed.item);
+}
+
+export async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const headers = this.getHeaderData() as Record<string, unknown>;
+	const options = this.getNodeParameter('options', {}) as Options;
+
+	// Size first, then authenticate before reading anything from the body.
+	const body = await boundedBody(this, headers, options);
+	if ('tooLarge' in body) return refuse(this, 413, body.tooLarge);
+	const { raw } = body;
+	const security = this.getNodeParameter('authentication', 'none') as Security;
+	const verdict = await authenticate(this, security, { headers, raw, options });
+	if (verdict.problem) return refuse(this, 401, verdict.problem);
 
 	const payload = parsePayload(raw, this.getBodyData());
 	if (typeof payload === 'string') return refuse(this, 400, payload);
@@ -203,27 +261,6 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 		});
 	}
 	if (security === 'none') return await confirmed(this, notification);
-
-	const keys = deliveryKeys(security, notification, headerDeliveryId);
-	const taken = await takeDelivery.call(this, { keys, signedAt });
-	if (taken === 'stale') {
-		return refuse(
-			this,
-			401,
-			'Signed no later than a delivery this trigger no longer ' +
-				'remembers, so it may be a replay: sign it again now to deliver it',
-		);
-	}
-	if (taken === 'busy') return later(this, 'A copy of this delivery is still being started');
-	if (taken === 'duplicate') return acknowledge({ duplicate: echo(notification.deliveryId) });
-
-	const completed = await completeItem.call(this, notification);
-	if ('later' in completed) {
-		this.logger.warn(
-			`Public Events Trigger: a ${notification.type} delivery was answered 503, so the sender ` +
-				`delivers it again later: ${completed.later}`,
-		);
-		return later(this, 'The order could not be read from the Public Events API yet');
-	}
-	return start(this, notification, completed.item);
+	const { signedAt } = verdict;
+	return await authenticated(this, security, notification, { headerDeliveryId, signedAt });
 }

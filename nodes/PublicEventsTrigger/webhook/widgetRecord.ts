@@ -1,7 +1,11 @@
 import { sleep, type IDataObject } from 'n8n-workflow';
 
 import { afterParam } from '../../PublicEventsPollTrigger/poll/feed';
-import { WIDGET_REFUNDS, WIDGET_SALES } from '../../PublicEventsPollTrigger/poll/specs';
+import {
+	WIDGET_REFUNDS,
+	WIDGET_SALES,
+	type FeedSpec,
+} from '../../PublicEventsPollTrigger/poll/specs';
 import { changeId, changeTime } from '../../shared/changes';
 import {
 	apiRequest,
@@ -63,6 +67,83 @@ const orderOf = (item: IDataObject) => changeId(item.order ?? item.orderId);
 /** One look: the record, the end of the list without it, or the pages read without it. */
 type Look = WidgetLookup | { ended: true };
 
+/** One lookup: what it looks for, where, and the requests it has sent so far (all looks). */
+interface Search {
+	context: ApiContext;
+	claim: WidgetClaim;
+	spec: FeedSpec;
+	/** The `[after]` filter, a little before the claim's time; undefined: the newest pages. */
+	from?: string;
+	settings: RequestSettings;
+	bounds: LookupBounds;
+	reads: number;
+	maxReads: number;
+}
+
+const matches = (claim: WidgetClaim, item: IDataObject) =>
+	claim.type === 'sale'
+		? changeId(item.id) === claim.orderId
+		: orderOf(item) === claim.orderId &&
+			(claim.refundId === null || changeId(item.id) === claim.refundId);
+
+const newest = (spec: FeedSpec, records: IDataObject[]) =>
+	records.reduce((a, b) =>
+		(changeTime(b[spec.time]) ?? 0) > (changeTime(a[spec.time]) ?? 0) ? b : a,
+	);
+
+/** The record looked for, as the messages name it. */
+const described = (claim: WidgetClaim) =>
+	claim.type === 'sale'
+		? `widget order ${claim.orderId}`
+		: `the refund${claim.refundId === null ? '' : ` ${claim.refundId}`} of widget order ` +
+			claim.orderId;
+
+/** One page: the record, the end of the list, or on to the next page (undefined). */
+async function readPage(
+	search: Search,
+	direction: 'asc' | 'desc',
+	page: number,
+): Promise<Look | undefined> {
+	const { spec, from, claim } = search;
+	search.reads++;
+	const qs: IDataObject = {
+		...(from === undefined ? {} : { [`${spec.time}[after]`]: from }),
+		[`order[${spec.time}]`]: direction,
+		itemsPerPage: MAX_PAGE_SIZE,
+		page,
+	};
+	const answer = await apiRequest.call(search.context, 'GET', spec.path, { qs }, search.settings);
+	const list = readListPage(answer);
+	if (!list) return { missing: `GET ${spec.path} answered something that is not a list` };
+	const found = list.items.filter((item) => matches(claim, item));
+	if (found.length > 0) return { record: newest(spec, found) };
+	const last =
+		list.items.length < MAX_PAGE_SIZE ||
+		(list.total !== undefined && page * MAX_PAGE_SIZE >= list.total);
+	return last ? { ended: true } : undefined;
+}
+
+/** One look: the newest page, then the pages the bounds allow. */
+async function look(search: Search): Promise<Look> {
+	const { spec, from, bounds } = search;
+	const first = await readPage(search, 'desc', 1);
+	if (first) return first;
+	// Without a time the newest pages are all there is to read; with one, oldest first from it.
+	const [direction, start] = from === undefined ? (['desc', 2] as const) : (['asc', 1] as const);
+	for (let page = start; page < start + bounds.pages && search.reads < search.maxReads; page++) {
+		const seen = await readPage(search, direction, page);
+		if (seen) return seen;
+	}
+	const more = from === undefined ? 'more' : 'oldest first';
+	return {
+		beyond: true,
+		missing:
+			`${described(search.claim)} is not among the records of GET ${spec.path}` +
+			`${from === undefined ? '' : ` from ${from} on`} that one delivery reads (the newest ` +
+			`page, then ${bounds.pages} of ${MAX_PAGE_SIZE} ${more})`,
+	};
+}
+
 /**
  * The widget order of a sale, or the widget refund of a refund (the newest of the order's when the
  * claim names no refund id); `missing` says why it was not found.
@@ -77,72 +158,21 @@ export async function findWidgetRecord(
 	const time = changeTime(claim.occurredAt ?? undefined);
 	const from = time === undefined ? undefined : afterParam(time - WIDGET_SLACK_MS);
 	const maxReads = 1 + bounds.pages + bounds.waitsMs.length;
-	const matches = (item: IDataObject) =>
-		claim.type === 'sale'
-			? changeId(item.id) === claim.orderId
-			: orderOf(item) === claim.orderId &&
-				(claim.refundId === null || changeId(item.id) === claim.refundId);
-	const newest = (records: IDataObject[]) =>
-		records.reduce((a, b) =>
-			(changeTime(b[spec.time]) ?? 0) > (changeTime(a[spec.time]) ?? 0) ? b : a,
-		);
-	const what =
-		claim.type === 'sale'
-			? `widget order ${claim.orderId}`
-			: `the refund${claim.refundId === null ? '' : ` ${claim.refundId}`} of widget order ` +
-				claim.orderId;
-
-	let reads = 0;
-	/** One page: the record, the end of the list, or on to the next page (undefined). */
-	const read = async (direction: 'asc' | 'desc', page: number): Promise<Look | undefined> => {
-		reads++;
-		const qs: IDataObject = {
-			...(from === undefined ? {} : { [`${spec.time}[after]`]: from }),
-			[`order[${spec.time}]`]: direction,
-			itemsPerPage: MAX_PAGE_SIZE,
-			page,
-		};
-		const list = readListPage(await apiRequest.call(this, 'GET', spec.path, { qs }, settings));
-		if (!list) return { missing: `GET ${spec.path} answered something that is not a list` };
-		const found = list.items.filter(matches);
-		if (found.length > 0) return { record: newest(found) };
-		const last =
-			list.items.length < MAX_PAGE_SIZE ||
-			(list.total !== undefined && page * MAX_PAGE_SIZE >= list.total);
-		return last ? { ended: true } : undefined;
-	};
-	const look = async (): Promise<Look> => {
-		const first = await read('desc', 1);
-		if (first) return first;
-		// Without a time the newest pages are all there is to read; with one, oldest first from it.
-		const [direction, start] = from === undefined ? (['desc', 2] as const) : (['asc', 1] as const);
-		for (let page = start; page < start + bounds.pages && reads < maxReads; page++) {
-			const seen = await read(direction, page);
-			if (seen) return seen;
-		}
-		const more = from === undefined ? 'more' : 'oldest first';
-		return {
-			beyond: true,
-			missing:
-				`${what} is not among the records of GET ${spec.path}` +
-				`${from === undefined ? '' : ` from ${from} on`} that one delivery reads (the newest ` +
-				`page, then ${bounds.pages} of ${MAX_PAGE_SIZE} ${more})`,
-		};
-	};
-
+	const search: Search = { context: this, claim, spec, from, settings, bounds, reads: 0, maxReads };
 	let looks = 0;
 	let waited = 0;
 	for (const wait of [...bounds.waitsMs, undefined]) {
 		looks++;
-		const seen = await look();
+		const seen = await look(search);
 		if (!('ended' in seen)) return seen;
-		if (wait === undefined || reads >= maxReads) break;
+		if (wait === undefined || search.reads >= maxReads) break;
 		await sleep(wait);
 		waited += wait;
 	}
 	return {
 		missing:
-			`${what} is not listed in GET ${spec.path}${from === undefined ? '' : ` from ${from} on`}` +
+			`${described(claim)} is not listed in GET ${spec.path}` +
+			`${from === undefined ? '' : ` from ${from} on`}` +
 			`${looks > 1 ? ` (looked ${looks} times in ${waited} ms)` : ''}: not listed yet, or not ` +
 			"this key's",
 	};
