@@ -5,6 +5,7 @@
  * environment the token names.
  */
 import type {
+	ICredentialDataDecryptedObject,
 	ICredentialTestFunctions,
 	ICredentialsDecrypted,
 	IDataObject,
@@ -49,6 +50,72 @@ async function send(context: ICredentialTestFunctions, request: IDataObject): Pr
 
 const failed = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
 
+/** POST /token with the API key: the token, or why the test fails. */
+async function issuedToken(
+	context: ICredentialTestFunctions,
+	data: ICredentialDataDecryptedObject,
+	api: string,
+	guess: string | undefined,
+): Promise<{ token: string } | { failure: string }> {
+	const tokenUrl = `${api}/token`;
+	const issued = await send(context, {
+		method: 'POST',
+		uri: tokenUrl,
+		body: { apiKey: data.apiKey },
+	});
+	if ('code' in issued) return { failure: tokenFailure(issued, tokenUrl, data.environment) };
+	if (issued.status < 200 || issued.status >= 300) {
+		const refused = tokenFailure(issued, tokenUrl, data.environment);
+		return { failure: guess && issued.status === 401 ? `${refused} ${guess}` : refused };
+	}
+	const token = (issued.body as IDataObject | undefined)?.token;
+	if (typeof token === 'string' && token !== '') return { token };
+	return {
+		failure: `POST ${shownUrl(tokenUrl)} answered without a "token" field: is the Base URL right?`,
+	};
+}
+
+/** GET /event-points (one item) with the token, as the nodes ask: why the test fails, if so. */
+async function eventListFailure(
+	context: ICredentialTestFunctions,
+	api: string,
+	token: string,
+	language: string,
+): Promise<string | undefined> {
+	const listUrl = `${api}/event-points?page=1&itemsPerPage=1`;
+	const shownList = shownUrl(listUrl);
+	const listed = await send(context, {
+		method: 'GET',
+		uri: listUrl,
+		headers: {
+			Authorization: `Bearer ${token}`,
+			...(language ? { 'X-API-Language': language } : {}),
+		},
+	});
+	if ('code' in listed) return `Could not reach GET ${shownList} (${listed.code})`;
+	if (listed.status >= 300 && listed.status < 400)
+		return (
+			`GET ${shownList} answered a redirect (${listed.status}): the token is not sent on to ` +
+			"another address. Check the Base URL (the service's current https address)."
+		);
+	if (listed.status === 429 || listed.status >= 500)
+		return (
+			`The API key was accepted, but GET ${shownList} answered ${listed.status}: the service is ` +
+			'busy or failing. Test again in a minute.'
+		);
+	if (listed.status < 200 || listed.status >= 300)
+		return (
+			`The API key was accepted, but GET ${shownList} answered ${listed.status}: ` +
+			'check that the Base URL is the Public Events API and not a proxy or web page.'
+		);
+	if (!readListPage(listed.body))
+		return (
+			`The API key was accepted, but GET ${shownList} answered something that is not a list ` +
+			'of events: is the Base URL the Public Events API?'
+		);
+	return undefined;
+}
+
 /**
  * The Public Events API credential: its fields, then a token (POST /token) and one event (GET
  * /event-points, one item), as the nodes would ask for them. Nothing is booked or stored.
@@ -66,55 +133,17 @@ export async function publicEventsApiConnection(
 
 	const api = apiUrl(data.baseUrl);
 	const guess = environmentGuess(data);
-	const tokenUrl = `${api}/token`;
-	const issued = await send(this, { method: 'POST', uri: tokenUrl, body: { apiKey: data.apiKey } });
-	if ('code' in issued) return failed(tokenFailure(issued, tokenUrl, data.environment));
-	if (issued.status < 200 || issued.status >= 300) {
-		const refused = tokenFailure(issued, tokenUrl, data.environment);
-		return failed(guess && issued.status === 401 ? `${refused} ${guess}` : refused);
-	}
-	const token = (issued.body as IDataObject | undefined)?.token;
-	if (typeof token !== 'string' || token === '')
-		return failed(
-			`POST ${shownUrl(tokenUrl)} answered without a "token" field: is the Base URL right?`,
-		);
+	const issued = await issuedToken(this, data, api, guess);
+	if ('failure' in issued) return failed(issued.failure);
+	const { token } = issued;
 	const mismatch = environmentMismatch(token, data.environment);
 	if (mismatch) return failed(mismatch);
 	// The service named its environment and it agrees: a name that looks like staging is no clue.
 	const told = tokenEnvironment(token) !== undefined;
 
-	const listUrl = `${api}/event-points?page=1&itemsPerPage=1`;
-	const shownList = shownUrl(listUrl);
 	const language = String(data.language ?? '').trim();
-	const listed = await send(this, {
-		method: 'GET',
-		uri: listUrl,
-		headers: {
-			Authorization: `Bearer ${token}`,
-			...(language ? { 'X-API-Language': language } : {}),
-		},
-	});
-	if ('code' in listed) return failed(`Could not reach GET ${shownList} (${listed.code})`);
-	if (listed.status >= 300 && listed.status < 400)
-		return failed(
-			`GET ${shownList} answered a redirect (${listed.status}): the token is not sent on to ` +
-				"another address. Check the Base URL (the service's current https address).",
-		);
-	if (listed.status === 429 || listed.status >= 500)
-		return failed(
-			`The API key was accepted, but GET ${shownList} answered ${listed.status}: the service is ` +
-				'busy or failing. Test again in a minute.',
-		);
-	if (listed.status < 200 || listed.status >= 300)
-		return failed(
-			`The API key was accepted, but GET ${shownList} answered ${listed.status}: ` +
-				'check that the Base URL is the Public Events API and not a proxy or web page.',
-		);
-	if (!readListPage(listed.body))
-		return failed(
-			`The API key was accepted, but GET ${shownList} answered something that is not a list ` +
-				'of events: is the Base URL the Public Events API?',
-		);
+	const listFailure = await eventListFailure(this, api, token, language);
+	if (listFailure) return failed(listFailure);
 	return {
 		status: 'OK',
 		message: guess && !told ? `Connection successful. ${guess}` : 'Connection successful!',
