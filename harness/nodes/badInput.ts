@@ -1,12 +1,10 @@
 /**
  * The bad-input matrix, read from the Public Events node's own description: every operation,
- * every parameter it shows (collection entries too), a kind per parameter from its type, and the
- * wrong values of that kind. A new operation or parameter is covered without touching the tests;
- * a parameter of a type not classified here fails the suite until it is.
+ * every parameter it shows (collection entries too), a kind per parameter from its type, and valid
+ * parameters around the one under test (badValues.ts has the wrong values of each kind). A new
+ * operation or parameter is covered without touching the tests; a parameter of a type not
+ * classified here fails the suite until it is.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-
 import type {
 	IDataObject,
 	INodeExecutionData,
@@ -16,12 +14,11 @@ import type {
 } from 'n8n-workflow';
 
 import { PublicEvents } from '../../nodes/PublicEvents/PublicEvents.node';
-import type { SandboxInit } from '../../sandbox';
-import { credentialFor, runPublicEvents } from './publicEvents';
-import { SandboxClient } from '../sandbox/client';
+import { iriCollections } from '../../nodes/shared/inputs';
+import { label } from './badValues';
 
 export type Kind =
-	| 'id' // one numeric ID (resource locator, "… ID" text, dropdown from the API)
+	| 'id' // one numeric ID (resource locator, "… ID" text, a dropdown declared an ID field)
 	| 'ids' // an optional list of IDs (filters)
 	| 'someIds' // a list of IDs, at least one (Places)
 	| 'int'
@@ -57,15 +54,15 @@ const KIND_BY_NAME: Record<string, Kind> = {
 	timeout: 'number',
 	overlapMinutes: 'number',
 };
-/** Dropdowns from the API whose value is text, not an ID. */
-const TEXT_LISTS = ['getPromoCodes'];
 
 export const description = new PublicEvents().description;
 
 export function kindOf(property: INodeProperties): Kind | undefined {
 	const byName = KIND_BY_NAME[property.name];
 	if (byName) return byName;
-	const fromApi = property.typeOptions?.loadOptionsMethod as string | undefined;
+	const fromApi = property.typeOptions?.loadOptionsMethod !== undefined;
+	// Declared with idField (nodes/shared/inputs.ts): its IRIs name a collection.
+	const declaredId = iriCollections(property.name) !== undefined;
 	switch (property.type) {
 		case 'notice':
 			return undefined;
@@ -74,9 +71,9 @@ export function kindOf(property: INodeProperties): Kind | undefined {
 			return property.name === 'places' ? 'someIds' : 'id';
 		case 'string':
 			if (property.name === 'language') return 'language';
-			return /Id$/.test(property.name) ? 'id' : 'text';
+			return declaredId || /Id$/.test(property.name) ? 'id' : 'text';
 		case 'options':
-			return fromApi && !TEXT_LISTS.includes(fromApi) ? 'id' : fromApi ? 'text' : 'choice';
+			return declaredId ? 'id' : fromApi ? 'text' : 'choice';
 		case 'multiOptions':
 			return fromApi ? 'ids' : 'choice';
 		case 'number':
@@ -146,30 +143,23 @@ export function parametersOf(resource: string, operation: string): Parameter[] {
 
 export const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
-/** IDs the valid base parameters use; the matrix file sends nothing, so they need not exist. */
-export interface BaseIds {
-	event: string;
-	sector: string;
-	place: string;
-	priceCategory: string;
-	order: string;
-	ticket: string;
-}
+/**
+ * The ID every valid base parameter takes: the sandbox's first event, and no sector, place, price
+ * category, order or ticket there has it (each record its own range), so a run that passes the
+ * checks makes one request and gets one answer. The matrix sends nothing at all.
+ */
+export const SAMPLE_ID = '1001';
 
-/** Valid parameters of an operation: only the parameter under test will be wrong. */
-export function baseParameters(resource: string, operation: string, ids: BaseIds): INodeParameters {
+/**
+ * Valid parameters of an operation: only the parameter under test will be wrong. Every ID
+ * parameter outside a collection (a filter is optional) gets SAMPLE_ID, whatever its resource.
+ */
+export function baseParameters(resource: string, operation: string): INodeParameters {
 	const base: INodeParameters = { resource, operation, returnAll: false, limit: 1 };
-	const names = new Set(parametersOf(resource, operation).map((p) => p.path.join('.')));
-	const valid: Record<string, INodeParameters[string]> = {
-		eventId: rl(ids.event),
-		sectorId: rl(ids.sector),
-		places: rl(ids.place),
-		priceCategory: ids.priceCategory,
-		priceCategoryId: ids.priceCategory,
-		orderId: ids.order,
-		ticketId: ids.ticket,
-	};
-	for (const [name, value] of Object.entries(valid)) if (names.has(name)) base[name] = value;
+	for (const { path, property, kind } of parametersOf(resource, operation)) {
+		if (path.length === 1 && ['id', 'ids', 'someIds', 'editorOnly'].includes(kind))
+			base[property.name] = property.type === 'resourceLocator' ? rl(SAMPLE_ID) : SAMPLE_ID;
+	}
 	return base;
 }
 
@@ -194,212 +184,6 @@ export function withValueFromItem(shownOn: INodeParameters, parameter: Parameter
 
 /** One input item per value, the value in `v`. */
 export const itemsOf = (values: unknown[]) => values.map((v) => ({ v }) as IDataObject);
-
-const KB100 = 100 * 1024;
-/**
- * Strings that try to leave the value they are in: a path, a query, a header, a SQL string, HTML.
- */
-export const INJECTIONS = [
-	'1/../../token',
-	'../../5',
-	'1?status=paid',
-	'1&page=99',
-	'1%2F2',
-	'1#x',
-	"1' OR '1'='1",
-	'<script>alert(1)</script>',
-	'\r\nX-Injected: 1',
-	'1\r\nX-Injected: 1',
-	'1/2',
-	'1;2',
-	'１２３',
-	'٣',
-	'1\u00002',
-	'😀',
-];
-const HUGE = ['x'.repeat(KB100), '1'.repeat(KB100)];
-const WRONG_TYPES = [{ id: 1001 }, [[1]], true, false];
-const BLANK = ['', '   ', '\t\r\n'];
-
-/** The wrong values for a parameter: its kind decides, its description gives ranges and choices. */
-export function badValues(parameter: Parameter): unknown[] {
-	const optional = !parameter.required;
-	const { minValue, maxValue } = parameter.property.typeOptions ?? {};
-	switch (parameter.kind) {
-		case 'id':
-		case 'ids':
-		case 'someIds': {
-			const list = parameter.kind !== 'id';
-			const nothing = [...BLANK, null, undefined];
-			const blank =
-				parameter.kind === 'someIds'
-					? [...nothing, []]
-					: parameter.kind === 'id'
-						? optional
-							? ['   ']
-							: nothing
-						: [];
-			return [
-				...WRONG_TYPES,
-				...(list ? [['1', 'x'], [{}], '1, x', '1,'.repeat(1001)] : [['1001', '1002'], []]),
-				...blank,
-				0,
-				-1,
-				1.5,
-				-5,
-				2 ** 53 + 2,
-				1e21,
-				'0',
-				'-1',
-				'1.5',
-				'1e3',
-				'0x1F',
-				'+5',
-				'9'.repeat(20),
-				'abc',
-				'next week',
-				'/api/v2/event-points/',
-				wrongIri(parameter.field),
-				...INJECTIONS,
-				...HUGE,
-			];
-		}
-		case 'int':
-		case 'number': {
-			const min = Number(minValue ?? 0);
-			const over = maxValue === undefined ? 1e12 : Number(maxValue) + 1;
-			const fraction = parameter.kind === 'int' ? [1.5, '2.5'] : [];
-			return [
-				{},
-				[5],
-				[],
-				true,
-				false,
-				min - 1,
-				min - 0.5,
-				over,
-				-1,
-				...fraction,
-				...BLANK,
-				'abc',
-				'5 minutes',
-				'1e3',
-				'0x10',
-				'Infinity',
-				'\r\nX-Injected: 1',
-				...HUGE,
-			];
-		}
-		case 'date':
-			return [
-				'2026-13-40',
-				'2026-13-01',
-				'31.12.2026',
-				'31/12/2026',
-				'12/31/2026',
-				'yesterday',
-				'next tuesday',
-				'2026-02-30',
-				'2026-02-10T25:00:00',
-				'2026-01-01T10:99',
-				'2026-01-01T10:00:00+99:00',
-				'2026-1-5',
-				'20261231',
-				'2026-12-31T',
-				1e12,
-				0,
-				true,
-				{},
-				[],
-				['2026-01-01'],
-				'   ',
-				'\r\nX-Injected: 1',
-				'2026-12-31\r\nX-Injected: 1',
-				'2026-12-31&x=1',
-				'2026-12-31#x',
-				'<script>',
-				...HUGE,
-			];
-		case 'flag':
-			return ['yes', 'no', 1, 0, 'on', {}, [], [true], '', '   ', 'true\r\nX-Injected: 1', ...HUGE];
-		case 'choice':
-			return [
-				'sideways',
-				'ASC',
-				'random',
-				['asc'],
-				{},
-				true,
-				1,
-				'<script>',
-				'asc\r\nX-Injected: 1',
-				'   ',
-				...HUGE,
-			];
-		case 'language':
-			return [
-				'English',
-				'en\r\nX-Injected: 1',
-				'e',
-				'en-',
-				'12',
-				'en US',
-				'de;q=0.9',
-				'<script>',
-				'en?x=1',
-				{},
-				[],
-				true,
-				5,
-				`en${'-abcdefgh'.repeat(KB100 / 9)}`,
-				...HUGE,
-			];
-		case 'json':
-			return [
-				'[1,2]',
-				'null',
-				'"text"',
-				'42',
-				'true',
-				'{bad json',
-				'{"a":',
-				[1],
-				42,
-				true,
-				`{${'x'.repeat(KB100)}`,
-			];
-		case 'text':
-			return [
-				...(optional ? ['   ', '\t\r\n'] : [...BLANK, null]),
-				{},
-				[],
-				['paid'],
-				true,
-				'x'.repeat(KB100),
-				'\uD800',
-			];
-		case 'textList':
-			return [{ a: 1 }, [{ a: 1 }], [['paid']], true, 'x'.repeat(KB100), '\uD800'];
-		// n8n hands the node an object whatever the workflow holds
-		// (test/nodes/PublicEvents/badInputWire)
-		case 'collection':
-		case 'editorOnly':
-			return [];
-	}
-}
-
-/** An IRI of a resource the field does not take. */
-export function wrongIri(field: string): string {
-	return field.startsWith('City') ? '/api/v2/orders/5' : '/api/v2/cities/5';
-}
-
-/** A short name for a value in failure lists. */
-export function label(value: unknown): string {
-	const text =
-		typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-	return text.length > 30 ? `${text.slice(0, 30)}…(${text.length})` : text;
-}
-
 /**
  * Values whose error item does not name the field and its item: each input item k must give one
  * output item, paired with k,
@@ -422,102 +206,4 @@ export function misjudged(items: INodeExecutionData[], values: unknown[], field:
 						`${out.length === 1 ? label(json.error ?? json) : `${out.length} items`}`,
 				];
 	});
-}
-
-/** The counts of docs/reliability.md, one part per suite, merged into one summary. */
-export interface Tally {
-	operations: Set<string>;
-	parameters: Set<string>;
-	badValues: number;
-	rejectedWithZeroRequests: number;
-	sentEncoded: number;
-}
-
-export const newTally = (): Tally => ({
-	operations: new Set(),
-	parameters: new Set(),
-	badValues: 0,
-	rejectedWithZeroRequests: 0,
-	sentEncoded: 0,
-});
-
-const RESULTS = resolve(__dirname, '../../.ci-results');
-const RESULTS_DIR = join(RESULTS, 'reliability');
-
-/**
- * Prints the suite's counts; with RELIABILITY_REPORT=1 also merges them into
- * .ci-results/bad-input-summary.json.
- */
-export function report(suite: string, tally: Tally): void {
-	const counts = {
-		operations: [...tally.operations].sort(),
-		parameters: [...tally.parameters].sort(),
-		badValues: tally.badValues,
-		rejectedWithZeroRequests: tally.rejectedWithZeroRequests,
-		sentEncoded: tally.sentEncoded,
-	};
-	process.stdout.write(
-		`bad input (${suite}): ${counts.operations.length} operations, ` +
-			`${counts.parameters.length} parameters, ${counts.badValues} bad values, ` +
-			`${counts.rejectedWithZeroRequests} rejected with ` +
-			`zero requests, ${counts.sentEncoded} sent encoded\n`,
-	);
-	if (process.env.RELIABILITY_REPORT !== '1') return;
-	const parts = join(RESULTS, 'bad-input-parts');
-	mkdirSync(parts, { recursive: true });
-	mkdirSync(RESULTS_DIR, { recursive: true });
-	writeFileSync(join(parts, `${suite}.json`), JSON.stringify(counts));
-	// Suites finish in parallel workers: write, read the parts again, and rewrite until nothing new
-	// came in.
-	const read = () =>
-		readdirSync(parts)
-			.filter((name) => name.endsWith('.json'))
-			.sort()
-			.map((name) => readFileSync(join(parts, name), 'utf8'));
-	for (let round = 0; round < 5; round++) {
-		const seen = read();
-		const all = seen.map((text) => JSON.parse(text) as typeof counts);
-		const summary = {
-			operations: new Set(all.flatMap((part) => part.operations)).size,
-			parameters: new Set(all.flatMap((part) => part.parameters)).size,
-			badValues: all.reduce((sum, part) => sum + part.badValues, 0),
-			rejectedWithZeroRequests: all.reduce((sum, part) => sum + part.rejectedWithZeroRequests, 0),
-			sentEncoded: all.reduce((sum, part) => sum + part.sentEncoded, 0),
-		};
-		const file = join(RESULTS, 'bad-input-summary.json');
-		writeFileSync(`${file}.${process.pid}`, `${JSON.stringify(summary, null, 2)}\n`);
-		renameSync(`${file}.${process.pid}`, file);
-		writeFileSync(
-			join(RESULTS_DIR, 'bad-input.json'),
-			JSON.stringify({
-				title: 'Bad input',
-				lines: [
-					`${summary.badValues} wrong values over ${summary.parameters} ` +
-						`parameters of ${summary.operations} operations (types, ranges, ` +
-						`formats, empty, huge, injection-looking ids and filters): ` +
-						`${summary.rejectedWithZeroRequests} refused with an error ` +
-						`naming the field and item and **zero requests sent**; ` +
-						`${summary.sentEncoded} legitimate texts sent as ` +
-						`encoded query values, never spliced into a path.`,
-				],
-			}),
-		);
-		if (read().join('\n') === seen.join('\n')) return;
-	}
-}
-
-/**
- * A sandbox and an organiser credential whose token is already fetched, so that "no request"
- * in the bad-input suites means none at all, not even a token request.
- */
-export async function warmSandbox(options: SandboxInit) {
-	const sb = await SandboxClient.start(options);
-	const { store } = credentialFor(sb, { apiKey: sb.keys.organiser });
-	await runPublicEvents(store, {
-		resource: 'reference',
-		operation: 'getManyCountries',
-		returnAll: false,
-		limit: 1,
-	});
-	return { sb, store };
 }

@@ -1,11 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { idField } from './inputs';
 import { MAX_PAGES_IN_FLIGHT } from './transport';
 import { TOOL_LIMIT } from './tool';
 
 // Field definitions the operations and the poll trigger share; readFields.ts reads and checks them.
 
-/** A searchable list, or an ID by hand; the operation reduces an IRI to its number (Inputs.id). */
+/**
+ * A searchable list, or an ID by hand; the operation reduces an IRI to its number (Inputs.id), of
+ * the collections idField declares for it.
+ */
 function locator(
 	displayName: string,
 	name: string,
@@ -32,21 +36,30 @@ function locator(
 	};
 }
 
-export const eventLocator = locator(
-	'Event',
-	'eventId',
-	'searchEvents',
-	'e.g. 1001 or /api/v2/event-points/1001',
-	'The event session (event point). A missing event is not linked to your company or has ended.',
+/** The IRI collections of an event session, current or archived (`/api/v2/event-points/1001`). */
+export const EVENT_COLLECTIONS = ['event-points', 'event-points-archived'];
+
+export const eventLocator = idField(
+	locator(
+		'Event',
+		'eventId',
+		'searchEvents',
+		'e.g. 1001 or /api/v2/event-points/1001',
+		'The event session (event point). A missing event is not linked to your company or has ended.',
+	),
+	EVENT_COLLECTIONS,
 );
 
 /** A sector of the chosen event; the list follows the Event parameter. */
-export const sectorLocator = locator(
-	'Sector',
-	'sectorId',
-	'searchSectors',
-	'e.g. 2001 or /api/v2/event-points/1001/sectors/2001',
-	'A sector of the chosen event',
+export const sectorLocator = idField(
+	locator(
+		'Sector',
+		'sectorId',
+		'searchSectors',
+		'e.g. 2001 or /api/v2/event-points/1001/sectors/2001',
+		'A sector of the chosen event',
+	),
+	['sectors'],
 );
 
 /**
@@ -54,14 +67,17 @@ export const sectorLocator = locator(
  * place, so a workflow either maps one place per item (`{{ $json.id }}`) or hands over a list
  * it aggregated (an array, or IDs separated by commas); the list mode serves hand-built runs.
  */
-export const placeLocator = locator(
-	'Places',
-	'places',
-	'searchPlaces',
-	'e.g. 100234, 100235',
-	'The places to reserve. Pick one from the list (sector · row · place, ' +
-		'with availability), or give one or more IDs separated by commas, or an ' +
-		'array of IDs by expression. All must share the chosen price category.',
+export const placeLocator = idField(
+	locator(
+		'Places',
+		'places',
+		'searchPlaces',
+		'e.g. 100234, 100235',
+		'The places to reserve. Pick one from the list (sector · row · place, ' +
+			'with availability), or give one or more IDs separated by commas, or an ' +
+			'array of IDs by expression. All must share the chosen price category.',
+	),
+	['places'],
 );
 
 const limitProperty: INodeProperties = {

@@ -25,31 +25,39 @@ const MAX_TEXT = 1000;
 export const MAX_WHOLE = 2_147_483_647;
 
 /**
- * The IRI collections each ID parameter takes, by parameter name (labels may change, names stay
- * for saved workflows): an IRI of another resource (`/api/v2/cities/5` where an order belongs) is
- * a mistake, not an ID. A parameter not listed takes plain IDs only.
- */
-export const IRI_COLLECTIONS: Record<string, readonly string[]> = {
-	eventId: ['event-points', 'event-points-archived'],
-	eventIds: ['event-points', 'event-points-archived'],
-	sectorId: ['sectors'],
-	places: ['places'],
-	priceCategory: ['price-categories', 'price_categories'],
-	priceCategoryId: ['price-categories', 'price_categories'],
-	orderId: ['orders'],
-	ticketId: ['tickets'],
-	categoryIds: ['categories'],
-	cityIds: ['cities'],
-	countryIds: ['countries'],
-	genreIds: ['genres'],
-	venueHallId: ['venue-halls', 'venue_halls'],
-};
-
-/**
  * An ID field as its definition gives it: the name keys its IRI collections, the label names it in
  * errors.
  */
 export type IdField = Readonly<{ name: string; displayName: string }>;
+
+/**
+ * The IRI collections of each ID parameter, by parameter name (labels may change, names stay for
+ * saved workflows), as idField declared them. Kept beside the definitions, not in them: n8n would
+ * show a key of their own.
+ */
+const COLLECTIONS = new Map<string, readonly string[]>();
+
+/**
+ * Declares `field` an ID parameter whose IRIs name one of `collections` (`/api/v2/orders/5` for
+ * ['orders']; the first is the one errors show) and returns it unchanged: an IRI of another
+ * resource is a mistake, not an ID. A parameter not declared takes plain IDs only.
+ */
+export function idField<Field extends IdField>(
+	field: Field,
+	collections: readonly string[],
+): Field {
+	const known = COLLECTIONS.get(field.name);
+	// One name, one resource: Inputs.id finds the collections by name.
+	if (known !== undefined && known.join() !== collections.join())
+		throw new Error(`ID parameter ${field.name} is declared with two sets of collections`);
+	COLLECTIONS.set(field.name, collections);
+	return field;
+}
+
+/** The IRI collections of the ID parameter `name`; undefined when no definition declared it. */
+export function iriCollections(name: string): readonly string[] | undefined {
+	return COLLECTIONS.get(name);
+}
 
 /**
  * The numeric id (at least 1, leading zeros dropped) in a whole number, a numeric string or an
@@ -95,7 +103,7 @@ export class Inputs {
 	 * A numeric-string id from a whole number, a numeric string or an IRI of the field's resource.
 	 */
 	id(value: unknown, { name, displayName: field }: IdField): string {
-		const collections = IRI_COLLECTIONS[name] ?? [];
+		const collections = iriCollections(name) ?? [];
 		const id = numericId(value, collections);
 		if (id === undefined) {
 			const example = collections.length

@@ -2,14 +2,9 @@ import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import { PublicEventsPollTrigger } from '../../harness/nodes/pollTrigger';
 import { pollProperties } from '../../nodes/PublicEventsPollTrigger/poll/pollProperties';
-import {
-	badValues,
-	kindOf,
-	label,
-	newTally,
-	report,
-	type Parameter,
-} from '../../harness/nodes/badInput';
+import { kindOf, type Parameter } from '../../harness/nodes/badInput';
+import { newTally, report } from '../../harness/nodes/badInputRuns';
+import { badValues, label } from '../../harness/nodes/badValues';
 import { PollSession } from '../../harness/engine';
 import { credentialFor, mark, since } from '../../harness/nodes/publicEvents';
 import { SECRET } from '../../harness/sandbox/push';

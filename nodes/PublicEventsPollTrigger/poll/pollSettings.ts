@@ -5,8 +5,9 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { EVENT_COLLECTIONS } from '../../shared/commonFields';
 import { checkedOptions } from '../../shared/readFields';
-import { Inputs, IRI_COLLECTIONS, isoMoment, numericId, show } from '../../shared/inputs';
+import { Inputs, isoMoment, numericId, show } from '../../shared/inputs';
 import { wantsRows } from '../../shared/tableRows';
 import type { RequestSettings } from '../../shared/transport';
 
@@ -99,7 +100,7 @@ function chosenEventIds(this: IPollFunctions): string[] {
 		...new Set(
 			list.map(
 				(value) =>
-					numericId(value, IRI_COLLECTIONS.eventIds) ??
+					numericId(value, EVENT_COLLECTIONS) ??
 					invalid(this.getNode(), field, `expected numeric event IDs, got ${show(value)}`),
 			),
 		),

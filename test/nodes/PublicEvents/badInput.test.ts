@@ -7,7 +7,7 @@ import {
 	runPublicEvents,
 	since,
 } from '../../../harness/nodes/publicEvents';
-import { warmSandbox } from '../../../harness/nodes/badInput';
+import { warmSandbox } from '../../../harness/nodes/badInputRuns';
 import type { SandboxClient } from '../../../harness/sandbox/client';
 
 /**

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodePropertyOptions,
 	INodeType,
 	IRun,
@@ -14,13 +15,15 @@ import type { OperationModule } from '../../../nodes/PublicEvents/resources/oper
 import { pageSettings } from '../../../nodes/shared/readFields';
 import { apiRequestAllItems } from '../../../nodes/shared/transport';
 import { runNode } from '../../../harness/engine';
+import { INJECTIONS } from '../../../harness/nodes/badValues';
 import { credentialFor } from '../../../harness/nodes/publicEvents';
 import { SandboxClient } from '../../../harness/sandbox/client';
 
 /**
  * docs/development.md says a new operation is one module registered in its resource's index.ts.
- * This registers two throwaway modules, as a maintainer would, and finds them everywhere the
- * node's description, router, run hints, tool texts and derived lists (README) take them from.
+ * This registers three throwaway modules, as a maintainer would, and finds them everywhere the
+ * node's description, router, run hints, tool texts and derived lists (README, the bad-input
+ * matrix and wire cases) take them from.
  */
 let inFlight = 0;
 const peaks: Record<string, number> = {};
@@ -57,13 +60,60 @@ function throwaway(value: string, kind: 'read' | 'write'): OperationModule {
 	};
 }
 
+/**
+ * A Get Venue-like read (`GET /venues/{id}`, a route the sandbox lacks: each request answers 404)
+ * with an ID field declared as a maintainer declares one; built from the isolated modules, whose
+ * registry of ID fields the isolated node reads.
+ */
+function throwawayGetVenue(): OperationModule {
+	const { idField, Inputs } = jest.requireActual('../../../nodes/shared/inputs');
+	const { optionsCollection } = jest.requireActual('../../../nodes/shared/commonFields');
+	const { idParameter, requestSettings } = jest.requireActual('../../../nodes/shared/readFields');
+	const { apiRequest } = jest.requireActual('../../../nodes/shared/transport');
+	const { path } = jest.requireActual('../../../nodes/shared/path');
+	const venueField: INodeProperties = idField(
+		{
+			displayName: 'Throwaway Venue ID',
+			name: 'throwawayVenueId',
+			type: 'string',
+			default: '',
+			required: true,
+		},
+		['venues'],
+	);
+	return {
+		option: {
+			name: 'Throwaway Get Venue',
+			value: 'throwawayGetVenue',
+			description: 'A read of one venue for the test',
+			action: 'Throwaway get venue',
+		},
+		kind: 'read',
+		properties: [venueField, optionsCollection()],
+		async execute(this: IExecuteFunctions, i: number) {
+			const settings = requestSettings.call(this, i);
+			const id = idParameter.call(this, i, new Inputs(this.getNode(), i), venueField);
+			return await apiRequest.call(this, 'GET', path`/venues/${id}`, {}, settings);
+		},
+	};
+}
+
 type Isolated = {
 	node: INodeType;
 	resources: typeof import('../../../nodes/PublicEvents/resources');
 	readme: typeof import('../../../scripts/readme');
+	badInput: typeof import('../../../harness/nodes/badInput');
+	badValues: typeof import('../../../harness/nodes/badValues');
+	runs: typeof import('../../../harness/nodes/badInputRuns');
+	wire: typeof import('../../../harness/nodes/badInputWire');
+	publicEvents: typeof import('../../../harness/nodes/publicEvents');
+	inputs: typeof import('../../../nodes/shared/inputs');
 };
 
-/** The node's modules loaded afresh, with the throwaways registered in the reference resource. */
+/**
+ * The node's modules loaded afresh, with the throwaways registered in the reference resource, and
+ * the bad-input harness as the suites load it, reading that node.
+ */
 function registered(): Isolated {
 	let isolated: Isolated | undefined;
 	jest.isolateModules(() => {
@@ -71,12 +121,19 @@ function registered(): Isolated {
 		reference.operations.push(
 			throwaway('throwawayRead', 'read'),
 			throwaway('throwawayWrite', 'write'),
+			throwawayGetVenue(),
 		);
 		const { PublicEvents } = jest.requireActual('../../../nodes/PublicEvents/PublicEvents.node');
 		isolated = {
 			node: new PublicEvents(),
 			resources: jest.requireActual('../../../nodes/PublicEvents/resources'),
 			readme: jest.requireActual('../../../scripts/readme'),
+			badInput: jest.requireActual('../../../harness/nodes/badInput'),
+			badValues: jest.requireActual('../../../harness/nodes/badValues'),
+			runs: jest.requireActual('../../../harness/nodes/badInputRuns'),
+			wire: jest.requireActual('../../../harness/nodes/badInputWire'),
+			publicEvents: jest.requireActual('../../../harness/nodes/publicEvents'),
+			inputs: jest.requireActual('../../../nodes/shared/inputs'),
 		};
 	});
 	return isolated!;
@@ -148,6 +205,44 @@ describe('a new operation is one module registered in its resource', () => {
 			]);
 		},
 	);
+});
+
+describe('a new operation with an ID parameter is in the bad-input suites, untouched', () => {
+	const operation = 'throwawayGetVenue';
+	const parameters = () => isolated.badInput.parametersOf('reference', operation);
+	const name = (p: { path: string[]; kind: string }) => `${p.path.join('.')} (${p.kind})`;
+
+	it('the matrix reads its parameters, the ID among them, from the description', () => {
+		expect(isolated.inputs.iriCollections('throwawayVenueId')).toEqual(['venues']);
+		expect(isolated.badInput.everyOperation()).toContainEqual(['reference', operation]);
+		expect(parameters().map(name)).toEqual(
+			expect.arrayContaining(['throwawayVenueId (id)', 'options.language (language)']),
+		);
+		expect(isolated.badInput.baseParameters('reference', operation)).toMatchObject({
+			throwawayVenueId: isolated.badInput.SAMPLE_ID,
+		});
+	});
+
+	it('each wrong value of each stops its item, naming field and item; nothing sent', async () => {
+		const { store } = isolated.publicEvents.credentialFor(sb);
+		await isolated.publicEvents.fetchToken(store);
+		const cases = parameters().filter((p) => isolated.badValues.badValues(p).length > 0);
+		expect(cases.map(name)).toContain('throwawayVenueId (id)');
+		for (const parameter of cases) {
+			const wrong = await isolated.runs.matrixCase(sb, store, parameter, true);
+			expect([name(parameter), wrong]).toEqual([name(parameter), []]);
+		}
+	});
+
+	it('the wire case: its ID goes into the path reduced; no bad value is sent', async () => {
+		const { store } = isolated.publicEvents.credentialFor(sb);
+		await isolated.publicEvents.fetchToken(store);
+		const [id] = parameters().filter((p) => p.kind === 'id');
+		const outcome = await isolated.wire.wireCase(sb, store, id, 1);
+		expect(outcome).toMatchObject({ error: undefined, extra: 0, where: 'path', wrong: [] });
+		// Every injection refused before any request; a hostile string may happen to be a number.
+		expect(outcome.bad - outcome.sentBad).toBeGreaterThanOrEqual(INJECTIONS.length);
+	});
 });
 
 describe('every operation module is registered', () => {

@@ -1,6 +1,8 @@
 import { NodeOperationError, type INode } from 'n8n-workflow';
 
-import { Inputs } from '../../../nodes/shared/inputs';
+import { eventFilters } from '../../../nodes/PublicEvents/resources/event/filters';
+import { eventLocator, placeLocator } from '../../../nodes/shared/commonFields';
+import { idField, Inputs, iriCollections } from '../../../nodes/shared/inputs';
 
 const node: INode = {
 	id: '1',
@@ -11,11 +13,13 @@ const node: INode = {
 	parameters: {},
 };
 const inputs = new Inputs(node, 3);
-// ID fields as their definitions name them: the name keys the IRI collections, the label the
-// errors.
-const event = { name: 'eventId', displayName: 'Event' };
-const places = { name: 'places', displayName: 'Places' };
-const cities = { name: 'cityIds', displayName: 'City Names or IDs' };
+// ID fields as their definitions declare them (idField): the name keys the IRI collections, the
+// label the errors.
+const event = eventLocator;
+const places = placeLocator;
+const cities = (eventFilters.options as Array<{ name: string; displayName: string }>).find(
+	(field) => field.name === 'cityIds',
+)!;
 
 function failure(run: () => unknown): NodeOperationError {
 	try {
@@ -42,6 +46,23 @@ describe('ids', () => {
 		expect(error.context.itemIndex).toBe(3);
 		expect(failure(() => inputs.id(-1, event)).message).toMatch(/^Event:/);
 		expect(failure(() => inputs.id('', event)).message).toContain('got nothing');
+	});
+
+	it('takes IRIs of the collections its definition declares; plain IDs without one', () => {
+		expect(iriCollections('eventId')).toEqual(['event-points', 'event-points-archived']);
+		expect(failure(() => inputs.id('/api/v2/cities/5', event)).message).toContain(
+			'such as /api/v2/event-points/123',
+		);
+		const plain = { name: 'undeclaredId', displayName: 'Undeclared' };
+		expect(inputs.id('5', plain)).toBe('5');
+		expect(failure(() => inputs.id('/api/v2/cities/5', plain)).message).toBe(
+			'Undeclared: expected a numeric ID, got "/api/v2/cities/5"',
+		);
+		// One name, one resource: Inputs.id finds the collections by the name.
+		expect(() => idField({ name: 'eventId', displayName: 'Event' }, ['cities'])).toThrow(/eventId/);
+		expect(idField({ ...event, description: 'Another label' }, iriCollections('eventId')!)).toEqual(
+			expect.objectContaining({ name: 'eventId' }),
+		);
 	});
 
 	it('splits lists', () => {

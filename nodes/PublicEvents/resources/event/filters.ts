@@ -2,46 +2,58 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { filtersCollection, sortOption } from '../../../shared/commonFields';
 import { sortQuery } from '../../../shared/readFields';
-import { numericId, type Inputs } from '../../../shared/inputs';
+import { idField, numericId, type Inputs } from '../../../shared/inputs';
 
 /** The catalog filters of GET /event-points, shared by the archive. */
 export const eventFilters: INodeProperties = filtersCollection([
-	{
-		displayName: 'Category Names or IDs',
-		name: 'categoryIds',
-		type: 'multiOptions',
-		typeOptions: { loadOptionsMethod: 'getCategories' },
-		default: [],
-		description:
-			'Events in any of these categories. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
-	{
-		displayName: 'City Names or IDs',
-		name: 'cityIds',
-		type: 'multiOptions',
-		typeOptions: { loadOptionsMethod: 'getCities' },
-		default: [],
-		description:
-			'Events in any of these cities. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
-	{
-		displayName: 'Country Names or IDs',
-		name: 'countryIds',
-		type: 'multiOptions',
-		typeOptions: { loadOptionsMethod: 'getCountries' },
-		default: [],
-		description:
-			'Events in any of these countries. The API names no country parameter, so the node reads the list and keeps the events whose country matches: Limit counts matching events, and more pages may be read to find them. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
-	{
-		displayName: 'Genre Names or IDs',
-		name: 'genreIds',
-		type: 'multiOptions',
-		typeOptions: { loadOptionsMethod: 'getGenres' },
-		default: [],
-		description:
-			'Events in any of these genres. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
+	idField(
+		{
+			displayName: 'Category Names or IDs',
+			name: 'categoryIds',
+			type: 'multiOptions',
+			typeOptions: { loadOptionsMethod: 'getCategories' },
+			default: [],
+			description:
+				'Events in any of these categories. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		['categories'],
+	),
+	idField(
+		{
+			displayName: 'City Names or IDs',
+			name: 'cityIds',
+			type: 'multiOptions',
+			typeOptions: { loadOptionsMethod: 'getCities' },
+			default: [],
+			description:
+				'Events in any of these cities. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		['cities'],
+	),
+	idField(
+		{
+			displayName: 'Country Names or IDs',
+			name: 'countryIds',
+			type: 'multiOptions',
+			typeOptions: { loadOptionsMethod: 'getCountries' },
+			default: [],
+			description:
+				'Events in any of these countries. The API names no country parameter, so the node reads the list and keeps the events whose country matches: Limit counts matching events, and more pages may be read to find them. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		['countries'],
+	),
+	idField(
+		{
+			displayName: 'Genre Names or IDs',
+			name: 'genreIds',
+			type: 'multiOptions',
+			typeOptions: { loadOptionsMethod: 'getGenres' },
+			default: [],
+			description:
+				'Events in any of these genres. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		['genres'],
+	),
 	{
 		displayName: 'Starts On or After',
 		name: 'dateStartedAfter',
@@ -56,15 +68,18 @@ export const eventFilters: INodeProperties = filtersCollection([
 		default: '',
 		description: 'Only the day is sent (YYYY-MM-DD)',
 	},
-	{
-		displayName: 'Venue Hall Name or ID',
-		name: 'venueHallId',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getVenueHalls' },
-		default: '',
-		description:
-			'Events in this hall. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
+	idField(
+		{
+			displayName: 'Venue Hall Name or ID',
+			name: 'venueHallId',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getVenueHalls' },
+			default: '',
+			description:
+				'Events in this hall. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		['venue-halls', 'venue_halls'],
+	),
 ]);
 
 export const eventSort = sortOption(

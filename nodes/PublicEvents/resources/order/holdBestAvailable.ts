@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { additionalBodyOption } from '../../../shared/body';
 import { eventLocator, optionsCollection, pagesInFlightOption } from '../../../shared/commonFields';
-import { Inputs } from '../../../shared/inputs';
+import { idField, Inputs } from '../../../shared/inputs';
 import { path } from '../../../shared/path';
 import { idParameter, pageSettings } from '../../../shared/readFields';
 import { apiRequestAllItems, type PageSettings } from '../../../shared/transport';
@@ -12,6 +12,7 @@ import {
 	holdNotice,
 	keepHoldsOption,
 	listSectorLocator,
+	PRICE_CATEGORY_COLLECTIONS,
 } from './orderFields';
 import { absorb, knownPerOrderLimit, type Attempts, type Limits } from './holdRefusals';
 import { notEnough, PlanInHand, type Pick, type Wish } from './bestPlaces';
@@ -74,23 +75,26 @@ export const properties: INodeProperties[] = [
 		],
 		default: 'cheapest',
 	},
-	{
-		displayName: 'Price Category Name or ID',
-		name: 'priceCategoryId',
-		type: 'options',
-		typeOptions: {
-			loadOptionsMethod: 'getFreePriceCategories',
-			loadOptionsDependsOn: ['eventId.value', 'sectorId.value'],
+	idField(
+		{
+			displayName: 'Price Category Name or ID',
+			name: 'priceCategoryId',
+			type: 'options',
+			typeOptions: {
+				loadOptionsMethod: 'getFreePriceCategories',
+				loadOptionsDependsOn: ['eventId.value', 'sectorId.value'],
+			},
+			default: '',
+			required: true,
+			// Set by an expression (an AI tool's $fromAI), the list has nothing to show until the run.
+			allowArbitraryValues: true,
+			hint: 'Listed from the free places of the event (and sector) chosen above',
+			description:
+				'The price category to hold places at, with its price and how many places are free at it. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			displayOptions: { show: { price: ['category'] } },
 		},
-		default: '',
-		required: true,
-		// Set by an expression (an AI tool's $fromAI), the list has nothing to show until the run.
-		allowArbitraryValues: true,
-		hint: 'Listed from the free places of the event (and sector) chosen above',
-		description:
-			'The price category to hold places at, with its price and how many places are free at it. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		displayOptions: { show: { price: ['category'] } },
-	},
+		PRICE_CATEGORY_COLLECTIONS,
+	),
 	{ ...listSectorLocator, description: 'Optional: hold places in this sector only' },
 	{
 		displayName: 'Together in One Row',

@@ -7,28 +7,35 @@ import {
 	sectorLocator,
 	splitTicketsOption,
 } from '../../../shared/commonFields';
+import { idField } from '../../../shared/inputs';
 
 // The fields the order operations share.
 
-export const orderIdField: INodeProperties = {
-	displayName: 'Order ID',
-	name: 'orderId',
-	type: 'string',
-	default: '',
-	required: true,
-	placeholder: 'e.g. 700001',
-	description: 'The ID from Create (or its API address, such as /api/v2/orders/700001)',
-};
+export const orderIdField: INodeProperties = idField(
+	{
+		displayName: 'Order ID',
+		name: 'orderId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 700001',
+		description: 'The ID from Create (or its API address, such as /api/v2/orders/700001)',
+	},
+	['orders'],
+);
 
-export const ticketIdField: INodeProperties = {
-	displayName: 'Ticket ID',
-	name: 'ticketId',
-	type: 'string',
-	default: '',
-	required: true,
-	placeholder: 'e.g. 900001',
-	description: 'The ticketId of one ticket of the order (Order > Get lists them)',
-};
+export const ticketIdField: INodeProperties = idField(
+	{
+		displayName: 'Ticket ID',
+		name: 'ticketId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 900001',
+		description: 'The ticketId of one ticket of the order (Order > Get lists them)',
+	},
+	['tickets'],
+);
 
 export const holdMinutesField: INodeProperties = {
 	displayName: 'Hold Minutes',
@@ -77,23 +84,29 @@ export const listSectorLocator: INodeProperties = {
 	description: "Optional: list only this sector's places below. Not sent.",
 };
 
-export const priceCategoryField: INodeProperties = {
-	displayName: 'Price Category Name or ID',
-	name: 'priceCategory',
-	type: 'options',
-	typeOptions: {
-		loadOptionsMethod: 'getPriceCategories',
-		loadOptionsDependsOn: ['eventId.value', 'sectorId.value', 'places.value'],
+/** The IRI collections of a price category; the API spells them both ways. */
+export const PRICE_CATEGORY_COLLECTIONS = ['price-categories', 'price_categories'];
+
+export const priceCategoryField: INodeProperties = idField(
+	{
+		displayName: 'Price Category Name or ID',
+		name: 'priceCategory',
+		type: 'options',
+		typeOptions: {
+			loadOptionsMethod: 'getPriceCategories',
+			loadOptionsDependsOn: ['eventId.value', 'sectorId.value', 'places.value'],
+		},
+		default: '',
+		required: true,
+		// Set by an expression, the list stays empty (nothing to list until the run): without this n8n
+		// marks the resolved id "not supported" once the workflow has run.
+		allowArbitraryValues: true,
+		hint: 'Listed from the first place chosen above, once the event and a place are chosen',
+		description:
+			'One of the chosen place\'s price categories (its priceCategories); every place must offer it. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
-	default: '',
-	required: true,
-	// Set by an expression, the list stays empty (nothing to list until the run): without this n8n
-	// marks the resolved id "not supported" once the workflow has run.
-	allowArbitraryValues: true,
-	hint: 'Listed from the first place chosen above, once the event and a place are chosen',
-	description:
-		'One of the chosen place\'s price categories (its priceCategories); every place must offer it. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-};
+	PRICE_CATEGORY_COLLECTIONS,
+);
 
 /** Options entry of every write: how long a lost answer is read back (writeCheck.ts). */
 export const confirmWaitOption: INodeProperties = {
