@@ -230,8 +230,9 @@ export async function execute(this: IExecuteFunctions, i: number) {
 	);
 	const settings = pageSettings.call(this, i);
 	const hold = { eventPoint: eventId, places: [] as string[], priceCategory: '', reservedMinutes };
-	const send = orderWriter.call(this, i, inputs, settings, hold);
+	// The limits first: a per-order limit stated earlier in this execution is the answer to give.
 	const limits = limitsOf.call(this, inputs, settings.options, eventId, wish.quantity);
+	const send = orderWriter.call(this, i, inputs, settings, { shape: hold, picks: true });
 	const planPath = sectorId
 		? path`/event-points/${eventId}/sectors/${sectorId}/places`
 		: path`/event-points/${eventId}/places`;

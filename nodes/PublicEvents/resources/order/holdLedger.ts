@@ -108,8 +108,9 @@ export function ownHoldConflict(
 /** Whether item `item` asked to keep its holds when a later item fails (its Options). */
 function keeps(context: IExecuteFunctions, item: number): boolean {
 	try {
-		const options = context.getNodeParameter('options', item, {}) as IDataObject;
-		return options.keepHolds === true || options.keepHolds === 'true';
+		const { keepHolds } = context.getNodeParameter('options', item, {}) as IDataObject;
+		// Read as the item's check read it (Inputs.flag): an expression's "True" is on.
+		return keepHolds === true || String(keepHolds).trim().toLowerCase() === 'true';
 	} catch {
 		return false;
 	}

@@ -30,14 +30,15 @@ function checkWriteOptions(options: IDataObject, inputs: Inputs): void {
  * extra body fields are checked here, before any request. Each write then goes through
  * checkedWrite (a lost answer is checked, never resent), and the places a write books are noted
  * for the run (holdLedger.ts): a later failed item releases them, and a later 409 on them is said
- * to be this run's own hold.
+ * to be this run's own hold, unless the node `picks` the places itself (Hold Best Available picks
+ * others after a 409, and says so).
  */
 export function orderWriter(
 	this: IExecuteFunctions,
 	i: number,
 	inputs: Inputs,
 	settings: WriteSettings,
-	shape?: IDataObject,
+	{ shape, picks = false }: { shape?: IDataObject; picks?: boolean } = {},
 ): (write: OrderWrite) => Promise<IDataObject> {
 	checkWriteOptions(settings.options, inputs);
 	withAdditionalBody(settings.options, shape, inputs);
@@ -48,7 +49,7 @@ export function orderWriter(
 		try {
 			order = await checkedWrite.call(this, { ...write, body }, settings);
 		} catch (error) {
-			throw places ? ownHoldConflict(this, i, error, places) : error;
+			throw places && !picks ? ownHoldConflict(this, i, error, places) : error;
 		}
 		if (places) {
 			const verb = write.method === 'POST' ? 'created' : 'added them to';
@@ -70,7 +71,7 @@ export async function writeOrder(
 	const settings = requestSettings.call(this, i);
 	const inputs = new Inputs(this.getNode(), i);
 	const write = request(inputs);
-	const order = await orderWriter.call(this, i, inputs, settings, write.body)(write);
+	const order = await orderWriter.call(this, i, inputs, settings, { shape: write.body })(write);
 	const output = orderOutput(order, settings.options.splitTickets === true);
 	// Split, each ticket row says how its order's change was confirmed.
 	return Array.isArray(output) && order.writeCheck
