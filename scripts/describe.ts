@@ -2,6 +2,7 @@
 // action node, the tool n8n derives from it with its own converter when n8n is installed), the
 // list methods and the credentials. `npm run describe > before.json` before a refactor, again
 // after, then diff: a change that should not change behaviour leaves the two equal.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -9,10 +10,14 @@ import type { ICredentialType, INodeType, INodeTypeDescription } from 'n8n-workf
 
 import { findInstall } from './n8n/install';
 
-const pkg = require('../package.json') as { n8n: { nodes: string[]; credentials: string[] } };
+const root = join(__dirname, '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+	n8n: { nodes: string[]; credentials: string[] };
+};
+const fromBuild = createRequire(join(root, 'package.json'));
 /** Each class a file of the build exports, made as n8n's loader makes it. */
 const load = <T>(file: string): T => {
-	const exported = require(join(__dirname, '..', file)) as Record<string, new () => T>;
+	const exported = fromBuild(join(root, file)) as Record<string, new () => T>;
 	return new (Object.values(exported)[0])();
 };
 
@@ -27,8 +32,8 @@ const plain = (value: unknown) =>
 function asTool(description: INodeTypeDescription): unknown {
 	const install = findInstall();
 	if (!install) return 'n8n is not installed: run npm run test:e2e once';
-	const load = createRequire(join(install.dir, 'node_modules', 'n8n', 'package.json'));
-	const { convertNodeToAiTool } = load('./dist/tool-generation/ai-tools.js') as {
+	const fromN8n = createRequire(join(install.dir, 'node_modules', 'n8n', 'package.json'));
+	const { convertNodeToAiTool } = fromN8n('./dist/tool-generation/ai-tools.js') as {
 		convertNodeToAiTool: (item: { description: INodeTypeDescription }) => unknown;
 	};
 	return plain(convertNodeToAiTool({ description: plain(description) }));
