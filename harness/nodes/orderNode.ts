@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { orderHelpers, type Order } from './orderFixtures';
+import { orderHelpers, type Order, type Place } from './orderFixtures';
 import { credentialFor, runPublicEvents } from './publicEvents';
 import { SandboxClient } from '../sandbox/client';
 import { onlyEvents } from '../sandbox/suite';
@@ -47,10 +47,31 @@ export function orderNodeSuite() {
 		return { order: result.items[0].json as unknown as Order, free };
 	}
 
+	const madeEvents: number[] = [];
+	/** A new event of `places` places (sectors of rows of 20), all free, and its hall plan. */
+	async function newEvent(places: number) {
+		const { body } = await sb.admin('POST', '/events', { places });
+		madeEvents.push(body.id);
+		const plan = await sb.getAll<Place>(`/event-points/${body.id}/places`);
+		return { id: body.id as number, plan };
+	}
+	/** Every hold on the events newEvent made released: the account's limit starts empty. */
+	async function releaseNewEvents() {
+		for (const id of madeEvents.splice(0)) {
+			const live = await sb.getAll(`/event-points/${id}/orders`, {
+				query: { status: 'reserved_to_time' },
+			});
+			for (const { id: orderId } of live) await fixtures.setStatus(Number(orderId), 'expired');
+		}
+	}
+	afterEach(releaseNewEvents);
+
 	return {
 		sb: () => sb,
 		order,
 		create,
+		newEvent,
+		releaseNewEvents,
 		...fixtures,
 		place: (id: string | number) => fixtures.place(id, EVENT),
 		/** The sandbox clock (epoch ms), from its control surface. */

@@ -8,28 +8,7 @@ import { mark, since, type LogEntry } from '../../../../../harness/nodes/publicE
 import { checkProperty } from '../../../../../harness/props/property';
 
 const suite = orderNodeSuite();
-const { sb, order, getOrder, setStatus } = suite;
-
-const events: number[] = [];
-
-/** A new event of `places` places (sectors of rows of 20), all free; its hall plan. */
-async function newEvent(places: number) {
-	const { body } = await sb().admin('POST', '/events', { places });
-	events.push(body.id);
-	const plan = await sb().getAll<Place>(`/event-points/${body.id}/places`);
-	return { id: body.id as number, plan };
-}
-
-/** Every hold on the events made so far released: the account's limit starts empty. */
-async function releaseAll() {
-	for (const id of events.splice(0)) {
-		const live = await sb().getAll(`/event-points/${id}/orders`, {
-			query: { status: 'reserved_to_time' },
-		});
-		for (const { id: orderId } of live) await setStatus(Number(orderId), 'expired');
-	}
-}
-afterEach(releaseAll);
+const { sb, order, getOrder, setStatus, newEvent, releaseNewEvents } = suite;
 
 /**
  * Holds places directly (orders of up to 10, the sandbox's per-order limit), as another buyer of
@@ -499,7 +478,7 @@ async function buyersAtOnce({ places, asks, together }: Buyers): Promise<number>
 		}
 	}
 	expect(owner.size + free.length).toBe(places);
-	await releaseAll();
+	await releaseNewEvents();
 	return met;
 }
 

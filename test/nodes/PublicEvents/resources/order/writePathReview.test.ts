@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Place } from '../../../../../harness/nodes/orderFixtures';
 import { byId, orderNodeSuite } from '../../../../../harness/nodes/orderNode';
 import { mark, since } from '../../../../../harness/nodes/publicEvents';
 
@@ -9,25 +8,10 @@ import { mark, since } from '../../../../../harness/nodes/publicEvents';
  * as its check reads it, Hold Best Available's own 409 words, and its order of input checks.
  */
 const suite = orderNodeSuite();
-const { sb, order, getOrder, setStatus } = suite;
+const { sb, order, getOrder, newEvent } = suite;
 
-const events: number[] = [];
-async function newEvent(places: number) {
-	const { body } = await sb().admin('POST', '/events', { places });
-	events.push(body.id);
-	const plan = await sb().getAll<Place>(`/event-points/${body.id}/places`);
-	return { id: body.id as number, plan };
-}
-const liveOn = async (eventId: number) =>
-	(
-		await sb().getAll(`/event-points/${eventId}/orders`, {
-			query: { status: 'reserved_to_time' },
-		})
-	).map((o) => Number(o.id));
 afterEach(async () => {
 	await sb().admin('DELETE', '/faults');
-	for (const id of events.splice(0))
-		for (const orderId of await liveOn(id)) await setStatus(orderId, 'expired');
 });
 const UNKNOWN = '999999';
 
