@@ -112,6 +112,31 @@ describe('repository imports', () => {
 		expect(probe(`${TRANSPORT_TESTS}/retry.test.ts`, `${TRANSPORT}/retry.ts`)).toEqual([]);
 	});
 
+	it('keeps each node in its folder: no node imports another, shared code imports no node', () => {
+		// nodes/<Node>/...: the node's folder; nodes/shared/...: what the three share.
+		const folderOf = (file: string) => file.split('/')[1];
+		const sideways = (files: Map<string, ModuleImports>) =>
+			[...files]
+				.filter(([file]) => file.startsWith('nodes/'))
+				.flatMap(([file, imports]) =>
+					imports.files
+						.filter((target) => target.startsWith('nodes/'))
+						.filter((target) => {
+							const [from, to] = [folderOf(file), folderOf(target)];
+							return from !== to && to !== 'shared';
+						})
+						.map((target) => `${file} imports ${target}`),
+				);
+		expect(sideways(graph)).toEqual([]);
+		const probe = (file: string, target: string) =>
+			sideways(new Map([[file, { files: [target], packages: [], unresolved: [] }]]));
+		expect(probe('nodes/PublicEventsTrigger/a.ts', 'nodes/PublicEventsPollTrigger/b.ts')).toEqual([
+			'nodes/PublicEventsTrigger/a.ts imports nodes/PublicEventsPollTrigger/b.ts',
+		]);
+		expect(probe('nodes/shared/a.ts', 'nodes/PublicEvents/b.ts')).toHaveLength(1);
+		expect(probe('nodes/PublicEvents/a.ts', 'nodes/shared/b.ts')).toEqual([]);
+	});
+
 	it('keeps bench/ and test/ apart (both may use a shared harness and scripts/)', () => {
 		const crossing: string[] = [];
 		for (const [file, imports] of graph)

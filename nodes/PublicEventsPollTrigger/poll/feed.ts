@@ -28,11 +28,6 @@ export const recordId = (json: IDataObject): string =>
 	changeId(json) ??
 	`#${createHash('sha256').update(JSON.stringify(json)).digest('base64url').slice(0, 16)}`;
 
-/** `<time>[after]` value: whole seconds (the API's precision), UTC, e.g. 2026-05-01T10:00:00Z. */
-export function afterParam(ms: number): string {
-	return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}
-
 /**
  * How far the service's clock (against this machine's) must fall between two readings to count as
  * set back. Below it the estimate's own noise (whole seconds in the Date header, the time an

@@ -9,7 +9,8 @@ import {
 	type RequestSettings,
 } from '../../shared/transport';
 import type { PollBudget } from './budget';
-import { afterParam, byTime, recordId, type FeedRecord } from './feed';
+import { afterParam } from '../../shared/widgetFeeds';
+import { byTime, recordId, type FeedRecord } from './feed';
 import { FIRST_SPAN, OVERLAP, spanAfter, Spans, type Span } from './spans';
 import type { Pass } from './state';
 

@@ -4,7 +4,8 @@ import { apiRequest, serviceNow, type RequestSettings } from '../../shared/trans
 import { feedFrom, type FeedState } from './feed';
 import { watchedEvents, type EventWatch } from './events';
 import type { PollSettings } from './pollSettings';
-import { eventOrders, WIDGET_REFUNDS, WIDGET_SALES, type FeedSpec } from './specs';
+import { WIDGET_REFUNDS, WIDGET_SALES, type FeedSpec } from '../../shared/widgetFeeds';
+import { eventOrders } from './specs';
 import type { PollState } from './state';
 
 /** Feeds of events that left the list are kept this long, so an event back on sale resumes. */

@@ -1,17 +1,11 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
 import { apiRequest, apiRequestAllItems, readListPage } from '../../shared/transport';
+import { WIDGET_REFUNDS, WIDGET_SALES, type FeedSpec } from '../../shared/widgetFeeds';
 import { recordId } from './feed';
 import type { Change } from './items';
 import type { PollSettings } from './pollSettings';
-import {
-	eventOrders,
-	inParallel,
-	toRecords,
-	WIDGET_REFUNDS,
-	WIDGET_SALES,
-	type FeedSpec,
-} from './specs';
+import { eventOrders, inParallel, toRecords } from './specs';
 import type { PollState } from './state';
 
 /**
@@ -32,7 +26,7 @@ export async function sampleSales(
 			(await apiRequestAllItems.call(this, '/event-points', {}, settings.request)).map(recordId);
 		specs.push(...ids.map(eventOrders));
 	}
-	const newest = await inParallel(specs, async (spec) => {
+	const newest = await inParallel(specs, async (spec): Promise<Change | undefined> => {
 		// Newest first when the service sorts; the node picks the newest of the page either way.
 		const qs = { [`order[${spec.time}]`]: 'desc', page: 1, itemsPerPage: 10 };
 		const body = await apiRequest.call(this, 'GET', spec.path, { qs }, settings.request);

@@ -1,37 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { changeTime, type ChangeType } from '../../shared/changes';
+import { changeTime } from '../../shared/changes';
+import type { FeedSpec } from '../../shared/widgetFeeds';
 import { inOrder } from '../../shared/transport';
 import { recordId, type FeedRecord } from './feed';
-import type { ItemSource } from './items';
 
-export interface FeedSpec {
-	key: string;
-	source: ItemSource;
-	type: ChangeType;
-	path: string;
-	/** The record's time field, also the name of the `[after]` filter and the sort. */
-	time: string;
-	/** How errors name the feed. */
-	label: string;
-}
-
-export const WIDGET_SALES: FeedSpec = {
-	key: 'widgetSales',
-	source: 'widgetSales',
-	type: 'sale',
-	path: '/widget-orders',
-	time: 'payAt',
-	label: 'Widget Sales',
-};
-export const WIDGET_REFUNDS: FeedSpec = {
-	key: 'widgetRefunds',
-	source: 'widgetRefunds',
-	type: 'refund',
-	path: '/widget-orders-refunds',
-	time: 'refundedAt',
-	label: 'Widget Refunds',
-};
 // No `status` filter: every order with a payAt was sold, also one refunded before this poll,
 // and an order turning from paid to refund mid-reading must not shift the pages under the
 // reader. The spec shows `status` with one value; asking for two would guess at its syntax.

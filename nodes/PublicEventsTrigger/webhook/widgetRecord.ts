@@ -1,12 +1,7 @@
 import { sleep, type IDataObject } from 'n8n-workflow';
 
-import { afterParam } from '../../PublicEventsPollTrigger/poll/feed';
-import {
-	WIDGET_REFUNDS,
-	WIDGET_SALES,
-	type FeedSpec,
-} from '../../PublicEventsPollTrigger/poll/specs';
 import { changeId, changeTime } from '../../shared/changes';
+import { afterParam, WIDGET_REFUNDS, WIDGET_SALES, type FeedSpec } from '../../shared/widgetFeeds';
 import {
 	apiRequest,
 	MAX_PAGE_SIZE,
