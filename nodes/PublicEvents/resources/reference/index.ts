@@ -4,5 +4,5 @@ import { referenceLists } from './referenceLists';
 export const reference: ResourceModule = {
 	option: { name: 'Reference', value: 'reference' },
 	defaultOperation: 'getManyCountries',
-	operations: referenceLists,
+	operations: [...referenceLists],
 };

@@ -4,5 +4,5 @@ import { widgetLists } from './widgetLists';
 export const widget: ResourceModule = {
 	option: { name: 'Widget', value: 'widget' },
 	defaultOperation: 'getManyOrders',
-	operations: widgetLists,
+	operations: [...widgetLists],
 };
