@@ -14,7 +14,7 @@ import {
 } from './orderFields';
 import { TAKEN } from './createCheck';
 import { orderCheck, placeIdsOf } from './readBack';
-import { AFTER_A_WRITE } from './writeCheck';
+import { AFTER_A_WRITE } from './writeContract';
 
 export const option = {
 	name: 'Add Place',

@@ -5,7 +5,7 @@ import { orderId } from './ids';
 import { writeOrder } from './orderWrite';
 import { orderIdField, orderOptions } from './orderFields';
 import { canStillReach, orderCheck } from './readBack';
-import { AFTER_A_WRITE } from './writeCheck';
+import { AFTER_A_WRITE } from './writeContract';
 
 export const option = {
 	name: 'Change Status',

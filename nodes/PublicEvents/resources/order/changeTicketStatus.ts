@@ -5,7 +5,7 @@ import { writeOrder } from './orderWrite';
 import { orderIdField, orderOptions, ticketIdField } from './orderFields';
 import { orderId, plainId, ticketId } from './ids';
 import { orderCheck, ticketsOf } from './readBack';
-import { AFTER_A_WRITE } from './writeCheck';
+import { AFTER_A_WRITE } from './writeContract';
 
 export const option = {
 	name: 'Change Ticket Status',

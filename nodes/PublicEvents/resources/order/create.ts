@@ -11,7 +11,7 @@ import {
 	priceCategoryField,
 } from './orderFields';
 import { createCheck } from './createCheck';
-import { AFTER_A_WRITE } from './writeCheck';
+import { AFTER_A_WRITE } from './writeContract';
 
 export const option = {
 	name: 'Create',

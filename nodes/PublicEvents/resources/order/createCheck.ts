@@ -10,7 +10,7 @@ import {
 import { plainId } from './ids';
 import { orderIdOf, placeIdsOf, readOrder, samePlaces, stateOf } from './readBack';
 import type { Answer } from './lostAnswer';
-import type { ReadBack, WriteCheck } from './writeCheck';
+import type { ReadBack, WriteCheck } from './writeContract';
 
 /** A place held or sold by anyone answers 409. */
 export const TAKEN =

@@ -5,7 +5,7 @@ import { orderId } from './ids';
 import { writeOrder } from './orderWrite';
 import { holdMinutesField, holdNotice, orderIdField, orderOptions } from './orderFields';
 import { orderCheck } from './readBack';
-import { AFTER_A_WRITE } from './writeCheck';
+import { AFTER_A_WRITE } from './writeContract';
 
 export const option = {
 	name: 'Extend Hold',

@@ -18,7 +18,7 @@ import { absorb, knownPerOrderLimit, type Attempts, type Limits } from './holdRe
 import { notEnough, PlanInHand, type Pick, type Wish } from './bestPlaces';
 import { createCheck } from './createCheck';
 import { orderWriter } from './orderWrite';
-import { AFTER_A_WRITE } from './writeCheck';
+import { AFTER_A_WRITE } from './writeContract';
 
 export const option = {
 	name: 'Hold Best Available',

@@ -7,7 +7,8 @@ import { orderOutput } from '../../../shared/tickets';
 import type { RequestSettings } from '../../../shared/transport';
 import { confirmWaitOption, keepHoldsOption } from './orderFields';
 import { noteHeld, ownHoldConflict } from './holdLedger';
-import { checkedWrite, type OrderWrite } from './writeCheck';
+import { checkedWrite } from './writeCheck';
+import type { OrderWrite } from './writeContract';
 
 // The one path of every order write, the order operations' and Hold Best Available's.
 

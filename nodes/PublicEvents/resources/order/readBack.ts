@@ -4,7 +4,7 @@ import { statusText } from '../../../shared/format';
 import { path } from '../../../shared/path';
 import { apiError, apiRequest, type RequestSettings } from '../../../shared/transport';
 import { plainId, withOrderId } from './ids';
-import type { ReadBack, WriteCheck } from './writeCheck';
+import type { ReadBack, WriteCheck } from './writeContract';
 
 // Reading an order back after a write whose answer was lost, in every form the API gives its IDs.
 
