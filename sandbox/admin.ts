@@ -268,8 +268,17 @@ router
 		return { status: 201, body: app.serialize.widgetOrder(order) };
 	})
 	.add('POST', '/widget-orders/{id}/refund', ({ app, body }, params) => {
-		const b = check(z.object({ at: isoTimeField }), body ?? {});
-		const refund = recordWidgetRefund(app.store, app.random, Number(params.id), stampAt(app, b.at));
+		const b = check(
+			z.object({ at: isoTimeField, tickets: z.number().int().min(1).max(20).optional() }),
+			body ?? {},
+		);
+		const refund = recordWidgetRefund(
+			app.store,
+			app.random,
+			Number(params.id),
+			stampAt(app, b.at),
+			b.tickets,
+		);
 		if (!refund)
 			throw new HttpError(409, {
 				code: 'not_refundable',
@@ -279,7 +288,8 @@ router
 			orderId: refund.orderId,
 			refundId: refund.id,
 			eventPointId: refund.eventPointId,
-			status: 'refund',
+			status: app.store.widgetOrders.find((o) => o.id === refund.orderId)?.status ?? 'refund',
+			ticketIds: refund.ticketIds,
 			source: 'widget',
 		});
 		return { status: 201, body: app.serialize.widgetRefund(refund) };

@@ -131,6 +131,8 @@ export interface Ticket {
 	discountPrice: number;
 	status: TicketStatus;
 	barcode: string | null;
+	/** When the ticket was refunded. */
+	refundedAt?: number;
 }
 
 export interface Order {

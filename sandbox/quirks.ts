@@ -42,6 +42,12 @@ export const quirksSchema = z
 		dropMidRead: z.number().int().min(1),
 		/** Drop only on this many page requests from when the quirks were set (0 = every one). */
 		dropMidReadCount: z.number().int().min(0),
+		/** An event's order list shows the widget orders of the event too (without tickets). */
+		widgetInEventLists: z.boolean(),
+		/** Order totals and refund amounts are plain numbers, not `{ amount, currency }`. */
+		plainTotals: z.boolean(),
+		/** Widget orders made from now on are numbered from where API orders start: numbers meet. */
+		sharedOrderNumbers: z.boolean(),
 	})
 	.partial()
 	.strict();
@@ -103,8 +109,20 @@ const PARSERS: Record<string, (value: string | undefined, q: Quirks) => void> = 
 	'drop-mid-read': (v, q) => (q.dropMidRead = wholeFromOne('drop-mid-read', v)),
 	'drop-mid-read-count': (v, q) =>
 		(q.dropMidReadCount = Math.floor(number('drop-mid-read-count', v, 1e9))),
+	'widget-in-event-lists': (_, q) => (q.widgetInEventLists = true),
+	'plain-totals': (_, q) => (q.plainTotals = true),
+	'shared-order-numbers': (_, q) => (q.sharedOrderNumbers = true),
 };
-const FLAGS = ['ignore-sort', 'future-dated', 'redirect-token', 'redirect-writes', 'total-drift'];
+const FLAGS = [
+	'ignore-sort',
+	'future-dated',
+	'redirect-token',
+	'redirect-writes',
+	'total-drift',
+	'widget-in-event-lists',
+	'plain-totals',
+	'shared-order-numbers',
+];
 
 export const QUIRK_NAMES = Object.keys(PARSERS);
 
@@ -172,6 +190,9 @@ export function formatQuirks(q: Quirks): string {
 	parts.push(...formatReadBackQuirks(q));
 	if (q.dropMidRead) parts.push(`drop-mid-read=${q.dropMidRead}`);
 	if (q.dropMidReadCount) parts.push(`drop-mid-read-count=${q.dropMidReadCount}`);
+	if (q.widgetInEventLists) parts.push('widget-in-event-lists');
+	if (q.plainTotals) parts.push('plain-totals');
+	if (q.sharedOrderNumbers) parts.push('shared-order-numbers');
 	return parts.join(',');
 }
 

@@ -301,25 +301,38 @@ export function recordWidgetSale(
 	return order;
 }
 
-export function recordWidgetRefund(store: Store, random: Random, orderId: number, at: number) {
+/**
+ * A refund of some (`tickets`, a count) or all of a widget order's tickets still sold: a record of
+ * its own, so one order can have several; the order is `refund` once none is left sold.
+ */
+export function recordWidgetRefund(
+	store: Store,
+	random: Random,
+	orderId: number,
+	at: number,
+	tickets?: number,
+) {
 	const order = store.widgetOrders.find((o) => o.id === orderId);
 	if (!order || order.status !== 'paid') return undefined;
 	const event = store.eventIndex.get(order.eventPointId)!;
-	order.status = 'refund';
-	for (const ticket of order.tickets) {
+	const sold = order.tickets.filter((t) => t.status === 'sold');
+	const taken = sold.slice(0, Math.max(1, Math.min(tickets ?? sold.length, sold.length)));
+	for (const ticket of taken) {
 		ticket.status = 'refund';
+		ticket.refundedAt = at;
 		const place = event.placeIndex.get(ticket.placeId)!;
 		place.barcode = store.newBarcode(random);
 		store.setPlaceState(place, 'free');
 	}
-	const amount = order.tickets.reduce((sum, t) => sum + t.discountPrice, 0);
+	if (order.tickets.every((t) => t.status === 'refund')) order.status = 'refund';
+	const amount = taken.reduce((sum, t) => sum + t.discountPrice, 0);
 	const refund = {
 		id: store.nextId('widgetRefund'),
 		companyId: order.companyId,
 		orderId,
 		eventPointId: order.eventPointId,
 		refundedAt: at,
-		ticketIds: order.tickets.map((t) => t.ticketId),
+		ticketIds: taken.map((t) => t.ticketId),
 		amount,
 	};
 	store.widgetRefunds.push(refund);

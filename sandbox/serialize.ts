@@ -14,10 +14,19 @@ import type { Store } from './store';
 
 /** Wire shapes of every record. Only this file decides field names and formats. */
 export class Serializer {
+	/** The plain-totals quirk: totals and refund amounts as plain numbers. */
+	plainTotals = false;
+
 	constructor(
 		private readonly store: Store,
 		private readonly currency: string,
 	) {}
+
+	/** An order's total or a refund's amount: `{ amount, currency }`, or a number (plain-totals). */
+	total(amount: number): Money | number {
+		const money = this.money(amount);
+		return this.plainTotals ? money.amount : money;
+	}
 
 	money(amount: number): Money {
 		return { amount: Math.round(amount * 100) / 100, currency: this.currency };
@@ -117,6 +126,7 @@ export class Serializer {
 			priceCategory: ticket.priceCategoryId,
 			price: this.money(ticket.price),
 			discountPrice: this.money(ticket.discountPrice),
+			...(ticket.refundedAt === undefined ? {} : { refundedAt: isoTime(ticket.refundedAt) }),
 		};
 	}
 
@@ -133,15 +143,16 @@ export class Serializer {
 			payAt: order.payAt === null ? null : isoTime(order.payAt),
 			promocode: order.promoCode,
 			ticketsCount: order.tickets.length,
-			totalPrice: this.money(totalPrice),
-			totalDiscount: this.money(totalDiscount),
+			totalPrice: this.total(totalPrice),
+			totalDiscount: this.total(totalDiscount),
 			...(withTickets
 				? { tickets: order.tickets.map((t) => this.ticket(t, order.eventPointId)) }
 				: {}),
 		};
 	}
 
-	widgetOrder(order: WidgetOrder): Record<string, unknown> {
+	/** A widget order: its total is what was paid, refunds or not (they are records of their own). */
+	widgetOrder(order: WidgetOrder, withTickets = true): Record<string, unknown> {
 		const total = order.tickets.reduce((n, t) => n + t.discountPrice, 0);
 		return {
 			id: order.id,
@@ -149,10 +160,12 @@ export class Serializer {
 			status: order.status,
 			createdAt: isoTime(order.createdAt),
 			payAt: isoTime(order.payAt),
-			email: order.email,
-			totalPrice: this.money(total),
-			totalDiscount: this.money(0),
-			tickets: order.tickets.map((t) => this.ticket(t, order.eventPointId)),
+			...(withTickets ? { email: order.email } : {}),
+			totalPrice: this.total(total),
+			totalDiscount: this.total(0),
+			...(withTickets
+				? { tickets: order.tickets.map((t) => this.ticket(t, order.eventPointId)) }
+				: { ticketsCount: order.tickets.length }),
 		};
 	}
 
@@ -163,7 +176,7 @@ export class Serializer {
 			eventPoint: refund.eventPointId,
 			refundedAt: isoTime(refund.refundedAt),
 			tickets: refund.ticketIds,
-			amount: this.money(refund.amount),
+			amount: this.total(refund.amount),
 		};
 	}
 

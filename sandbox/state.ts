@@ -55,6 +55,7 @@ export class ApiState {
 		this.random = new Random(options.seed ^ 0x5eed);
 		this.issuer = new TokenIssuer(options.environment);
 		this.serialize = new Serializer(this.store, options.currency);
+		this.serialize.plainTotals = options.quirks.plainTotals === true;
 		this.push = new Notifier(this.clock, () => this.options.push);
 	}
 
@@ -73,6 +74,8 @@ export class ApiState {
 		this.mangled = 0;
 		this.mangleRandom = new Random(this.options.seed ^ 0x3a61e);
 		this.options.quirks = quirks;
+		this.serialize.plainTotals = quirks.plainTotals === true;
+		if (quirks.sharedOrderNumbers) this.store.shareOrderNumbers();
 		this.pageCache.clear();
 		return quirks;
 	}

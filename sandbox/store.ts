@@ -59,6 +59,11 @@ export class Store {
 		return code;
 	}
 
+	/** Widget orders from now on numbered as API orders are (once): the numbers of both meet. */
+	shareOrderNumbers(): void {
+		if (this.sequences.widgetOrder >= 800000) this.sequences.widgetOrder = 700000;
+	}
+
 	nextId(kind: keyof Store['sequences'] & string): number {
 		this.sequences[kind] += 1;
 		return this.sequences[kind];

@@ -8,6 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { operationOf } from './resources';
+import type { OperationModule } from './resources/operation';
 import { afterStoppedRun } from './resources/order/holdLedger';
 import { addRunHints } from './executionHints';
 import { inOrder } from '../shared/transport';
@@ -21,6 +22,11 @@ export const READS_IN_FLIGHT = 8;
  */
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
+	const chosen = operationOf(
+		this.getNodeParameter('resource', 0, '') as string,
+		this.getNodeParameter('operation', 0, '') as string,
+	);
+	if (chosen?.executeAll && items.length > 0) return [await runOnce.call(this, chosen)];
 	// Item 0 alone, as page 1 of a list: a wrong credential or setting stops the run before more go
 	// out.
 	const output: INodeExecutionData[] = items.length > 0 ? await runItem.call(this, 0) : [];
@@ -40,6 +46,22 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	);
 	addRunHints(this, operation, items.length, output.length);
 	return [output];
+}
+
+/** An operation over all input items at once: one run, one error. */
+async function runOnce(
+	this: IExecuteFunctions,
+	operation: OperationModule,
+): Promise<INodeExecutionData[]> {
+	try {
+		return await operation.executeAll!.call(this);
+	} catch (error) {
+		if (!this.continueOnFail())
+			throw error instanceof NodeApiError || error instanceof NodeOperationError
+				? error
+				: new NodeOperationError(this.getNode(), error as Error);
+		return [{ json: errorJson(error), pairedItem: { item: 0 } }];
+	}
 }
 
 async function runItem(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {

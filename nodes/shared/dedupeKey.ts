@@ -2,16 +2,21 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ChangeType } from './changes';
+import { refundKey, saleKey, type Channel } from './ledger/rows';
 
 /**
  * What one real change of a record is, as both triggers name it on every item (`dedupeKey`): the
  * same sale pushed twice, pushed and polled, or polled again after a restart has one key, so a
  * destination keyed by it (a Data Table upsert, a CRM's external id, n8n's Remove Duplicates)
  * holds it once. Two different changes never share one: a second partial refund of an order, a
- * second update of an event.
+ * second update of an event, a widget order and an API order of one number. A sale or refund is
+ * keyed as its ledger row (ledger/rows.ts): one refund of several tickets of an API order names
+ * them all, where the ledger has a row per ticket.
  */
 export interface KeyParts {
 	type: ChangeType;
+	/** Sales and refunds: where the order was made. */
+	channel?: Channel;
 	orderId?: string | null;
 	/** A refund's own id, when the service gives one (widget refunds). */
 	refundId?: string | null;
@@ -56,11 +61,13 @@ export function eventFingerprint(event: IDataObject): string {
 export function dedupeKey(parts: KeyParts): string {
 	switch (parts.type) {
 		case 'sale':
-			return `sale:${parts.orderId ?? ''}`;
+			return saleKey(parts.channel ?? 'api', parts.orderId ?? null);
 		case 'refund': {
-			if (parts.refundId) return `refund:${parts.refundId}`;
+			const channel = parts.channel ?? 'api';
 			const tickets = (parts.ticketIds ?? []).map(String).sort().join(',');
-			return `refund:${parts.orderId ?? ''}:${tickets}`;
+			if (channel === 'widget' && parts.refundId)
+				return refundKey('widget', { refundId: parts.refundId });
+			return `refund:${channel}:${parts.orderId ?? ''}:${tickets || 'all'}`;
 		}
 		case 'newEvent':
 			return `newEvent:${parts.eventPointId ?? ''}`;

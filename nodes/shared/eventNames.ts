@@ -2,9 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { apiRequestAllItems, type ApiContext, type PageSettings } from './transport';
 import { changeId } from './changes';
-import { toRow, type Row, type RowSource } from './tableRows';
 
 type Names = Map<string, string | null>;
+/** Anything that names an event and wants its name. */
+type Row = { eventPointId: string | null; eventName: string | null };
 
 const ARCHIVE = '/event-points-archived';
 
@@ -100,14 +101,4 @@ export function eventNamesOf(context: ApiContext, settings: PageSettings): Event
 	let names = byLanguage.get(key);
 	if (!names) byLanguage.set(key, (names = new EventNames(context, settings)));
 	return names;
-}
-
-/** Records of one source as rows, with their event names. */
-export async function asRows(
-	context: ApiContext,
-	settings: PageSettings,
-	records: IDataObject[],
-	source: RowSource,
-): Promise<Row[]> {
-	return await eventNamesOf(context, settings).fill(records.map((json) => toRow(json, source)));
 }

@@ -111,8 +111,8 @@ export function requestSettings(
 	return { ...checkedOptions(options, new Inputs(this.getNode(), i)), itemIndex: i };
 }
 
-/** Request settings plus the Return All / Limit choice of item `i`. */
-export function pageSettings(
+/** Request settings plus Pages Read at Once of item `i`: a whole list, no Return All. */
+export function listSettings(
 	this: IExecuteFunctions,
 	i: number,
 ): PageSettings & { options: IDataObject } {
@@ -126,6 +126,16 @@ export function pageSettings(
 			whole: true,
 		});
 	}
+	return settings;
+}
+
+/** Request settings plus the Return All / Limit choice of item `i`. */
+export function pageSettings(
+	this: IExecuteFunctions,
+	i: number,
+): PageSettings & { options: IDataObject } {
+	const inputs = new Inputs(this.getNode(), i);
+	const settings = listSettings.call(this, i);
 	if (inputs.flag(this.getNodeParameter('returnAll', i, false), 'Return All'))
 		return { ...settings, limit: undefined };
 	const limit = inputs.number(this.getNodeParameter('limit', i, 50), 'Limit', {

@@ -1,12 +1,12 @@
 import type { ChangeType } from './changes';
-import type { RowSource } from './tableRows';
+import type { RecordSource } from './ledger/output';
 
 // The widget's sales and refunds as lists read by time: the poll trigger reads them on its
 // schedule, the push trigger looks a widget sale up in them.
 
 export interface FeedSpec {
 	key: string;
-	source: RowSource;
+	source: RecordSource;
 	type: ChangeType;
 	path: string;
 	/** The record's time field, also the name of the `[after]` filter and the sort. */

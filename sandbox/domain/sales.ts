@@ -74,6 +74,7 @@ function refundTickets(app: ApiState, order: Order, ticketIds: number[]): void {
 	const event = app.store.eventIndex.get(order.eventPointId)!;
 	for (const ticket of order.tickets.filter((t) => ticketIds.includes(t.ticketId))) {
 		ticket.status = 'refund';
+		ticket.refundedAt = app.clock.now();
 		const place = event.placeIndex.get(ticket.placeId)!;
 		place.barcode = app.store.newBarcode(app.random); // a resold seat gets a new barcode
 		app.store.setPlaceState(place, 'free');

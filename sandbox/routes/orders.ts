@@ -4,7 +4,7 @@ import type { Ctx } from '../context';
 import { addPlaces, extendHold, openHold, removeTicket } from '../domain/holds';
 import { refundTicket, setOrderStatus } from '../domain/sales';
 import { badRequest, conflict, notFound, type Router } from '../http';
-import type { Order } from '../model';
+import type { Order, WidgetOrder } from '../model';
 import { visibleYet } from '../quirks';
 import { listedYet, withTicketPlaceIds } from '../readBackQuirks';
 import { check, isoDayOrTime, numericId, sortDirection } from '../validate';
@@ -120,7 +120,8 @@ export function registerOrders(router: Router<Ctx>): void {
 				{ status: order.status },
 			);
 		const summary = ctx.app.serialize.order(order, false);
-		const total = summary.totalPrice as { amount: number; currency: string };
+		const live = order.tickets.filter((t) => t.status !== 'refund');
+		const total = ctx.app.serialize.money(live.reduce((n, t) => n + t.discountPrice, 0));
 		return {
 			body: {
 				type: 'redirect_form',
@@ -149,7 +150,7 @@ export function registerOrders(router: Router<Ctx>): void {
 			['status'],
 		);
 		const now = ctx.app.clock.now();
-		let orders = [...ctx.app.store.orders.values()].filter(
+		const orders = [...ctx.app.store.orders.values()].filter(
 			(o) =>
 				o.companyId === ctx.company.id &&
 				o.eventPointId === event.id &&
@@ -158,8 +159,27 @@ export function registerOrders(router: Router<Ctx>): void {
 				visibleYet(ctx.app.quirks, o.payAt, now) &&
 				listedYet(ctx.app.quirks, o.createdAt, now),
 		);
-		orders = ordered(ctx, orders, (o) => o.payAt, q['order[payAt]']);
-		return ctx.app.page(ctx, orders, (o) => ctx.app.serialize.order(o, false), {
+		// The widget-in-event-lists quirk: the event's widget orders are listed here too.
+		const widget = ctx.app.quirks.widgetInEventLists
+			? ctx.app.store.widgetOrders.filter(
+					(o) =>
+						o.companyId === ctx.company.id &&
+						o.eventPointId === event.id &&
+						(!q['status[]'] || q['status[]'].includes(o.status)) &&
+						(q['payAt[after]'] === undefined || o.payAt >= q['payAt[after]']) &&
+						visibleYet(ctx.app.quirks, o.payAt, now),
+				)
+			: [];
+		const listed = ordered<Order | WidgetOrder>(
+			ctx,
+			[...orders, ...widget],
+			(o) => o.payAt,
+			q['order[payAt]'],
+		);
+		const isApiOrder = (o: Order | WidgetOrder): o is Order => 'reservedToDate' in o;
+		const serialize = (o: Order | WidgetOrder) =>
+			isApiOrder(o) ? ctx.app.serialize.order(o, false) : ctx.app.serialize.widgetOrder(o, false);
+		return ctx.app.page(ctx, listed, serialize, {
 			path: `/event-points/${event.id}/orders`,
 			type: 'Order',
 			iri: (id) => `/api/v2/orders/${id}`,

@@ -3,13 +3,22 @@ import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 import { barcode } from './barcode';
 import { event } from './event';
 import { hallPlan } from './hallPlan';
+import { ledger } from './ledger';
 import { order } from './order';
 import { reference } from './reference';
 import { widget } from './widget';
 import type { OperationModule, ResourceModule } from './operation';
 
 /** The node's resources; a new one is one line here (n8n lists them alphabetically). */
-export const resources: ResourceModule[] = [barcode, event, hallPlan, order, reference, widget];
+export const resources: ResourceModule[] = [
+	barcode,
+	event,
+	hallPlan,
+	ledger,
+	order,
+	reference,
+	widget,
+];
 
 // Everything below is derived from the operation modules.
 

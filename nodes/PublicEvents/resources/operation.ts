@@ -1,6 +1,7 @@
 import type {
 	IDataObject,
 	IExecuteFunctions,
+	INodeExecutionData,
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
@@ -24,6 +25,9 @@ export type OperationModule = {
 	/** A write's words for what each item's run changed, in the hint shown when several items ran. */
 	eachRun?: string;
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject | IDataObject[]>;
+	/** Runs once over all input items (they are one data set, such as a table's rows). */
+	once?: boolean;
+	executeAll?(this: IExecuteFunctions): Promise<INodeExecutionData[]>;
 };
 /** A resource of the node and its operations, as its index.ts lists them. */
 export type ResourceModule = {

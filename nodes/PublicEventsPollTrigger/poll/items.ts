@@ -3,8 +3,8 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { changeId, type ChangeType } from '../../shared/changes';
 import { dedupeKey, eventFingerprint } from '../../shared/dedupeKey';
 import { EventNames } from '../../shared/eventNames';
-import { toRow, type RowSource } from '../../shared/tableRows';
-import type { RequestSettings } from '../../shared/transport';
+import { rowsOf, type RecordSource } from '../../shared/ledger/output';
+import { apiRequest, type RequestSettings } from '../../shared/transport';
 
 /** Where an item came from: the Include option's value, or the catalog. */
 export type ItemSource = 'widgetSales' | 'widgetRefunds' | 'eventOrders' | 'catalog';
@@ -24,7 +24,7 @@ const LATEST = 1.1;
 const HEADER_HOLDS = new Set(['id', 'order', 'eventPoint']);
 
 /**
- * One flat item per change: a header that is the same for every source (type, source,
+ * One flat item per change: a header that is the same for every source (type, source, channel,
  * occurredAt, orderId, eventPointId, changedFields, dedupeKey) and agrees with the push trigger's
  * items (ids as numeric strings, null when absent; occurredAt as ISO text; the same dedupeKey for
  * the same change), then the record's own fields (money stays { amount, currency }). The header
@@ -46,9 +46,12 @@ export function toItem(change: Change, typeVersion = LATEST): INodeExecutionData
 	const eventPointId = changeId(
 		change.source === 'catalog' ? json.id : (json.eventPoint ?? json.eventPointId),
 	);
+	const channel =
+		change.source === 'catalog' ? undefined : change.source === 'eventOrders' ? 'api' : 'widget';
 	const header: IDataObject = {
 		type: change.type,
 		source: change.source,
+		...(channel ? { channel } : {}),
 		occurredAt: new Date(change.time).toISOString(),
 		orderId: changeId(orderId),
 		eventPointId,
@@ -57,6 +60,7 @@ export function toItem(change: Change, typeVersion = LATEST): INodeExecutionData
 	if (change.changedFields) header.changedFields = change.changedFields;
 	header.dedupeKey = dedupeKey({
 		type: change.type,
+		channel,
 		orderId: changeId(orderId),
 		refundId: changeId(json.id),
 		eventPointId,
@@ -74,10 +78,33 @@ export function toItems(changes: Change[], typeVersion = LATEST): INodeExecution
 }
 
 /**
- * Output Rows for a Table: one flat row per sale or refund, oldest first; event names read once for
- * the poll. Names never hold sales back: when they cannot be read, the rows go with eventName null
- * (what a table shows as an empty cell, and what a reconcile against the API fills in later) and
- * n8n's log says why; failing the poll would keep every sale it read waiting.
+ * An event's order as the ledger needs it: a list gives no tickets, enough for a paid order's sale;
+ * one refunded by the time it is first listed is read whole (one request) for its refund rows.
+ */
+async function whole(
+	context: IPollFunctions,
+	change: Change & { source: RecordSource },
+	settings: RequestSettings,
+): Promise<IDataObject> {
+	const { json } = change;
+	if (change.source !== 'eventOrders' || json.status === 'paid' || Array.isArray(json.tickets))
+		return json;
+	const id = changeId(json.id);
+	if (id === null || !/^\d+$/.test(id)) return json;
+	return await apiRequest.call<IPollFunctions, Parameters<typeof apiRequest>, Promise<IDataObject>>(
+		context,
+		'GET',
+		`/orders/${id}`,
+		{},
+		settings,
+	);
+}
+
+/**
+ * Output Ledger Rows: the ledger's rows of each record (shared/ledger/rows.ts), oldest first; event
+ * names read once for the poll. Names never hold sales back: when they cannot be read, the rows go
+ * with eventName null (what a table shows as an empty cell, and what a reconcile against the API
+ * fills in later) and n8n's log says why; failing the poll would keep every sale it read waiting.
  */
 export async function toRowItems(
 	this: IPollFunctions,
@@ -85,10 +112,13 @@ export async function toRowItems(
 	settings: RequestSettings,
 ): Promise<INodeExecutionData[]> {
 	const sales = oldestFirst(changes).filter(
-		(change): change is Change & { source: RowSource } => change.source !== 'catalog',
+		(change): change is Change & { source: RecordSource } => change.source !== 'catalog',
 	);
+	const records: Array<{ json: IDataObject; source: RecordSource }> = [];
+	for (const change of sales)
+		records.push({ ...change, json: await whole(this, change, settings) });
 	const { rows, unreadable } = await new EventNames(this, settings).fillWhatCanBeRead(
-		sales.map((change) => toRow(change.json, change.source)),
+		records.flatMap(({ json, source }) => rowsOf(json, source)),
 	);
 	if (unreadable) {
 		const unnamed = rows.filter((row) => row.eventPointId !== null && row.eventName === null);

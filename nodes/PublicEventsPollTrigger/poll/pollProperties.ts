@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection } from '../../shared/commonFields';
-import { outputOption } from '../../shared/tableRows';
+import { outputOption } from '../../shared/ledger/output';
 import { startNotices } from './startNotices';
 
 const sales = { source: ['salesAndRefunds'] };

@@ -7,8 +7,9 @@ import {
 
 import { EVENT_COLLECTIONS } from '../../shared/commonFields';
 import { checkedOptions } from '../../shared/readFields';
-import { Inputs, isoMoment, numericId, show } from '../../shared/inputs';
-import { wantsRows } from '../../shared/tableRows';
+import { Inputs, numericId, show } from '../../shared/inputs';
+import { zonedTime } from '../../shared/zonedTime';
+import { wantsRows } from '../../shared/ledger/output';
 import type { RequestSettings } from '../../shared/transport';
 
 export type Source = 'salesAndRefunds' | 'catalog';
@@ -121,7 +122,7 @@ function startFromOption(
 	return {
 		startFromKey: String(rawStart),
 		startFrom:
-			startTime(options.startFrom, this.getTimezone()) ??
+			zonedTime(options.startFrom, this.getTimezone()) ??
 			invalid(
 				this.getNode(),
 				'Start From',
@@ -162,62 +163,4 @@ export function pollSettings(this: IPollFunctions): PollSettings {
 	)
 		settings.eventIds = chosenEventIds.call(this);
 	return { ...settings, ...startFromOption.call(this, options) };
-}
-
-/**
- * Start From as epoch ms: a Date, a Luxon DateTime, or ISO text; text without an offset is in the
- * workflow's time zone.
- */
-/** A day or date-time in parts: year, month, day, hour, minute, second, offset. */
-const START_PARTS = new RegExp(
-	'^(\\d{4})-(\\d{2})-(\\d{2})(?:[T ](\\d{2}):(\\d{2})(?::(\\d{2})(?:\\.\\d+)?)?)?' +
-		'(Z|[+-]\\d{2}:?\\d{2})?$',
-	'i',
-);
-
-export function startTime(value: unknown, timeZone: string): number | undefined {
-	if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
-	const text =
-		typeof (value as { toISO?: unknown })?.toISO === 'function'
-			? String((value as { toISO: () => string }).toISO())
-			: value;
-	if (typeof text !== 'string') return undefined;
-	const match = START_PARTS.exec(text.trim());
-	// 2026-13-01, 10:99 and offsets past ±14:59 are no times
-	if (!match || !isoMoment(text.trim())) return undefined;
-	if (match[7]) {
-		const ms = Date.parse(text.trim().replace(' ', 'T'));
-		return Number.isNaN(ms) ? undefined : ms;
-	}
-	const [year, month, day, hour, minute, second] = match
-		.slice(1, 7)
-		.map((part) => Number(part ?? 0));
-	const wall = Date.UTC(year, month - 1, day, hour, minute, second);
-	if (new Date(wall).getUTCDate() !== day) return undefined; // 2026-02-31 and the like
-	// The zone's offset at that moment: guess with the wall time, then correct once (DST edges).
-	const first = wall - zoneOffsetMs(wall, timeZone);
-	return wall - zoneOffsetMs(first, timeZone);
-}
-
-function zoneOffsetMs(at: number, timeZone: string): number {
-	const parts = new Intl.DateTimeFormat('en-US', {
-		timeZone,
-		hourCycle: 'h23',
-		year: 'numeric',
-		month: '2-digit',
-		day: '2-digit',
-		hour: '2-digit',
-		minute: '2-digit',
-		second: '2-digit',
-	}).formatToParts(new Date(at));
-	const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-	const local = Date.UTC(
-		part('year'),
-		part('month') - 1,
-		part('day'),
-		part('hour'),
-		part('minute'),
-		part('second'),
-	);
-	return local - Math.floor(at / 1000) * 1000;
 }

@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError, type INode, type IPollFunctions } fro
 import { CREDENTIAL_TYPE, serviceNow } from '../../shared/transport';
 import type { PollBudget } from './budget';
 import { Chunk } from './chunk';
+import { withoutWidgetCopies } from './copies';
 import { rewind, type FeedState } from './feed';
 import type { Change } from './items';
 import { readWindow, type WindowRead } from './pager';
@@ -183,5 +184,11 @@ export async function pollSales(
 		return failuresCounted(this.getNode(), saved, failed);
 	if (events) keepResting(feeds, old, now);
 	const startFromKey = settings.startFromKey || saved?.startFromKey || '';
-	return { changes, state: { version: 1, startFromKey, feeds, ...(events ? { events } : {}) } };
+	const both = settings.include.includes('widgetSales') && settings.include.includes('eventOrders');
+	const sold = both
+		? withoutWidgetCopies(changes, restart ? {} : (saved?.widgetSales ?? {}), leftAt)
+		: { changes, remembered: undefined };
+	const state: PollState = { version: 1, startFromKey, feeds, ...(events ? { events } : {}) };
+	if (sold.remembered) state.widgetSales = sold.remembered;
+	return { changes: sold.changes, state };
 }

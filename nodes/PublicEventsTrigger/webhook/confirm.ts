@@ -2,7 +2,7 @@ import { sleep, type IDataObject, type IWebhookFunctions } from 'n8n-workflow';
 
 import { changeId, changeTime } from '../../shared/changes';
 import { dedupeKey, eventFingerprint } from '../../shared/dedupeKey';
-import type { RowSource } from '../../shared/tableRows';
+import type { RecordSource } from '../../shared/ledger/output';
 import { apiRequest } from '../../shared/transport';
 import {
 	FETCH_RETRY,
@@ -40,7 +40,7 @@ export interface Shown {
 	/** What the claim is remembered by; a claim all of whose keys ran is a repeat. */
 	seen: string[];
 	/** The sale's or refund's record as read, and its list. */
-	read?: { source: RowSource; record: IDataObject };
+	read?: { source: RecordSource; record: IDataObject };
 	eventPointId: string | null;
 	/** The record's own time (ISO), when it has one. */
 	occurredAt: string | null;
@@ -48,7 +48,7 @@ export interface Shown {
 	refund?: { orderId: string; tickets: string[] };
 }
 
-const ticketKey = (orderId: string, ticket: string) => `refund:${orderId}:${ticket}`;
+const ticketKey = (orderId: string, ticket: string) => `refund:api:${orderId}:${ticket}`;
 
 /**
  * A refund of an API order narrowed to the tickets no run of this process stood for yet
@@ -64,7 +64,7 @@ export function withoutRun(shown: Shown, ran: (key: string) => boolean): Shown |
 	if (fresh.length === tickets.length) return shown;
 	return {
 		...shown,
-		key: dedupeKey({ type: 'refund', orderId, ticketIds: fresh }),
+		key: dedupeKey({ type: 'refund', channel: 'api', orderId, ticketIds: fresh }),
 		seen: fresh.map((ticket) => ticketKey(orderId, ticket)),
 		refund: { orderId, tickets: fresh },
 	};
@@ -118,7 +118,7 @@ async function confirmOrder(
 	const read = { source: 'eventOrders' as const, record: order };
 	const eventPointId = eventOf(order);
 	if (type === 'sale') {
-		const key = dedupeKey({ type, orderId });
+		const key = dedupeKey({ type, channel: 'api', orderId });
 		return {
 			status: 'confirmed',
 			key,
@@ -128,7 +128,7 @@ async function confirmOrder(
 			occurredAt: isoOf(order.payAt),
 		};
 	}
-	const key = dedupeKey({ type, orderId, ticketIds: shown.tickets });
+	const key = dedupeKey({ type, channel: 'api', orderId, ticketIds: shown.tickets });
 	const seen = shown.tickets.map((ticket) => ticketKey(orderId, ticket));
 	return {
 		status: 'confirmed',
@@ -156,8 +156,8 @@ async function confirmWidget(
 	if (!record) return unconfirmed(missing ?? `widget order ${orderId} was not found`);
 	const key =
 		type === 'sale'
-			? dedupeKey({ type, orderId })
-			: dedupeKey({ type, orderId, refundId: changeId(record.id) });
+			? dedupeKey({ type, channel: 'widget', orderId })
+			: dedupeKey({ type, channel: 'widget', orderId, refundId: changeId(record.id) });
 	return {
 		status: 'confirmed',
 		key,

@@ -1,7 +1,8 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { changeId } from '../../shared/changes';
-import type { RowSource } from '../../shared/tableRows';
+import type { RecordSource } from '../../shared/ledger/output';
+import type { Channel } from '../../shared/ledger/rows';
 import { apiRequest } from '../../shared/transport';
 import type { Notification } from './normalize';
 import { findWidgetRecord, WIDGET_PAGES, type LookupBounds } from './widgetRecord';
@@ -32,7 +33,7 @@ export const WIDGET_REFUND_NOTE =
  * record, and `later` that a read later may find it (the sender is asked to deliver it again).
  */
 export interface SaleRead {
-	source: RowSource;
+	source: RecordSource;
 	record?: IDataObject;
 	missing?: string;
 	later?: boolean;
@@ -50,11 +51,11 @@ export function isWidget(payload: IDataObject): boolean {
 	return (data.source ?? payload.source) === 'widget';
 }
 
-export const widgetSource = (type: 'sale' | 'refund'): RowSource =>
+export const widgetSource = (type: 'sale' | 'refund'): RecordSource =>
 	type === 'sale' ? 'widgetSales' : 'widgetRefunds';
 
 /** Where a sale or refund is listed, from the notification alone. */
-export function sourceOf(notification: Notification): RowSource {
+export function sourceOf(notification: Notification): RecordSource {
 	const type = notification.type === 'refund' ? 'refund' : 'sale';
 	return isWidget(notification.payload) ? widgetSource(type) : 'eventOrders';
 }
@@ -140,7 +141,12 @@ async function readOrder(
 		.catch(async (error: unknown) =>
 			(error as { httpCode?: string }).httpCode === '404' ? undefined : await Promise.reject(error),
 		);
-	if (order !== undefined) {
+	// An API order of the same number in another event is not this sale: a widget order may be.
+	const otherEvent =
+		isObject(order) &&
+		notification.eventPointId !== null &&
+		changeId(order.eventPoint ?? order.eventPointId) !== notification.eventPointId;
+	if (order !== undefined && !otherEvent) {
 		if (!isObject(order) || changeId(order.id) !== orderId)
 			return { source, missing: `GET /orders/${orderId} answered another record` };
 		// A read a moment after the payment or refund may not show it yet.
@@ -186,7 +192,8 @@ export async function readSale(
 		};
 	}
 	try {
-		// GET /orders/{id} answers 404 for a widget order, or, should the numbers meet, another order.
+		// GET /orders/{id} answers 404 for a widget order, or, should the numbers meet, another order
+		// (told by its event, when the notification names one).
 		if (source !== 'eventOrders') return await readWidget(this, notification, type, orderId);
 		return await readOrder(this, notification, type, orderId);
 	} catch (error) {
@@ -194,18 +201,24 @@ export async function readSale(
 	}
 }
 
+/** Where a sale or refund was made, by the list its record is in. */
+export const channelOf = (source: RecordSource): Channel =>
+	source === 'eventOrders' ? 'api' : 'widget';
+
 /**
- * The fields Full Records adds to a sale or refund: `order` (API and widget orders) or `refund`
- * (widget refunds), and `orderUnavailable`, null when the order is there, else why not.
+ * The fields Full Records adds to a sale or refund: `channel`, `order` (API and widget orders) or
+ * `refund` (widget refunds), and `orderUnavailable`, null when the order is there, else why not.
  */
 export function recordFields(read: SaleRead): IDataObject {
+	const channel = channelOf(read.source);
 	if (read.source === 'widgetRefunds')
 		return {
+			channel,
 			order: null,
 			refund: read.record ?? null,
 			orderUnavailable: read.record ? WIDGET_REFUND_NOTE : read.missing,
 		};
 	return read.record
-		? { order: read.record, orderUnavailable: null }
-		: { order: null, orderUnavailable: read.missing ?? null };
+		? { channel, order: read.record, orderUnavailable: null }
+		: { channel, order: null, orderUnavailable: read.missing ?? null };
 }

@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { changeId } from '../../shared/changes';
 import { dedupeKey, eventFingerprint, stableJson } from '../../shared/dedupeKey';
+import { isWidget } from './fullOrder';
 import type { Notification } from './normalize';
 import type { Security } from './verify';
 
@@ -62,8 +63,10 @@ function ticketIds(item: IDataObject, data: IDataObject): Array<string | number>
 }
 
 /**
- * The item's `dedupeKey` (nodes/shared/dedupeKey.ts): `sale:<order>`, `refund:<refund>` or
- * `refund:<order>:<tickets>`, `newEvent:<event>`, `eventUpdated:<event>:<fingerprint>`. An update
+ * The item's `dedupeKey` (nodes/shared/dedupeKey.ts): `sale:<channel>:<order>`,
+ * `refund:widget:<refund>` or `refund:api:<order>:<tickets>`, `newEvent:<event>`,
+ * `eventUpdated:<event>:<fingerprint>`. The channel is the item's (the list its record was read
+ * from), else the notification's `source`. An update
  * is fingerprinted by the notification itself (the event is not read here): its retries share the
  * key, two updates do not. A notification that names no record, or of a kind the node cannot map,
  * is keyed by its body.
@@ -76,7 +79,14 @@ export function itemKey(notification: Notification, item: IDataObject): string {
 		if (orderId === null) return byBody;
 		const refund = isObject(item.refund) ? item.refund : {};
 		const refundId = changeId(data.refundId ?? data.refund_id ?? refund.id ?? item.refundId);
-		return dedupeKey({ type, orderId, refundId, ticketIds: ticketIds(item, data) });
+		const channel = item.channel === 'widget' || item.channel === 'api' ? item.channel : undefined;
+		return dedupeKey({
+			type,
+			channel: channel ?? (isWidget(payload) ? 'widget' : 'api'),
+			orderId,
+			refundId,
+			ticketIds: ticketIds(item, data),
+		});
 	}
 	if ((type === 'newEvent' || type === 'eventUpdated') && eventPointId !== null)
 		return dedupeKey({ type, eventPointId, fingerprint: eventFingerprint(payload) });

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { CHANGE_TYPES, changeTypeOptions } from '../../shared/changes';
-import { outputOption } from '../../shared/tableRows';
+import { outputOption } from '../../shared/ledger/output';
 import { DEFAULT_REPLAY_WINDOW_S } from './verify';
 
 /**

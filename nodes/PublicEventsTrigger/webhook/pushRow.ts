@@ -2,18 +2,19 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { changeId } from '../../shared/changes';
 import { EventNames } from '../../shared/eventNames';
-import { orderRefundRow, toRow, type Row } from '../../shared/tableRows';
+import { rowsOf } from '../../shared/ledger/output';
+import { apiRefundRows, type LedgerRow } from '../../shared/ledger/rows';
 import { FETCH_RETRY, type SaleRead } from './fullOrder';
 import type { Notification } from './normalize';
 
 /**
- * Output Rows for a Table: the row the poll trigger emits for the same record
- * (shared/tableRows.ts), so both triggers can feed one table upserted by orderId. A refund of an
- * order made through the API, which no poll can list, is a refund row of the order (source
- * eventOrders) with what the order shows refunded so far: upserted by orderId, the last row
- * written is right whichever refund of the order it came from. A row whose record can never be
+ * Output Ledger Rows: the rows the poll trigger, the node's lists and the reconcile make of the
+ * same record (shared/ledger/rows.ts), so all of them feed one table upserted by key. A sale is its
+ * sale row; a widget refund its refund row; a refund of an order made through the API is a row per
+ * ticket the order shows refunded (all of them so far: a row written twice is one row), timed by
+ * the ticket when the service states it, else by the notification. A row whose record can never be
  * read still comes, built from the notification, with `orderUnavailable` saying why: its null
- * columns are unknown, not zero.
+ * columns are unknown, not zero, and it is not the ledger's (write it elsewhere, or not at all).
  */
 const isObject = (value: unknown): value is IDataObject =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -31,30 +32,31 @@ function stated(notification: Notification, read: SaleRead): IDataObject {
 	return { id: notification.orderId, eventPoint, status: data.status ?? null };
 }
 
-function rowOf(notification: Notification, read: SaleRead): Row {
+function rowsFor(notification: Notification, read: SaleRead): LedgerRow[] {
 	const record = read.record ?? stated(notification, read);
-	if (notification.type === 'refund' && read.source === 'eventOrders')
-		return orderRefundRow(record, notification.occurredAt);
-	return toRow(record, read.source);
+	if (notification.type === 'refund' && read.source === 'eventOrders') {
+		const refunds = apiRefundRows(record, notification.occurredAt);
+		return refunds.length > 0 ? refunds : rowsOf(record, read.source).slice(0, 1);
+	}
+	return rowsOf(record, read.source).slice(0, 1);
 }
 
-/** The row of a sale or refund, with its event name (one read of the event list). */
-export async function pushRow(
+/** The rows of a sale or refund, with their event name (one read of the event list). */
+export async function pushRows(
 	this: IWebhookFunctions,
 	notification: Notification,
 	read: SaleRead,
-): Promise<IDataObject> {
-	const {
-		rows: [row],
-		unreadable,
-	} = await new EventNames(this, { retry: FETCH_RETRY }).fillWhatCanBeRead([
-		rowOf(notification, read),
-	]);
+): Promise<IDataObject[]> {
+	const { rows, unreadable } = await new EventNames(this, {
+		retry: FETCH_RETRY,
+	}).fillWhatCanBeRead(rowsFor(notification, read));
 	// The sale matters more than its event's name: the row goes without it.
 	if (unreadable)
 		this.logger.warn(
 			`Public Events Trigger: the event name of order ${notification.orderId ?? '?'} ` +
 				`could not be read; its row has eventName null: ${unreadable.message}`,
 		);
-	return read.record ? row : { ...row, orderUnavailable: read.missing ?? null };
+	return read.record
+		? rows
+		: rows.map((row) => ({ ...row, orderUnavailable: read.missing ?? null }));
 }

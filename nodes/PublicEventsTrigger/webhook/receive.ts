@@ -50,17 +50,19 @@ function emptyOk(context: IWebhookFunctions): IWebhookResponseData {
  * The run, and no answer: n8n 2.x answers (an empty 200) only once it has created the run, in the
  * database or queued in Redis, and answers 500 when it cannot, so the sender retries; the delivery
  * is remembered only once answered 2xx (dedupe.ts). n8n 1.x answers before it creates the run.
- * The item is named by `dedupeKey`: exactly once is the destination's, keyed by it. A row (Rows
- * for a Table: no payload) keeps the poll trigger's columns; it is upserted by its orderId.
+ * The item is named by `dedupeKey`: exactly once is the destination's, keyed by it. Rows (Ledger
+ * Rows: no payload) are the ledger's; each is upserted by its own key.
  */
 function start(
 	context: IWebhookFunctions,
 	notification: Notification,
-	json: IDataObject,
-	key = itemKey(notification, json),
+	items: IDataObject[],
+	key?: string,
 ): IWebhookResponseData {
-	const item = 'payload' in json ? { ...json, dedupeKey: key } : json;
-	return { workflowData: [context.helpers.returnJsonArray([item])] };
+	const keyed = items.map((json) =>
+		'payload' in json ? { ...json, dedupeKey: key ?? itemKey(notification, json) } : json,
+	);
+	return { workflowData: [context.helpers.returnJsonArray(keyed)] };
 }
 
 /** 503: the sender keeps the delivery and sends it again later. */
@@ -139,7 +141,7 @@ async function confirmed(
 	};
 	const completed = await completeItem.call(context, shown, fresh.read);
 	if ('later' in completed) return later(context, NOT_CONFIRMED);
-	return start(context, shown, completed.item, fresh.key);
+	return start(context, shown, completed.items, fresh.key);
 }
 
 /**
@@ -228,7 +230,7 @@ async function authenticated(
 		);
 		return later(context, 'The order could not be read from the Public Events API yet');
 	}
-	return start(context, notification, completed.item);
+	return start(context, notification, completed.items);
 }
 
 export async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {

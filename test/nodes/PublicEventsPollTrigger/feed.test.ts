@@ -6,7 +6,7 @@ import {
 	type FeedRecord,
 	type ReadBounds,
 } from '../../../nodes/PublicEventsPollTrigger/poll/feed';
-import { startTime } from '../../../nodes/PublicEventsPollTrigger/poll/pollSettings';
+import { zonedTime as startTime } from '../../../nodes/shared/zonedTime';
 import { changeId, changeTime } from '../../../nodes/shared/changes';
 import { MINUTE } from '../../../harness/time';
 

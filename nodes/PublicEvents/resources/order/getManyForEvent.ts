@@ -8,9 +8,8 @@ import {
 	pagesInFlightOption,
 } from '../../../shared/commonFields';
 import { idParameter, pageSettings } from '../../../shared/readFields';
-import { asRows } from '../../../shared/eventNames';
 import { Inputs } from '../../../shared/inputs';
-import { outputOption, wantsRows } from '../../../shared/tableRows';
+import { asRows, outputOption, wantsRows } from '../../../shared/ledger/output';
 import { path } from '../../../shared/path';
 import { apiRequestAllItems } from '../../../shared/transport';
 
@@ -27,6 +26,14 @@ export const toolText =
 	"List this account's orders for one event (event ID from the event search), without tickets.";
 
 export const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Orders made through the API only: the widget sales of the event are in Widget > Get Many ' +
+			'Orders (Filters > Event ID). Sales Ledger > Get Rows gives every channel.',
+		name: 'apiChannelNotice',
+		type: 'notice',
+		default: '',
+	},
 	eventLocator,
 	...returnAllAndLimit,
 	filtersCollection([

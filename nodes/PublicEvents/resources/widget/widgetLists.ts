@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { changeId } from '../../../shared/changes';
 import {
+	EVENT_COLLECTIONS,
 	filtersCollection,
 	optionsCollection,
 	returnAllAndLimit,
@@ -9,9 +11,8 @@ import {
 	splitTicketsOption,
 } from '../../../shared/commonFields';
 import { pageSettings, sortQuery } from '../../../shared/readFields';
-import { asRows } from '../../../shared/eventNames';
-import { Inputs } from '../../../shared/inputs';
-import { outputOption, wantsRows, type RowSource } from '../../../shared/tableRows';
+import { idField, Inputs } from '../../../shared/inputs';
+import { asRows, outputOption, wantsRows, type RecordSource } from '../../../shared/ledger/output';
 import { orderOutput } from '../../../shared/tickets';
 import { apiRequestAllItems } from '../../../shared/transport';
 import type { OperationModule } from '../operation';
@@ -28,14 +29,28 @@ interface WidgetList {
 	records: string;
 	verb: string;
 	/** What a row of this list is (Output: Rows for a Table). */
-	source: RowSource;
+	source: RecordSource;
 	withTickets?: boolean;
 }
+
+/** The spec names no event filter for the widget lists: the node keeps the event's records. */
+export const widgetEventFilter = idField<INodeProperties>(
+	{
+		displayName: 'Event ID',
+		name: 'eventPoint',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 1001',
+		description: "Only this event's records (kept by the node: the whole list is read)",
+	},
+	EVENT_COLLECTIONS,
+);
 
 function widgetProperties({ time, records, verb, withTickets }: WidgetList): INodeProperties[] {
 	return [
 		...returnAllAndLimit,
 		filtersCollection([
+			widgetEventFilter,
 			{
 				displayName: `${verb} After`,
 				name: 'after',
@@ -77,6 +92,11 @@ function widgetList(list: WidgetList): OperationModule {
 				qs[`${time}[after]`] = inputs.time(filters.after, `${verb} After`);
 			}
 			const rows = wantsRows(settings.options, inputs);
+			const event = filters.eventPoint;
+			if (event !== undefined && event !== null && event !== '') {
+				const id = inputs.id(event, widgetEventFilter);
+				settings.keep = (record) => changeId(record.eventPoint ?? record.eventPointId) === id;
+			}
 			const found = await apiRequestAllItems.call(this, path, qs, settings);
 			if (rows) return await asRows(this, settings, found, source);
 			return settings.options.splitTickets === true

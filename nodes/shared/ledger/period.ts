@@ -1,0 +1,122 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { Inputs, show } from '../inputs';
+import { dayStart, zonedDay, zonedTime } from '../zonedTime';
+
+/**
+ * A period said in words ("Yesterday", "Last 7 Days"), in the workflow's time zone (Settings >
+ * Timezone): no expression needed for the usual ones.
+ */
+export interface Period {
+	from: number;
+	/** Exclusive; undefined: up to now and on. */
+	to?: number;
+}
+
+const PERIODS = [
+	{ name: 'Today', value: 'today' },
+	{ name: 'Yesterday', value: 'yesterday' },
+	{ name: 'Last 7 Days', value: 'last7Days', description: 'Today and the 6 days before' },
+	{ name: 'Last 30 Days', value: 'last30Days', description: 'Today and the 29 days before' },
+	{ name: 'This Month', value: 'thisMonth' },
+	{ name: 'Last Month', value: 'lastMonth' },
+	{ name: 'Last Number of Days', value: 'lastDays', description: 'Today and the days before' },
+	{ name: 'Since a Date', value: 'since' },
+	{ name: 'Between Two Dates', value: 'between' },
+];
+
+export function periodProperties(defaultPeriod = 'yesterday'): INodeProperties[] {
+	return [
+		{
+			displayName: 'Period',
+			name: 'period',
+			type: 'options',
+			options: PERIODS,
+			default: defaultPeriod,
+			description:
+				"Sales paid and refunds made in this period, in the workflow's time zone " +
+				'(Settings > Timezone)',
+		},
+		{
+			displayName: 'Days',
+			name: 'days',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 3660 },
+			default: 7,
+			displayOptions: { show: { period: ['lastDays'] } },
+			description: 'How many days back, today included',
+		},
+		{
+			displayName: 'From',
+			name: 'since',
+			type: 'dateTime',
+			default: '',
+			displayOptions: { show: { period: ['since', 'between'] } },
+			description: "From this day or moment on (a day starts at midnight in the workflow's zone)",
+		},
+		{
+			displayName: 'Until',
+			name: 'until',
+			type: 'dateTime',
+			default: '',
+			displayOptions: { show: { period: ['between'] } },
+			description: 'Up to this day or moment, not included',
+		},
+	];
+}
+
+interface PeriodValues {
+	period: unknown;
+	days?: unknown;
+	since?: unknown;
+	until?: unknown;
+}
+
+function moment(value: unknown, field: string, zone: string, inputs: Inputs): number {
+	const ms = zonedTime(value, zone);
+	if (ms === undefined)
+		return inputs.fail(field, `expected a date such as 2026-05-01, got ${show(value)}`);
+	return ms;
+}
+
+/** The period as times; bad values fail naming the field, before any request. */
+export function periodOf(values: PeriodValues, now: number, zone: string, inputs: Inputs): Period {
+	const today = zonedDay(now, zone);
+	const day = (offset: number) => dayStart(zonedDay(now, zone, offset), zone);
+	const monthStart = (monthsBack: number) => {
+		const [year, month] = today.split('-').map(Number);
+		const first = new Date(Date.UTC(year, month - 1 - monthsBack, 1)).toISOString();
+		return dayStart(first.slice(0, 10), zone);
+	};
+	switch (values.period ?? 'yesterday') {
+		case 'today':
+			return { from: day(0) };
+		case 'yesterday':
+			return { from: day(-1), to: day(0) };
+		case 'last7Days':
+			return { from: day(-6) };
+		case 'last30Days':
+			return { from: day(-29) };
+		case 'thisMonth':
+			return { from: monthStart(0) };
+		case 'lastMonth':
+			return { from: monthStart(1), to: monthStart(0) };
+		case 'lastDays': {
+			const days = inputs.number(values.days ?? 7, 'Days', { min: 1, max: 3660, whole: true });
+			return { from: day(1 - days) };
+		}
+		case 'since':
+			return { from: moment(values.since, 'From', zone, inputs) };
+		case 'between': {
+			const from = moment(values.since, 'From', zone, inputs);
+			const to = moment(values.until, 'Until', zone, inputs);
+			if (to <= from) inputs.fail('Until', 'must come after From');
+			return { from, to };
+		}
+		default:
+			return inputs.fail(
+				'Period',
+				`expected one of ${PERIODS.map((p) => p.value).join(', ')}, got ${show(values.period)}`,
+			);
+	}
+}
