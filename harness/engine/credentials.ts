@@ -85,7 +85,15 @@ export class CredentialStore extends ICredentialsHelper {
 	/** Every `updateCredentials` write, in order (a copy of the data written). */
 	readonly updates: Array<{ credentialId: string; data: ICredentialDataDecryptedObject }> = [];
 
-	constructor(credentialTypes: ICredentialType[]) {
+	/**
+	 * How a refreshed token is persisted: `merge` as n8n 2.x (the output merged into the credential
+	 * as stored now), `whole` as n8n 1.x (the run's own copy of the credential, output merged in,
+	 * written over what is stored: an edit saved meanwhile is lost).
+	 */
+	constructor(
+		credentialTypes: ICredentialType[],
+		private readonly persist: 'merge' | 'whole' = 'merge',
+	) {
 		super();
 		for (const type of credentialTypes) this.types.set(type.name, type);
 	}
@@ -105,6 +113,15 @@ export class CredentialStore extends ICredentialsHelper {
 		};
 		this.stored.set(id, stored);
 		return { ...stored.details };
+	}
+
+	/**
+	 * A user's edit in n8n's credential dialog, saved: the fields given replace theirs, and the hidden
+	 * ones (a token, what it was issued for) stay as they were, as n8n keeps them on save.
+	 */
+	edit(id: string, changes: ICredentialDataDecryptedObject): void {
+		const stored = this.find({ id });
+		stored.data = { ...stored.data, ...structuredClone(changes) };
 	}
 
 	/** What the database would now hold for a credential (a copy). */
@@ -273,6 +290,10 @@ export class CredentialStore extends ICredentialsHelper {
 		// As in n8n: without the expirable property in the output nothing is stored or merged,
 		// and without node credentials there is nowhere to store it.
 		if (output?.[expirable] === undefined || !details) return undefined;
+		if (this.persist === 'whole') {
+			await this.updateCredentials(details, typeName, { ...credentials, ...output });
+			return Object.assign(credentials, output);
+		}
 		const stored = this.find(details, typeName).data;
 		const toPersist = { ...stored };
 		for (const [key, value] of Object.entries(output)) {

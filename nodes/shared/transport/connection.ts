@@ -1,5 +1,7 @@
 // What the credential and the transport both need: the API's address, which addresses may carry
-// the key, the language header, and what a failed token request tells the user.
+// the key, what a token is bound to, the language header, and what a failed token request tells
+// the user.
+import { createHash } from 'crypto';
 
 /** `{base}/api/v2` whatever the user typed: with or without the version, trailing slashes. */
 export function apiUrl(baseUrl: unknown): string {
@@ -56,19 +58,53 @@ export function requestOrigin(request: {
 	}
 }
 
+/** The credential fields a token is issued for (stored with it) and the key that pins it. */
+interface Issued {
+	baseUrl?: unknown;
+	apiKey?: unknown;
+	environment?: unknown;
+	language?: unknown;
+	token?: unknown;
+	issuedBy?: unknown;
+	issuedFor?: unknown;
+}
+
+const digest = (parts: unknown[]) =>
+	createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+
 /**
- * Whether the credential's token was issued by `origin` (`issuedBy`, stored with it by
- * preAuthentication): a token is sent nowhere else, so editing the Base URL cannot carry it to
- * another address.
+ * Who the credential speaks as: the API's address, the key, the environment and the language, as
+ * one digest (never the key itself). Any edit of these fields gives another identity.
  */
-export function tokenBoundTo(
-	credentials: { token?: unknown; issuedBy?: unknown },
-	origin: string,
-): boolean {
+export function identityOf(credentials: Issued): string {
+	return digest([
+		apiUrl(credentials.baseUrl),
+		String(credentials.apiKey ?? ''),
+		credentials.environment === 'staging' ? 'staging' : 'production',
+		String(credentials.language ?? '').trim(),
+	]);
+}
+
+/**
+ * What preAuthentication stores beside a token (`issuedFor`): the token tied to the identity it was
+ * issued for, so a token kept through an edit of the credential no longer matches.
+ */
+export const issuedFor = (credentials: Issued, token: string): string =>
+	digest([token, identityOf(credentials)]);
+
+/**
+ * Whether the credential's token may be sent: issued by the Base URL's origin (`issuedBy`) for the
+ * key, environment and language the credential holds now (`issuedFor`). n8n keeps the hidden token
+ * when a user edits a credential: a token of the previous key (or address, environment, language)
+ * is then never sent, and a /token request with the fields as saved comes first.
+ */
+export function tokenBound(credentials: Issued): boolean {
+	const { token } = credentials;
 	return (
-		typeof credentials.token === 'string' &&
-		credentials.token !== '' &&
-		credentials.issuedBy === origin
+		typeof token === 'string' &&
+		token !== '' &&
+		credentials.issuedBy === originOf(apiUrl(credentials.baseUrl)) &&
+		credentials.issuedFor === issuedFor(credentials, token)
 	);
 }
 

@@ -1,5 +1,6 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
+import { identityOf, tokenBound } from './connection';
 import { parseJson } from './json';
 import type { Received } from './outcome';
 import {
@@ -172,6 +173,16 @@ export async function send(
 }
 
 /**
+ * A run that must renew its token after its credential was edited stops: renewing with the fields it
+ * read would send the previous key (and n8n 1.x would store the previous fields back over the
+ * edit), and the rest of the run was planned with them.
+ */
+const EDITED =
+	'The Public Events API credential was edited while this run was going on (its Base URL, API ' +
+	'key, environment or language changed): nothing more was sent with the settings the run ' +
+	'started with. Run it again: the next run uses the credential as saved.';
+
+/**
  * The request through n8n, whose preAuthentication fetches and stores a token when the credential
  * has none. Every answer comes back as it is (ignoreHttpStatusErrors): wrapped in n8n 1.x's
  * error, a status's headers and body are lost (the Location of a redirect among them). So the
@@ -183,14 +194,15 @@ async function renew(
 	refused: unknown,
 	options: IHttpRequestOptions,
 ): Promise<Sent> {
-	let fetching = false;
-	if (typeof refused === 'string' && refused !== '') {
-		// Another execution may have stored a newer token; if not, n8n must fetch one.
-		const stored = await this.getCredentials(CREDENTIAL_TYPE);
-		fetching = stored.token === refused;
-		if (fetching) stored.token = '';
-		target.credentials = stored;
-	}
+	// The credential as stored now: another execution may have stored a newer token, and a user may
+	// have edited it since this run read it.
+	const stored = await this.getCredentials(CREDENTIAL_TYPE);
+	if (identityOf(stored) !== identityOf(target.credentials)) throw new Error(EDITED);
+	if (!tokenBound(stored)) stored.token = '';
+	// If the token refused is the one stored, n8n must fetch one.
+	const fetching = typeof refused === 'string' && refused !== '' && stored.token === refused;
+	if (fetching) stored.token = '';
+	target.credentials = stored;
 	const { id, name } = this.getNode().credentials?.[CREDENTIAL_TYPE] ?? { id: null, name: '' };
 	const request = async () =>
 		await streamed(

@@ -13,10 +13,11 @@ export { backoffMs, DEFAULT_RETRY, retryPolicyFrom } from './retry';
 export {
 	apiUrl,
 	insecureBaseUrl,
+	issuedFor,
 	LANGUAGE_CODE,
 	originOf,
 	requestOrigin,
 	shownUrl,
-	tokenBoundTo,
+	tokenBound,
 	tokenFailure,
 } from './connection';

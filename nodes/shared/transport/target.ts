@@ -2,7 +2,6 @@
  * The credential as the transport uses it: API address, language, secrets to blank out, token
  * renewal state.
  */
-import { createHash } from 'crypto';
 import {
 	NodeOperationError,
 	type ICredentialDataDecryptedObject,
@@ -13,7 +12,7 @@ import {
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { apiUrl, insecureBaseUrl, LANGUAGE_CODE, originOf, tokenBoundTo } from './connection';
+import { apiUrl, identityOf, insecureBaseUrl, LANGUAGE_CODE, originOf, tokenBound } from './connection';
 
 export type ApiContext =
 	| IExecuteFunctions
@@ -75,15 +74,13 @@ let clock = 0;
 export const tick = () => ++clock;
 const REFUSED_KEPT = 20;
 
+/** Per credential and identity (address, key, environment, language): an edit starts afresh. */
 function processTokenOf(
 	context: ApiContext,
 	credentials: ICredentialDataDecryptedObject,
-	apiUrl: string,
 ): ProcessToken {
 	const id = context.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? '';
-	const key = createHash('sha256')
-		.update(`${id}\n${apiUrl}\n${String(credentials.apiKey ?? '')}`)
-		.digest('base64');
+	const key = `${id}\n${identityOf(credentials)}`;
 	let shared = processTokens.get(key);
 	if (!shared) processTokens.set(key, (shared = { refused: new Set(), tokenAt: 0 }));
 	return shared;
@@ -166,9 +163,10 @@ export function targetOf(context: ApiContext): Promise<Target> {
 			const secrets = [credentials.apiKey, credentials.token].filter(
 				(v): v is string => typeof v === 'string' && v !== '',
 			);
-			// A token goes only to the origin that issued it: after the Base URL was edited, the stored
-			// one is not sent; n8n's preAuthentication fetches one there first.
-			if (!tokenBoundTo(credentials, originOf(url))) credentials.token = '';
+			// A token goes only where, and as whom, it was issued: after the Base URL, key, environment
+			// or language was edited, the stored one is not sent; n8n's preAuthentication fetches one
+			// for the credential as saved first.
+			if (!tokenBound(credentials)) credentials.token = '';
 			return {
 				apiUrl: url,
 				origin: originOf(url),
@@ -177,7 +175,7 @@ export function targetOf(context: ApiContext): Promise<Target> {
 				credentials,
 				renewals: 0,
 				quietUntil: 0,
-				shared: processTokenOf(context, credentials, url),
+				shared: processTokenOf(context, credentials),
 				readAt: tick(),
 			};
 		});
