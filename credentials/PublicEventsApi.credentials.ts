@@ -15,10 +15,11 @@ import {
 } from '../nodes/shared/credentialChecks';
 import {
 	apiUrl,
+	issuedFor,
 	originOf,
 	shownUrl,
 	requestOrigin,
-	tokenBoundTo,
+	tokenBound,
 	tokenFailure,
 } from '../nodes/shared/transport';
 
@@ -132,6 +133,14 @@ export class PublicEventsApi implements ICredentialType {
 			type: 'hidden',
 			default: '',
 		},
+		{
+			// Which key, environment and language the token was issued for (a digest, never the key):
+			// n8n keeps the hidden token when the credential is edited, so an edit must unbind it.
+			displayName: 'Token Issued For',
+			name: 'issuedFor',
+			type: 'hidden',
+			default: '',
+		},
 	];
 
 	// n8n calls this when `token` is empty and again after a 401, then stores the result in
@@ -163,13 +172,19 @@ export class PublicEventsApi implements ICredentialType {
 				`POST ${shownUrl(url)} answered without a "token" field: is the Base URL right?`,
 			);
 		}
-		// n8n stores every field returned here with the credential: the token and where it came from.
-		return { token: response.token, issuedBy: originOf(url) };
+		// n8n stores every field returned here with the credential: the token, where it came from and
+		// what it was issued for.
+		return {
+			token: response.token,
+			issuedBy: originOf(url),
+			issuedFor: issuedFor(credentials, response.token),
+		};
 	}
 
 	/**
 	 * The token as a Bearer header, only on a request whose address is on the origin that issued it
-	 * and that the Base URL still names. Otherwise no header goes out, also when the request's
+	 * and while the credential holds what it was issued for (Base URL, key, environment, language).
+	 * Otherwise no header goes out, also when the request's
 	 * address cannot be read (fail closed: n8n hands over whatever options its caller built, such as
 	 * the HTTP Request node's `uri`). The API answers 401 without it, and n8n calls preAuthentication
 	 * for a token of the address now set before repeating the request.
@@ -179,8 +194,7 @@ export class PublicEventsApi implements ICredentialType {
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
 		const origin = originOf(apiUrl(credentials.baseUrl));
-		if (!tokenBoundTo(credentials, origin) || requestOrigin(requestOptions) !== origin)
-			return requestOptions;
+		if (!tokenBound(credentials) || requestOrigin(requestOptions) !== origin) return requestOptions;
 		return {
 			...requestOptions,
 			headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.token)}` },

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { PublicEventsApi } from '../../credentials/PublicEventsApi.credentials';
-import { apiUrl } from '../../nodes/shared/transport';
+import { apiUrl, issuedFor } from '../../nodes/shared/transport';
 
 const credential = new PublicEventsApi();
 
@@ -18,7 +18,14 @@ describe('the API address', () => {
 
 describe('the credential', () => {
 	const BASE = 'https://tickets.example';
-	const bound = { baseUrl: BASE, token: 'abc.def.ghi', issuedBy: BASE };
+	const fields = { baseUrl: BASE, apiKey: 'pe_live_partner_0123', environment: 'production' };
+	// As preAuthentication stored it: the token, its origin, and what it was issued for.
+	const bound = {
+		...fields,
+		token: 'abc.def.ghi',
+		issuedBy: BASE,
+		issuedFor: issuedFor(fields, 'abc.def.ghi'),
+	};
 	const authorization = async (credentials: IDataObject, request: IDataObject) =>
 		(
 			(await credential.authenticate(credentials as never, request as never)).headers as
@@ -38,6 +45,11 @@ describe('the credential', () => {
 	it.each([
 		['the Base URL was edited since', { ...bound, baseUrl: 'https://elsewhere.example' }],
 		['the token names no origin (stored before origins were)', { ...bound, issuedBy: '' }],
+		['the API key was replaced since', { ...bound, apiKey: 'pe_live_organiser_4567' }],
+		['the environment was changed since', { ...bound, environment: 'staging' }],
+		['the default language was set since', { ...bound, language: 'de' }],
+		['the token names no key (stored before keys were)', { ...bound, issuedFor: '' }],
+		["another token's binding", { ...bound, token: 'xyz.def.ghi' }],
 		['no token yet', { ...bound, token: '' }],
 	])('sends no token when %s', async (_, credentials) => {
 		expect(await authorization(credentials, { url: `${BASE}/api/v2/event-points` })).toBe(

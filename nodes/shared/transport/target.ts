@@ -12,7 +12,14 @@ import {
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { apiUrl, identityOf, insecureBaseUrl, LANGUAGE_CODE, originOf, tokenBound } from './connection';
+import {
+	apiUrl,
+	identityOf,
+	insecureBaseUrl,
+	LANGUAGE_CODE,
+	originOf,
+	tokenBound,
+} from './connection';
 
 export type ApiContext =
 	| IExecuteFunctions
