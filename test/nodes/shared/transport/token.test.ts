@@ -7,6 +7,7 @@ import {
 	ids,
 	mark,
 	runPublicEvents,
+	type LogEntry,
 	since,
 } from '../../../../harness/nodes/publicEvents';
 import { SandboxClient } from '../../../../harness/sandbox/client';
@@ -115,7 +116,7 @@ describe('Event: the token, in n8n-core', () => {
 		async () => {
 			const { store, id } = credential();
 			const [, before] = await tokenEvents(() => runPublicEvents(store, getMany));
-			const partnerTokens = before.filter((e) => e.kind === 'issued').map((e) => e.jti);
+			const partnerTokens = before.flatMap((e) => (e.kind === 'issued' ? [e.jti] : []));
 			expect(partnerTokens).toHaveLength(1);
 			// Saved as n8n's dialog saves it: the hidden token and what it was issued for are kept.
 			store.edit(id, { apiKey: sb().keys.organiser });
@@ -128,7 +129,8 @@ describe('Event: the token, in n8n-core', () => {
 			]);
 			expect(events.some((e) => 'jti' in e && partnerTokens.includes(e.jti))).toBe(false);
 			const organiser = sb().app.store.companies.find((c) => c.slug === 'organiser')!.id;
-			expect((await since(sb(), start)).map((e) => `${e.route} ${e.companyId ?? '-'}`)).toEqual([
+			const log = (await since(sb(), start)) as Array<LogEntry & { companyId?: number }>;
+			expect(log.map((e) => `${e.route} ${e.companyId ?? '-'}`)).toEqual([
 				'/token -',
 				`/event-points ${organiser}`,
 			]);
