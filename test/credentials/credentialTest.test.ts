@@ -351,3 +351,33 @@ describe('Production with a staging-looking address or a test-looking key: a war
 		}
 	});
 });
+
+describe('a Base URL that points at another site', () => {
+	// A web site, or the API's host with a wrong path: /api/v2/token is not found there.
+	it.each([404, 405])(
+		'its /token answers %i: the test says the address is not the API and to check the Base URL',
+		async (status) => {
+			const site = createServer((req, res) => {
+				res.writeHead(status, { 'content-type': 'text/html' });
+				res.end('<html><body>Not Found</body></html>');
+			});
+			await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+			try {
+				const result = await runCredentialTest('publicEventsApi', {
+					...stagingSetUp(),
+					baseUrl: `http://127.0.0.1:${(site.address() as AddressInfo).port}/shop`,
+				});
+				expect(result.status).toBe('Error');
+				expect(result.message).toMatch(
+					new RegExp(
+						`^POST http://127\\.0\\.0\\.1:\\d+/shop/api/v2/token answered ${status}: this ` +
+							'address does not answer as the Public Events API .*Check the Base URL',
+					),
+				);
+				expect(result.message).not.toMatch(/failed with status/);
+			} finally {
+				site.close();
+			}
+		},
+	);
+});

@@ -160,6 +160,13 @@ export function tokenFailure(error: unknown, address: string, environment: unkno
 			`for ${env} and that the Base URL is the ${env} address.`
 		);
 	}
+	if (status === 404 || status === 405 || status === 410) {
+		return (
+			`POST ${url} answered ${status}: this address does not answer as the Public Events API ` +
+			`(it has no token endpoint there). Check the Base URL: the service's address for ${env}, ` +
+			`as the service gave it to your company ("/api/v2" is added unless it ends with it).`
+		);
+	}
 	if (status) return `POST ${url} failed with status ${status} while requesting a token`;
 	return (
 		`Could not reach ${url} to request a token (` +

@@ -244,4 +244,20 @@ describe('Event: the token, in n8n-core', () => {
 			]);
 		},
 	);
+
+	it(
+		'a Base URL that points elsewhere (its /token not found): the run says the address does ' +
+			'not answer as the Public Events API and to check the Base URL; nothing else is sent',
+		async () => {
+			// The sandbox's host with another path: only /api/v2 is the API there.
+			const { store } = credential({ baseUrl: `${sb().sandbox.baseUrl}/tickets` });
+			const start = await mark(sb());
+			const { error } = await runPublicEvents(store, getMany);
+			expect(error?.message).toMatch(
+				/^POST \S+\/tickets\/api\/v2\/token answered 404: this address does not answer as the Public Events API .*Check the Base URL/,
+			);
+			// The sandbox logs its API only: nothing reached /api/v2 after the refused token request.
+			expect(await since(sb(), start)).toEqual([]);
+		},
+	);
 });
