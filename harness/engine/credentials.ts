@@ -82,6 +82,8 @@ export class CredentialStore extends ICredentialsHelper {
 	private readonly stored = new Map<string, Stored>();
 	/** Every `preAuthentication` call n8n-core made, in order. */
 	readonly preAuthCalls: PreAuthCall[] = [];
+	/** How many times a node read a credential of each type (`getDecrypted`: n8n's database read). */
+	readonly reads: Record<string, number> = {};
 	/** Every `updateCredentials` write, in order (a copy of the data written). */
 	readonly updates: Array<{ credentialId: string; data: ICredentialDataDecryptedObject }> = [];
 
@@ -193,6 +195,7 @@ export class CredentialStore extends ICredentialsHelper {
 		raw?: boolean,
 		resolve?: ICredentialsExpressionResolveValues,
 	): Promise<ICredentialDataDecryptedObject> {
+		this.reads[type] = (this.reads[type] ?? 0) + 1;
 		const data = structuredClone(this.find(nodeCredentials, type).data);
 		if (raw) return data;
 		// Defaults matter for the contract: a never-filled expirable `token` reads '' (not undefined),

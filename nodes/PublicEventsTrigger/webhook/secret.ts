@@ -12,17 +12,76 @@ export const WEBHOOK_CREDENTIAL = 'publicEventsWebhookApi';
  */
 export const SECRET_TTL_MS = 60_000;
 
+/**
+ * Reads of the credential after failed checks, per trigger and credential: a few at once, then one
+ * per REREAD_EVERY_MS. Forged deliveries all fail the check: unbounded, each would cost a
+ * credential read (a flood of them, a flood of database queries). A secret rotated while they are
+ * spent is taken at the next read allowed: the sender's next attempt passes (docs/security.md,
+ * "Rotating the secret").
+ */
+export const REREADS_AT_ONCE = 3;
+export const REREAD_EVERY_MS = 5_000;
+
 interface Kept {
 	secret: string;
 	readAt: number;
+	/** Re-reads after failed checks still allowed, as of `allowanceAt`. */
+	allowance: number;
+	allowanceAt: number;
+	/** The read under way: deliveries arriving meanwhile wait for it instead of reading too. */
+	reading?: Promise<string>;
 }
 
 /** Per trigger and credential: another trigger, or another credential picked, reads its own. */
 const kept = new Map<string, Kept>();
 
+/** Takes one re-read from the allowance, when one is left. */
+function mayReread(known: Kept, now: number): boolean {
+	const earned = Math.floor((now - known.allowanceAt) / REREAD_EVERY_MS);
+	if (earned > 0) {
+		known.allowance = Math.min(REREADS_AT_ONCE, known.allowance + earned);
+		known.allowanceAt += earned * REREAD_EVERY_MS;
+	}
+	if (known.allowance === 0) return false;
+	known.allowance--;
+	return true;
+}
+
+async function readSecret(context: IWebhookFunctions, name: string | undefined): Promise<string> {
+	const read = async () => {
+		const { secret } = await context.getCredentials<{ secret?: string }>(WEBHOOK_CREDENTIAL);
+		return typeof secret === 'string' ? secret : '';
+	};
+	if (name === undefined) return await read();
+	const known = kept.get(name);
+	if (known?.reading) return await known.reading;
+	const now = Date.now();
+	const entry: Kept = known ?? {
+		secret: '',
+		readAt: 0,
+		allowance: REREADS_AT_ONCE,
+		allowanceAt: now,
+	};
+	entry.reading = read();
+	kept.set(name, entry);
+	let done = false;
+	try {
+		// A blank secret is kept too: every delivery fails against it, and must not read for that.
+		entry.secret = await entry.reading;
+		entry.readAt = Date.now();
+		done = true;
+		return entry.secret;
+	} finally {
+		entry.reading = undefined;
+		// A failed first read keeps nothing.
+		if (!done && !known) kept.delete(name);
+	}
+}
+
 /**
  * The secret of the trigger's Public Events Webhook API credential; `cached` when it was kept
- * from an earlier delivery, `fresh` to read the credential whatever is kept.
+ * from an earlier delivery. `fresh` (after a failed check) reads the credential again while the
+ * allowance of re-reads lasts.
  */
 export async function webhookSecret(
 	this: IWebhookFunctions,
@@ -33,15 +92,11 @@ export async function webhookSecret(
 	const name = credentialId
 		? `${this.getWorkflow().id ?? ''}/${node.id ?? node.name}/${credentialId}`
 		: undefined;
-	const now = Date.now();
 	const known = name === undefined ? undefined : kept.get(name);
-	if (!fresh && known && now - known.readAt < SECRET_TTL_MS)
-		return { secret: known.secret, cached: true };
-	const { secret } = await this.getCredentials<{ secret?: string }>(WEBHOOK_CREDENTIAL);
-	const text = typeof secret === 'string' ? secret : '';
-	if (name !== undefined) {
-		if (text === '') kept.delete(name);
-		else kept.set(name, { secret: text, readAt: now });
+	if (known && !known.reading) {
+		const now = Date.now();
+		const current = now - known.readAt < SECRET_TTL_MS;
+		if (fresh ? !mayReread(known, now) : current) return { secret: known.secret, cached: true };
 	}
-	return { secret: text, cached: false };
+	return { secret: await readSecret(this, name), cached: false };
 }
