@@ -37,8 +37,10 @@ export class PublicEvents implements INodeType {
 				'hold not paid in time expires). Barcode > Export for Event gives an organiser ' +
 				'the barcodes of an event for entry control. Widget > Get Many Orders, Widget > ' +
 				'Get Many Refunds and Order > Get Many for Event with Options > Output set to ' +
-				'Rows for a Table give one flat row per sale or refund: upsert them into a Data ' +
-				'Table or Google Sheets by orderId. To react to new sales and refunds, start ' +
+				'Ledger Rows give one flat row per sale and per refund; Sales Ledger > Get Rows ' +
+				'gives every channel of a period (e.g. yesterday) and Reconcile Table what a table ' +
+				'lacks: upsert them into a Data Table or Google Sheets by key. Event > Get Sales ' +
+				'Summary totals an event. To react to new sales and refunds, start ' +
 				'the workflow with Public Events Trigger (push) or Public Events Poll Trigger.',
 			relatedNodes: [
 				{
@@ -52,12 +54,11 @@ export class PublicEvents implements INodeType {
 				},
 				{
 					nodeType: 'n8n-nodes-base.dataTable',
-					relationHint: 'Keeps the Rows for a Table output, upserted by orderId',
+					relationHint: 'Keeps the Ledger Rows output, upserted by key',
 				},
 				{
 					nodeType: 'n8n-nodes-base.googleSheets',
-					relationHint:
-						'Keeps the Rows for a Table output in a sheet, appended or updated by orderId',
+					relationHint: 'Keeps the Ledger Rows output in a sheet, appended or updated by key',
 				},
 			],
 		},

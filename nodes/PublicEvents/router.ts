@@ -10,6 +10,7 @@ import {
 import { operationOf } from './resources';
 import type { OperationModule } from './resources/operation';
 import { afterStoppedRun } from './resources/order/holdLedger';
+import { onceAcrossTries, startTry } from './resources/order/retryGuard';
 import { addRunHints } from './executionHints';
 import { inOrder } from '../shared/transport';
 
@@ -21,6 +22,7 @@ export const READS_IN_FLIGHT = 8;
  * window as pages), output in input order; errors become error items under continueOnFail.
  */
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	startTry(this);
 	const items = this.getInputData();
 	const chosen = operationOf(
 		this.getNodeParameter('resource', 0, '') as string,
@@ -75,8 +77,13 @@ async function runItem(this: IExecuteFunctions, i: number): Promise<INodeExecuti
 				`Unsupported operation "${operation}" of "${resource}"`,
 				{ itemIndex: i },
 			);
-		const result = await run.execute.call(this, i);
-		return (Array.isArray(result) ? result : [result]).map((json) => ({
+		const execute = async () => {
+			const result = await run.execute.call(this, i);
+			return Array.isArray(result) ? result : [result];
+		};
+		// A write is sent once per node run, whatever n8n's Retry On Fail does (retryGuard.ts).
+		const result = run.kind === 'write' ? await onceAcrossTries(this, i, execute) : await execute();
+		return result.map((json) => ({
 			json,
 			pairedItem: { item: i },
 		}));

@@ -50,9 +50,10 @@ export class PublicEventsPollTrigger implements INodeType {
 				'refunds, paid orders of events) or catalog changes, by polling on a schedule; ' +
 				'each sale or refund comes once. Prefer Public Events Trigger when the service ' +
 				'pushes notifications to n8n; use this one when push is not enabled. Options > ' +
-				'Output set to Rows for a Table gives one flat row per sale or refund (orderId, ' +
-				'type, status, eventName, amounts): upsert them into a Data Table or Google Sheets ' +
-				'by orderId. Follow with the Public Events node to read the order or its event.',
+				'Output set to Ledger Rows gives one flat row per sale and per refund of every ' +
+				'channel (key, type, channel, orderId, eventName, at, amount): upsert them into a ' +
+				'Data Table or Google Sheets by key. Follow with the Public Events node to read the ' +
+				'order or its event.',
 			relatedNodes: [
 				{
 					nodeType: 'n8n-nodes-public-events.publicEventsTrigger',
@@ -64,12 +65,11 @@ export class PublicEventsPollTrigger implements INodeType {
 				},
 				{
 					nodeType: 'n8n-nodes-base.dataTable',
-					relationHint: 'Keeps the Rows for a Table output, upserted by orderId',
+					relationHint: 'Keeps the Ledger Rows output, upserted by key',
 				},
 				{
 					nodeType: 'n8n-nodes-base.googleSheets',
-					relationHint:
-						'Keeps the Rows for a Table output in a sheet, appended or updated by orderId',
+					relationHint: 'Keeps the Ledger Rows output in a sheet, appended or updated by key',
 				},
 			],
 		},

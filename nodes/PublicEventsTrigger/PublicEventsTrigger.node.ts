@@ -39,8 +39,8 @@ export class PublicEventsTrigger implements INodeType {
 				"node's URL: a sale, a refund (API orders' refunds too), a new event or an " +
 				"event update. The service's staff enable push for the URL; use Public Events " +
 				'Poll Trigger when push is not enabled. Fetch Full Order adds the order with its ' +
-				'amount and tickets (widget sales too); its Rows for a Table output gives the ' +
-				"Poll Trigger's rows, for a Data Table or Google Sheets upserted by orderId. " +
+				'amount and tickets (widget sales too); its Ledger Rows output gives the ' +
+				"Poll Trigger's rows, for a Data Table or Google Sheets upserted by key. " +
 				'Follow with the Public Events node to read or change the order.',
 			relatedNodes: [
 				{
@@ -53,7 +53,7 @@ export class PublicEventsTrigger implements INodeType {
 				},
 				{
 					nodeType: 'n8n-nodes-base.dataTable',
-					relationHint: 'Keeps sales and refunds as rows, upserted by orderId',
+					relationHint: 'Keeps sales and refunds as ledger rows, upserted by key',
 				},
 				{
 					nodeType: 'n8n-nodes-base.googleSheets',

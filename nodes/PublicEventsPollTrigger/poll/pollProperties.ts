@@ -30,9 +30,9 @@ export const pollProperties: INodeProperties[] = [
 	{
 		displayName:
 			'Widget refunds come, but not refunds of orders sold through the API (for ' +
-			'example by the Public Events node, Order > Create): the service lists those ' +
-			'with no refund time, so polling cannot tell when they happened. For them use ' +
-			'the Public Events Trigger (push), or act in the workflow that makes the refund.',
+			'example by the Public Events node, Order > Create): the service lists no refunds ' +
+			'of those. They come by the Public Events Trigger (push), and Sales Ledger > ' +
+			'Reconcile Table finds them for your table.',
 		name: 'apiRefundsNotice',
 		type: 'notice',
 		default: '',

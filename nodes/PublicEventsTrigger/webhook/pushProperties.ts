@@ -181,9 +181,9 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				...outputOption,
 				description:
-					"Rows for a Table: the Poll Trigger's row for the same sale or refund, so " +
-					'both triggers can feed one table upserted by Order ID. Costs one more ' +
-					'read per delivery (the event list, for eventName).',
+					"Ledger Rows: the Poll Trigger's rows for the same sale or refund (a refund of " +
+					'an API order: a row per ticket), so both triggers feed one table upserted by ' +
+					'Key. Costs one more read per delivery (the event list, for eventName).',
 				displayOptions: { show: { '/fetchFullOrder': [true] } },
 			},
 			{

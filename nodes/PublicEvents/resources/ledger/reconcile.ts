@@ -89,6 +89,12 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 		inputs.fail('Output', `expected "rowsToWrite" or "extraCopies", got ${show(output)}`);
 	const table = items.map((item) => item.json).filter(isRow);
 	const indexOf = items.map((item, index) => index).filter((index) => isRow(items[index].json));
+	// Extra copies are the table's own: no read of the API.
+	if (output === 'extraCopies')
+		return reconcile([], table, '').extraCopies.map((index) => ({
+			json: table[index],
+			pairedItem: { item: indexOf[index] },
+		}));
 	const now = await ledgerNow(this, settings);
 	const read = await readLedger(this, { ...scope, from: now - days * DAY }, settings);
 	const result = reconcile(read.rows, table, new Date(now).toISOString());
@@ -100,11 +106,6 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			`; ${read.ordersRead} API orders read whole.`,
 		location: 'outputPane',
 	});
-	if (output === 'extraCopies')
-		return result.extraCopies.map((index) => ({
-			json: table[index],
-			pairedItem: { item: indexOf[index] },
-		}));
 	return result.write.map(({ row, tableIndex }) => ({
 		json: row,
 		pairedItem: { item: tableIndex === undefined ? 0 : indexOf[tableIndex] },

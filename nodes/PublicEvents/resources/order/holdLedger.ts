@@ -4,6 +4,7 @@ import { statusText } from '../../../shared/format';
 import { path } from '../../../shared/path';
 import { apiRequest } from '../../../shared/transport';
 import { orderIdOf, readOrder } from './readBack';
+import { nodeRunOf, triesLeft, type NodeRun } from './retryGuard';
 
 interface Hold {
 	/** The input item, counted from 0 as n8n does; messages count from 1 (`itemWord`). */
@@ -18,9 +19,11 @@ interface Hold {
  * Orders this node run booked places into, by place and in order. n8n runs the node once per
  * input item: fed 50 places, item 1's order holds a place item 2 asks for, and the service's 409
  * would read as if someone else had taken it; and when item 3 fails and stops the run, the holds
- * of items 1 and 2 must not stay behind unnamed. One record per node run (its context object).
+ * of items 1 and 2 must not stay behind unnamed. One record per node run, kept across the tries of
+ * Retry On Fail (retryGuard.ts): the last try's error names what the first try held.
  */
-const runs = new WeakMap<object, { byPlace: Map<string, Hold>; all: Hold[] }>();
+const runs = new WeakMap<NodeRun, { byPlace: Map<string, Hold>; all: Hold[] }>();
+const ledgerOf = (context: IExecuteFunctions) => runs.get(nodeRunOf(context));
 
 /** An input item as a person counts it in a message: the first is item 1. */
 export const itemWord = (item: number) => `item ${item + 1}`;
@@ -33,8 +36,8 @@ export function noteHeld(
 	places: string[],
 	verb: string,
 ): void {
-	const run = runs.get(context) ?? { byPlace: new Map<string, Hold>(), all: [] };
-	runs.set(context, run);
+	const run = ledgerOf(context) ?? { byPlace: new Map<string, Hold>(), all: [] };
+	runs.set(nodeRunOf(context), run);
 	const hold = { item, order, places, verb };
 	run.all.push(hold);
 	for (const place of places) run.byPlace.set(place, hold);
@@ -81,7 +84,7 @@ export function ownHoldConflict(
 	if (!(error instanceof NodeApiError) || error.httpCode !== '409') return error;
 	const names = placeNames(context);
 	const named = (place: string) => (names.has(place) ? `${place} (${names.get(place)})` : place);
-	const held = runs.get(context)?.byPlace;
+	const held = ledgerOf(context)?.byPlace;
 	const ours = places.filter((place) => held?.has(place));
 	if (!held || ours.length === 0) {
 		const at = error.message.indexOf('Conflict');
@@ -144,22 +147,27 @@ async function release(context: IExecuteFunctions, hold: Hold): Promise<string> 
 /**
  * When `failed` (an input item) stops the run, the orders earlier items made are released (unless
  * their Options say Keep Holds When a Later Item Fails) and every order the run booked places into
- * is named in the error, with what became of it: no hold is left behind unnamed.
+ * is named in the error, with what became of it: no hold is left behind unnamed. Holds made in an
+ * earlier try of Retry On Fail are named too; none is released while n8n will try again (its next
+ * try gives those items' orders again instead of holding anew).
  */
 export async function afterStoppedRun(
 	context: IExecuteFunctions,
 	failed: number,
 	error: Error,
 ): Promise<void> {
-	const holds = runs.get(context)?.all.filter((hold) => hold.item < failed) ?? [];
+	const holds = ledgerOf(context)?.all ?? [];
 	if (holds.length === 0) return;
 	const count = context.getInputData().length;
 	const words: string[] = [];
 	const cancelled = context.getExecutionCancelSignal?.()?.aborted === true;
+	const retried = triesLeft(context);
 	for (const hold of holds) {
 		const what = `order ${hold.order} (${itemWord(hold.item)}, places ${hold.places.join(', ')})`;
 		if (hold.verb !== 'created') {
 			words.push(`${what} still holds the places added to it`);
+		} else if (retried) {
+			words.push(`${what} is still held, for n8n's next try (Retry On Fail)`);
 		} else if (keeps(context, hold.item) || cancelled) {
 			words.push(`${what} is still held`);
 		} else {

@@ -17,7 +17,6 @@ import {
 } from '../../../shared/transport';
 import { answerOf, causeOf, isFinal, type Answer } from './lostAnswer';
 import { withOrderId } from './ids';
-import { earlierUncertain, keepIfUncertain } from './retryGuard';
 import type { OrderWrite, Outcome, ReadBack } from './writeContract';
 
 export const LATE =
@@ -113,22 +112,10 @@ function confirmWaitMs(settings: RequestSettings & { options?: IDataObject }): n
  * Sends a write once; when its outcome is not known, reads the state back until it is (within Max
  * Wait to Confirm a Lost Answer) and says what it found. Applied gives the order read, with
  * `writeCheck: { outcome: 'applied', cause }`; any other outcome throws an error whose
- * `context.writeCheck` names it with the order's state.
+ * `context.writeCheck` names it with the order's state. A try of n8n's Retry On Fail does not send
+ * it again either (retryGuard.ts, around each item's write).
  */
 export async function checkedWrite(
-	this: IExecuteFunctions,
-	write: OrderWrite,
-	settings: RequestSettings & { options?: IDataObject },
-): Promise<IDataObject> {
-	const earlier = earlierUncertain(this, settings.itemIndex);
-	if (earlier) throw earlier;
-	return await writeOnce.call(this, write, settings).catch(async (error: unknown) => {
-		keepIfUncertain(this, settings.itemIndex, error);
-		return await Promise.reject(error);
-	});
-}
-
-async function writeOnce(
 	this: IExecuteFunctions,
 	write: OrderWrite,
 	settings: RequestSettings & { options?: IDataObject },
