@@ -178,6 +178,8 @@ export interface NodeUnderTest {
 	 */
 	nodeCredentials?: INodeCredentials;
 	onError?: INode['onError'];
+	/** Node Settings as a user sets them: Retry On Fail (tries, wait), Execute Once. */
+	settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries' | 'executeOnce'>;
 	name?: string;
 }
 
@@ -199,6 +201,7 @@ export function buildNode(options: NodeUnderTest): INode {
 		parameters: (options.parameters ?? {}) as INodeParameters,
 		...(credentials && Object.keys(credentials).length ? { credentials } : {}),
 		...(options.onError ? { onError: options.onError } : {}),
+		...options.settings,
 	};
 }
 

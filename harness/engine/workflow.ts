@@ -16,9 +16,18 @@ import { buildNode, NodeTypeRegistry, START_NODE_TYPE, type NodeUnderTest } from
 /** One node of a workflow under test: a node type, its name and its parameters as saved. */
 export type WorkflowNode = Omit<NodeUnderTest, 'credentials' | 'name'> & { name: string };
 
+/** A connection of a graph: main output `output` (0 by default) of `from` into `to`. */
+export interface Link {
+	from: string;
+	to: string;
+	output?: number;
+}
+
 export interface RunWorkflowOptions {
 	/** Run as a chain: Start -> nodes[0] -> nodes[1] -> ... (main output 0 to main input 0). */
 	nodes: WorkflowNode[];
+	/** Instead of a chain, these connections ("Start" is the start node's name). */
+	links?: Link[];
 	credentials?: CredentialStore;
 	/** Items the start node feeds into the first node. Default: one empty item. */
 	inputItems?: IDataObject[];
@@ -29,6 +38,8 @@ export interface RunWorkflowOptions {
 export interface RunWorkflowResult {
 	/** Main output 0 of a node's first run; empty when it did not run or failed. */
 	output(name: string): INodeExecutionData[];
+	/** Every run of a node, in order: its main output 0 and its error. */
+	runs(name: string): Array<{ items: INodeExecutionData[]; error?: ExecutionError }>;
 	/** Names of the nodes that ran, in the order they ran (Start excluded). */
 	executed: string[];
 	/** The error that stopped the run, as n8n records it. */
@@ -60,9 +71,12 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
 	const names = [start.name, ...nodes.map((node) => node.name)];
 	if (new Set(names).size !== names.length)
 		throw new Error(`runWorkflow: node names must be unique: ${names.join(', ')}`);
+	const links = options.links ?? names.slice(1).map((to, i) => ({ from: names[i], to, output: 0 }));
 	const connections: IConnections = {};
-	for (let i = 0; i + 1 < names.length; i++) {
-		connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
+	for (const { from, to, output = 0 } of links) {
+		const main = (connections[from] ??= { main: [] }).main;
+		while (main.length <= output) main.push([]);
+		main[output]!.push({ node: to, type: 'main', index: 0 });
 	}
 	const workflow = new Workflow({
 		id: 'engine-harness-workflow',
@@ -91,6 +105,11 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
 		.map(([name]) => name);
 	return {
 		output: (name) => taskData[name]?.[0]?.data?.main?.[0] ?? [],
+		runs: (name) =>
+			(taskData[name] ?? []).map((task) => ({
+				items: task.data?.main?.[0] ?? [],
+				error: task.error,
+			})),
 		executed,
 		error: run.data.resultData.error,
 		run,

@@ -6,7 +6,8 @@
  * and keeps only the last try's outcome. A first try whose answer was lost ended "Uncertain: ...
  * order 700002"; the retry's Create was refused by that order's hold ("NOT applied"), the retry's
  * Hold Best Available held other places, and order 700002 was named nowhere. A retry now throws
- * the first try's uncertain error again, with no request (retryGuard.ts).
+ * the first try's uncertain error again, with no request (retryGuard.ts); retries against the
+ * sandbox, and runs of the node that are not retries, are in nodeRuns.test.ts.
  */
 import type { ServerResponse } from 'node:http';
 
