@@ -26,13 +26,13 @@ const description = (
 	properties: [],
 });
 
-/** Its input items on both outputs: two branches that may meet again in one node. */
+/** Its input items on both outputs, as they came: two branches that may meet again in one node. */
 export class FanOut implements INodeType {
 	description = description('fanOut', 2);
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const items = this.getInputData().map(({ json }) => ({ json }));
-		return [items, items.map(({ json }) => ({ json: { ...json } }))];
+		const items = this.getInputData();
+		return [0, 1].map(() => items.map(({ json }) => ({ json: { ...json } })));
 	}
 }
 

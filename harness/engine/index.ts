@@ -24,6 +24,7 @@ export {
 } from './webhook';
 export {
 	runWorkflow,
+	type Link,
 	type RunWorkflowOptions,
 	type RunWorkflowResult,
 	type WorkflowNode,

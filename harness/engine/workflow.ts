@@ -38,8 +38,15 @@ export interface RunWorkflowOptions {
 export interface RunWorkflowResult {
 	/** Main output 0 of a node's first run; empty when it did not run or failed. */
 	output(name: string): INodeExecutionData[];
-	/** Every run of a node, in order: its main output 0 and its error. */
-	runs(name: string): Array<{ items: INodeExecutionData[]; error?: ExecutionError }>;
+	/**
+	 * Every run of a node, in order: its main output 0, every main output (the error output is 1)
+	 * and its error.
+	 */
+	runs(name: string): Array<{
+		items: INodeExecutionData[];
+		outputs: INodeExecutionData[][];
+		error?: ExecutionError;
+	}>;
 	/** Names of the nodes that ran, in the order they ran (Start excluded). */
 	executed: string[];
 	/** The error that stopped the run, as n8n records it. */
@@ -108,6 +115,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
 		runs: (name) =>
 			(taskData[name] ?? []).map((task) => ({
 				items: task.data?.main?.[0] ?? [],
+				outputs: (task.data?.main ?? []).map((output) => output ?? []),
 				error: task.error,
 			})),
 		executed,
