@@ -149,16 +149,20 @@ export const rl = (value: string) => ({ __rl: true, mode: 'id', value });
  * checks makes one request and gets one answer. The matrix sends nothing at all.
  */
 export const SAMPLE_ID = '1001';
+/** The day every date parameter outside a collection takes (a period's From, say). */
+export const SAMPLE_DAY = '2026-01-01';
 
 /**
  * Valid parameters of an operation: only the parameter under test will be wrong. Every ID
- * parameter outside a collection (a filter is optional) gets SAMPLE_ID, whatever its resource.
+ * parameter outside a collection (a filter is optional) gets SAMPLE_ID, whatever its resource;
+ * every date parameter there, SAMPLE_DAY.
  */
 export function baseParameters(resource: string, operation: string): INodeParameters {
 	const base: INodeParameters = { resource, operation, returnAll: false, limit: 1 };
 	for (const { path, property, kind } of parametersOf(resource, operation)) {
 		if (path.length === 1 && ['id', 'ids', 'someIds', 'editorOnly'].includes(kind))
 			base[property.name] = property.type === 'resourceLocator' ? rl(SAMPLE_ID) : SAMPLE_ID;
+		if (path.length === 1 && kind === 'date') base[property.name] = SAMPLE_DAY;
 	}
 	return base;
 }

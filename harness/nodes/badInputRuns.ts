@@ -11,6 +11,7 @@ import type { CredentialStore } from '../engine';
 import { SandboxClient } from '../sandbox/client';
 import { baseParameters, itemsOf, misjudged, withValueFromItem, type Parameter } from './badInput';
 import { badValues, label } from './badValues';
+import { operationOf } from '../../nodes/PublicEvents/resources';
 import { credentialFor, mark, runPublicEvents, since } from './publicEvents';
 
 /** The counts of docs/reliability.md, one part per suite, merged into one summary. */
@@ -127,11 +128,17 @@ export async function matrixCase(
 	const values = badValues(parameter);
 	const run = withValueFromItem(baseParameters(parameter.resource, parameter.operation), parameter);
 	const before = await mark(sb);
-	const { items, error } = await runPublicEvents(store, run, {
-		inputItems: itemsOf(values),
-		onError: 'continueRegularOutput',
-	});
-	const wrong = error ? [`the run failed: ${error.message}`] : misjudged(items, values, field);
+	// An operation over all input items at once reads its parameters from the first: a run each.
+	const once = operationOf(parameter.resource, parameter.operation)?.once === true;
+	const runs = once ? values.map((value) => [value]) : [values];
+	const wrong: string[] = [];
+	for (const batch of runs) {
+		const { items, error } = await runPublicEvents(store, run, {
+			inputItems: itemsOf(batch),
+			onError: 'continueRegularOutput',
+		});
+		wrong.push(...(error ? [`the run failed: ${error.message}`] : misjudged(items, batch, field)));
+	}
 	if (alsoStopping) {
 		const stopped = (await runPublicEvents(store, run, { inputItems: itemsOf(values.slice(0, 1)) }))
 			.error;

@@ -6,6 +6,7 @@
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
+import { operationOf } from '../../nodes/PublicEvents/resources';
 import { iriCollections } from '../../nodes/shared/inputs';
 import type { CredentialStore } from '../engine';
 import type { SandboxClient } from '../sandbox/client';
@@ -104,6 +105,10 @@ export async function wireCase(
 	const bad = [...INJECTIONS, ...hostile(seed, 24)];
 	const values = [MARKER, ...forms, ...bad];
 	const run = withValueFromItem(baseParameters(parameter.resource, parameter.operation), parameter);
+	// An operation whose one run reads several lists: each value alone.
+	const probe = await runAlone(sb, store, parameter, MARKER);
+	if (operationOf(parameter.resource, parameter.operation)?.once || (probe?.length ?? 0) > 1)
+		return await eachAlone(sb, store, parameter, { values, forms, bad: bad.length });
 	const before = await mark(sb);
 	const { items, error } = await runPublicEvents(store, run, {
 		inputItems: itemsOf(values),
@@ -143,4 +148,81 @@ export async function wireCase(
 	});
 	const where = inPath ? 'path' : key !== undefined ? 'query' : 'elsewhere';
 	return { ...counts, where, wrong, sentBad };
+}
+
+/** One value's run: its requests (no token request), or the error item naming the field. */
+async function runAlone(
+	sb: SandboxClient,
+	store: CredentialStore,
+	parameter: Parameter,
+	value: unknown,
+): Promise<LogEntry[] | undefined> {
+	const run = withValueFromItem(baseParameters(parameter.resource, parameter.operation), parameter);
+	const before = await mark(sb);
+	const { items } = await runPublicEvents(store, run, {
+		inputItems: itemsOf([value]),
+		onError: 'continueRegularOutput',
+	});
+	const requests = (await since(sb, before)).filter((entry) => entry.route !== '/token');
+	const rejected =
+		items.length === 1 && String(items[0].json.error ?? '').startsWith(`${parameter.field}: `);
+	return rejected && requests.length === 0 ? undefined : requests;
+}
+
+/**
+ * An operation that reads several lists for one value (the ledger, a sales summary): each value
+ * runs alone. The marker shows which requests carry the ID (their path or query holds it); any
+ * value that goes out must send those with its plain number in the marker's place (a real record
+ * leads to more reads), every path of words and numbers only; a value that is no ID is refused
+ * before any request.
+ */
+async function eachAlone(
+	sb: SandboxClient,
+	store: CredentialStore,
+	parameter: Parameter,
+	{ values, forms, bad }: { values: unknown[]; forms: unknown[]; bad: number },
+): Promise<WireOutcome> {
+	const text = (e: LogEntry) => `${e.method} ${e.path}${e.query}`;
+	// Times in queries move between runs: a request is its method, path and the ID's query value.
+	const carrying = (log: LogEntry[], id: string) =>
+		log
+			.filter(
+				(e) =>
+					e.path.split('/').includes(id) ||
+					new URLSearchParams(e.query).toString().split(/[=&,]/).includes(id),
+			)
+			.map((e) => `${e.method} ${e.path}`)
+			.sort();
+	const marked = await runAlone(sb, store, parameter, MARKER);
+	if (!marked)
+		return { extra: 0, where: 'elsewhere', wrong: ['the marker was refused'], bad, sentBad: 0 };
+	const inPath = marked.some((e) => e.path.includes(MARKER));
+	const wanted = carrying(marked, MARKER);
+	const wrong: string[] = [];
+	let sentBad = 0;
+	for (const [k, value] of values.slice(1).entries()) {
+		const sent = await runAlone(sb, store, parameter, value);
+		if (!sent) {
+			if (k < forms.length) wrong.push(`${label(value)} was refused`);
+			continue;
+		}
+		if (k >= forms.length) sentBad++;
+		const id = reduced(value);
+		const expected = wanted.map((t) => t.split(MARKER).join(id));
+		const carried = carrying(sent, id);
+		// The marker's requests with this ID (a real record leads to more reads, of its holds or its
+		// places), and no path with anything but words and numbers in its segments.
+		const fine =
+			/^[1-9]\d*$/.test(id) &&
+			expected.every((request) => carried.includes(request)) &&
+			sent.every((e) => /^(\/[a-z-]+(\/\d+)?)+$/.test(e.path));
+		if (!fine) wrong.push(`${label(value)} -> ${sent.map(text).join(' | ')}`);
+	}
+	return {
+		extra: 0,
+		where: inPath ? 'path' : wanted.length > 0 ? 'query' : 'elsewhere',
+		wrong,
+		bad,
+		sentBad,
+	};
 }

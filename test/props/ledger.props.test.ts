@@ -283,6 +283,6 @@ type Scenario = {
 	steps: Step[];
 };
 
-it('after the final reconcile, the table equals the API ledger row by row and in totals', async () => {
+it('after the last reconcile the table is the API ledger, row by row and in total', async () => {
 	await checkProperty('ledger at the destination', scenario, runCase, 6);
 }, 600_000);

@@ -220,7 +220,7 @@ export function apiRefundRows(order: IDataObject, at: string | null = null): Led
 		];
 	}
 	return tickets
-		.filter((ticket) => isRefunded(ticket))
+		.filter((ticket) => whole || isRefunded(ticket))
 		.map((ticket) => {
 			const ticketId = changeId(ticket.ticketId ?? ticket.id);
 			const price = priceOf(ticket);

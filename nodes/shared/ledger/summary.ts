@@ -7,7 +7,8 @@ import { isRefunded, ticketsOf, type Channel, type LedgerRow } from './rows';
  * An event's sales in numbers: places sold, refunded, held and free, per price category and per
  * channel; gross, refunds and net per currency. The money and the channels' ticket counts are sums
  * of the ledger rows (so they equal a table of those rows); the price categories come from the
- * same records' tickets, the holds from the event's live orders, the free places from its hall plan.
+ * same records' tickets, the holds from the event's live orders, the free places from its hall
+ * plan.
  */
 export interface SummaryInput {
 	eventPointId: string;

@@ -206,7 +206,7 @@ describe('the Public Events node description', () => {
 	});
 });
 
-describe('Output: Rows for a Table', () => {
+describe('Output: Ledger Rows', () => {
 	const outputOf = (list: INodeProperties[]) =>
 		(list.find((p) => p.name === 'options')?.options as INodeProperties[] | undefined)?.find(
 			(o) => o.name === 'output',
@@ -229,7 +229,7 @@ describe('Output: Rows for a Table', () => {
 		]);
 		expect((output.options as INodePropertyOptions[]).map((o) => [o.name, o.value])).toEqual([
 			['Full Records', 'records'],
-			['Rows for a Table', 'rows'],
+			['Ledger Rows', 'rows'],
 		]);
 	});
 
@@ -298,7 +298,7 @@ describe("builderHint (read by n8n's AI workflow builder)", () => {
 			expect(action).toMatch(/Order > Create holds.*Order > Change Status to Paid/);
 			expect(action).toContain('Barcode > Export for Event gives an organiser');
 			for (const text of [action, poll])
-				expect(text).toMatch(/Rows for a Table.*Data Table or Google Sheets by orderId/);
+				expect(text).toMatch(/Ledger Rows.*Data Table or Google Sheets by key/);
 			expect(poll).toContain('Prefer Public Events Trigger');
 			expect(push).toContain('use Public Events Poll Trigger when push is not enabled');
 		},

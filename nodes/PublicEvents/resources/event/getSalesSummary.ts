@@ -48,7 +48,6 @@ export const properties: INodeProperties[] = [
 		name: 'startsFrom',
 		type: 'dateTime',
 		default: '',
-		required: true,
 		displayOptions: { show: { summaryScope: ['range'] } },
 		description: 'Events starting on or after this day',
 	},
@@ -57,7 +56,6 @@ export const properties: INodeProperties[] = [
 		name: 'startsUntil',
 		type: 'dateTime',
 		default: '',
-		required: true,
 		displayOptions: { show: { summaryScope: ['range'] } },
 		description: 'Events starting on or before this day',
 	},
@@ -129,6 +127,8 @@ async function holdsOf(
 export async function execute(this: IExecuteFunctions, i: number) {
 	const settings = listSettings.call(this, i);
 	const inputs = new Inputs(this.getNode(), i);
+	const free = settings.options.freePlaces === undefined ? true : settings.options.freePlaces;
+	const counted = inputs.flag(free, 'Count Free Places');
 	const events = await eventsOf(this, i, inputs, settings);
 	const ids = [...new Set(events.map((e) => changeId(e.id)).filter((id) => id !== null))];
 	if (ids.length === 0) return [];
@@ -142,8 +142,6 @@ export async function execute(this: IExecuteFunctions, i: number) {
 			(Array.isArray(r.tickets) ? r.tickets : []).map((t) => String(changeId(t))),
 		),
 	);
-	const free = settings.options.freePlaces === undefined ? true : settings.options.freePlaces;
-	const counted = inputs.flag(free, 'Count Free Places');
 	const summaries: IDataObject[] = [];
 	for (const id of ids) {
 		const ofEvent = (json: IDataObject) => changeId(json.eventPoint ?? json.eventPointId) === id;

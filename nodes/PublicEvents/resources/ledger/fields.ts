@@ -65,7 +65,7 @@ export const ledgerOptions = [refundLookBackOption, pagesInFlightOption];
 
 const CHANNELS: Channel[] = ['api', 'widget'];
 
-/** Channels, events and the refund look-back of item `i`, checked; `from`/`to` set by the caller. */
+/** Channels, events and refund look-back of item `i`, checked; `from`/`to` are the caller's. */
 export function scopeOf(
 	this: IExecuteFunctions,
 	i: number,
@@ -85,6 +85,7 @@ export function scopeOf(
 	const days = inputs.number(options.refundLookBackDays ?? 30, refundLookBackOption.displayName, {
 		min: 0,
 		max: 3660,
+		whole: true,
 	});
 	return {
 		channels: channels as Channel[],

@@ -83,6 +83,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	const days = inputs.number(this.getNodeParameter('lookBackDays', 0, 7), 'Look Back (Days)', {
 		min: 1,
 		max: 3660,
+		whole: true,
 	});
 	const output = this.getNodeParameter('reconcileOutput', 0, 'rowsToWrite');
 	if (output !== 'rowsToWrite' && output !== 'extraCopies')

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { expectOutputSchema } from '../../../../../harness/engine/outputSchema';
 import { byId, publicEventsSuite } from '../../../../../harness/nodes/publicEvents';
 import { apiLedger } from '../../../../../harness/sandbox/ledger';
 import { paidApiOrder } from '../../../../../harness/sandbox/push';
@@ -51,6 +52,7 @@ describe('Event > Get Sales Summary', () => {
 
 	it('equals the sums of the ledger rows; categories add up; holds and free places', async () => {
 		const [summary] = await run('getSalesSummary', { eventId: byId(event) });
+		expectOutputSchema('event', 'getSalesSummary', [summary]);
 		const rows = await run('getRows', {
 			period: 'last7Days',
 			eventScope: 'one',

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { expectOutputSchema } from '../../../../../harness/engine/outputSchema';
 import { publicEventsSuite } from '../../../../../harness/nodes/publicEvents';
 import { apiLedger, ledgerMismatches } from '../../../../../harness/sandbox/ledger';
 import { paidApiOrder } from '../../../../../harness/sandbox/push';
@@ -47,9 +48,10 @@ describe('Sales Ledger > Get Rows', () => {
 		const got = await rows();
 		expect(ledgerMismatches(got, apiLedger(suite.sb()))).toEqual([]);
 		expect(got.filter((r) => r.type === 'refund')).toHaveLength(6);
+		expectOutputSchema('ledger', 'getRows', got);
 	});
 
-	it('the same with totals as plain numbers and widget orders listed among each event`s', async () => {
+	it('the same with plain-number totals and widget orders in each event`s list', async () => {
 		await suite.sb().setQuirks('plain-totals,widget-in-event-lists,shared-order-numbers');
 		const got = await rows();
 		expect(ledgerMismatches(got, apiLedger(suite.sb()))).toEqual([]);

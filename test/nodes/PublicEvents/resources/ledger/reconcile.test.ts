@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { expectOutputSchema } from '../../../../../harness/engine/outputSchema';
 import { mark, publicEventsSuite, since } from '../../../../../harness/nodes/publicEvents';
 import { apiLedger, ledgerMismatches } from '../../../../../harness/sandbox/ledger';
 import { paidApiOrder } from '../../../../../harness/sandbox/push';
@@ -39,11 +40,12 @@ describe('Sales Ledger > Reconcile Table', () => {
 
 	it('an empty table gets the whole ledger; the table it makes gets nothing', async () => {
 		table = await reconcile([]);
+		expectOutputSchema('ledger', 'reconcile', table);
 		expect(ledgerMismatches(table, apiLedger(suite.sb()))).toEqual([]);
 		expect(await reconcile(table)).toEqual([]);
 	});
 
-	it('rewrites a row that differs, adds one that is missing, keeps what the API does not state', async () => {
+	it('rewrites what differs, adds what is missing, keeps what the API leaves unsaid', async () => {
 		const [first, second, ...rest] = table;
 		const changed = { ...first, amount: 1, id: 7 };
 		const unnamed = { ...second, eventName: 'Renamed by hand' };
@@ -52,7 +54,7 @@ describe('Sales Ledger > Reconcile Table', () => {
 		expect(written.find((r) => r.key === first.key)).toMatchObject({ amount: first.amount });
 	});
 
-	it('a row the read does not bring back is left as it is; a failing read writes nothing', async () => {
+	it('a row the read does not bring back stays; a failing read writes nothing', async () => {
 		const foreign = { ...table[0], key: 'refund:widget:999999', amount: -5 };
 		expect(await reconcile([...table, foreign])).toEqual([]);
 		const sb = suite.sb();
