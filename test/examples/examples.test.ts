@@ -12,6 +12,7 @@ import {
 
 import { PublicEvents } from '../../nodes/PublicEvents/PublicEvents.node';
 import { operationOf } from '../../nodes/PublicEvents/resources';
+import { LEDGER_COLUMNS } from '../../nodes/shared/ledger/rows';
 import { PublicEventsPollTrigger } from '../../harness/nodes/pollTrigger';
 import { PublicEventsTrigger } from '../../nodes/PublicEventsTrigger/PublicEventsTrigger.node';
 import { checkProperty } from '../../harness/props/property';
@@ -725,7 +726,8 @@ describe('example workflows', () => {
 
 	it(
 		'CRM: each sale is read in full (Fetch Full Order); only a read order reaches Send to ' +
-			'CRM, which writes one deal per order ID (PUT to an address ending in it), the demo ' +
+			'CRM, which writes one deal per sale (PUT to an address ending in its channel and order ' +
+			'ID: a widget and an API order of one number are two deals), the demo ' +
 			'pointing it at the stand-in CRM; an order not read stops the run with the reason',
 		() => {
 			const crm = examples.find(([file]) => file === 'push-sale-to-crm.json')![1];
@@ -745,8 +747,11 @@ describe('example workflows', () => {
 			const send = byName.get('Send to CRM')!;
 			expect(send.parameters).toMatchObject({
 				method: 'PUT',
-				url: '=https://crm.example.com/api/deals/{{ $json.orderId }}',
+				url: '=https://crm.example.com/api/deals/{{ $json.channel }}-{{ $json.orderId }}',
 			});
+			expect(String(send.parameters.jsonBody)).toContain(
+				"externalId: $json.channel + '-' + $json.orderId",
+			);
 			expect(byName.get('Order Not Read')!.parameters.errorMessage).toContain(
 				'{{ $json.orderUnavailable }}',
 			);
@@ -754,15 +759,16 @@ describe('example workflows', () => {
 			const wired = wireCrm(sandbox, [crm as unknown as DemoExample]);
 			expect(wired.url).toBe('http://127.0.0.1:4010/__sandbox/crm/deals');
 			expect(wired.examples[0].nodes.find((n) => n.name === send.name)!.parameters!.url).toBe(
-				'=http://127.0.0.1:4010/__sandbox/crm/deals/{{ $json.orderId }}',
+				'=http://127.0.0.1:4010/__sandbox/crm/deals/{{ $json.channel }}-{{ $json.orderId }}',
 			);
 		},
 	);
 
 	it(
-		'Data Table examples: every row node picks the table by ID (Save to Table from the list, ' +
-			'empty until the user picks; the others from Save to Table), upserts key on orderId, and ' +
-			'the reconcile compares the rows the triggers write with the table and upserts the rest',
+		'Data Table examples: every row node names the table Public Events ledger, which the ' +
+			'reconcile makes when missing with the ledger columns; writes upsert on key; the ' +
+			'reconcile feeds the whole table to Reconcile Table and upserts its rows, and deletes ' +
+			'the extra copies by their row ID',
 		() => {
 			const tables = examples.filter(([, e]) =>
 				e.nodes.some((n) => n.type === 'n8n-nodes-base.dataTable'),
@@ -771,7 +777,7 @@ describe('example workflows', () => {
 				'sales-push-and-poll-to-data-table.json',
 				'sales-to-data-table.json',
 			]);
-			const picked = "={{ $('Save to Table').params.dataTableId.value }}";
+			const table = { __rl: true, mode: 'name', value: 'Public Events ledger' };
 			for (const [file, example] of tables) {
 				const byName = new Map(example.nodes.map((n) => [n.name, n]));
 				const next = (from: string, output = 0) =>
@@ -782,98 +788,72 @@ describe('example workflows', () => {
 				expect([file, rowNodes.map((n) => [n.name, n.parameters.dataTableId])]).toEqual([
 					file,
 					[
-						['Read Table', { __rl: true, mode: 'id', value: picked }],
-						['Save Reconciled Rows', { __rl: true, mode: 'id', value: picked }],
-						['Delete Duplicate Rows', { __rl: true, mode: 'id', value: picked }],
-						['Save to Table', { __rl: true, mode: 'list', value: '' }],
+						['Read Ledger Table', table],
+						['Save Reconciled Rows', table],
+						['Delete Extra Copies', table],
+						['Save to Table', table],
 					],
 				]);
+				expect(byName.get('Create Ledger Table')!.parameters).toEqual({
+					resource: 'table',
+					operation: 'create',
+					tableName: 'Public Events ledger',
+					columns: { column: LEDGER_COLUMNS.map(({ name, type }) => ({ name, type })) },
+					options: { createIfNotExists: true },
+				});
 				for (const name of ['Save to Table', 'Save Reconciled Rows'])
 					expect([file, byName.get(name)!.parameters]).toEqual([
 						file,
 						expect.objectContaining({
 							operation: 'upsert',
 							filters: {
-								conditions: [
-									{ keyName: 'orderId', condition: 'eq', keyValue: '={{ $json.orderId }}' },
-								],
+								conditions: [{ keyName: 'key', condition: 'eq', keyValue: '={{ $json.key }}' }],
 							},
 							columns: expect.objectContaining({ mappingMode: 'autoMapInputData' }),
 						}),
 					]);
-				// The reconcile: the last days from the API as rows, a refund merged over its sale, the
-				// table's rows of those days, compared by orderId without the table's own columns.
-				expect([next('Every Hour'), next('Reconcile Now')]).toEqual([
-					['Look Back:0'],
-					['Look Back:0'],
+				expect([next('Every Hour'), next('Reconcile Now'), next('Create Ledger Table')]).toEqual([
+					['Create Ledger Table:0'],
+					['Create Ledger Table:0'],
+					['Read Ledger Table:0'],
 				]);
-				expect(next('Look Back').sort()).toEqual(['API Refunds:0', 'API Sales:0', 'Read Table:0']);
-				for (const name of ['API Sales', 'API Refunds'])
-					expect(byName.get(name)!.parameters).toMatchObject({
-						resource: 'widget',
-						returnAll: true,
-						filters: { after: '={{ $json.since }}' },
-						options: { output: 'rows' },
-					});
-				expect([next('API Sales'), next('API Refunds')]).toEqual([
-					['Rows as Written:0'],
-					['Rows as Written:1'],
-				]);
-				expect(byName.get('Rows as Written')!.parameters).toMatchObject({
-					combineBy: 'combineByFields',
-					fieldsToMatchString: 'orderId',
-					joinMode: 'keepEverything',
+				// The whole table, an empty one too (Always Output Data): a first run fills it.
+				expect(byName.get('Read Ledger Table')).toMatchObject({
+					alwaysOutputData: true,
+					parameters: { operation: 'get', returnAll: true },
 				});
-				expect([next('Rows as Written'), next('Read Table')]).toEqual([
-					['Compare with Table:0', 'Duplicate Rows:1'],
-					['Compare with Table:1'],
-				]);
-				expect(byName.get('Compare with Table')!.parameters).toMatchObject({
-					resolve: 'preferInput1',
-					fuzzyCompare: true,
-					options: { skipFields: 'id, createdAt, updatedAt' },
+				expect(next('Read Ledger Table').sort()).toEqual(['Find Extra Copies:0', 'Reconcile:0']);
+				expect(byName.get('Reconcile')!.parameters).toMatchObject({
+					resource: 'ledger',
+					operation: 'reconcile',
+					lookBackDays: 7,
 				});
-				expect([0, 1, 2, 3].map((o) => next('Compare with Table', o))).toEqual([
-					['Missing or Different:0'],
-					['Compared:1'],
-					['Missing or Different:1'],
-					['Duplicate Rows:0', 'Compared:2'],
-				]);
-				// A second row of an order the API has: its row id goes to Delete Duplicate Rows.
-				expect(byName.get('Duplicate Rows')!.parameters).toMatchObject({
-					fieldsToMatchString: 'orderId',
-					joinMode: 'keepMatches',
-					outputDataFrom: 'input1',
+				expect(byName.get('Find Extra Copies')!.parameters).toMatchObject({
+					resource: 'ledger',
+					operation: 'reconcile',
+					reconcileOutput: 'extraCopies',
 				});
-				expect([next('Duplicate Rows'), next('Delete Duplicate Rows')]).toEqual([
-					['Delete Duplicate Rows:0'],
-					['Compared:3'],
+				expect([next('Reconcile'), next('Find Extra Copies')]).toEqual([
+					['Save Reconciled Rows:0'],
+					['Delete Extra Copies:0'],
 				]);
-				expect(byName.get('Delete Duplicate Rows')!.parameters.filters).toEqual({
+				expect(byName.get('Delete Extra Copies')!.parameters.filters).toEqual({
 					conditions: [{ keyName: 'id', condition: 'eq', keyValue: '={{ $json.id }}' }],
 				});
-				expect([
-					next('Missing or Different'),
-					next('Save Reconciled Rows'),
-					next('Compared'),
-				]).toEqual([['Save Reconciled Rows:0'], ['Compared:0'], ['Report:0']]);
-				const report = byName.get('Report')!;
-				expect([
-					report.executeOnce,
-					(
-						report.parameters.assignments as { assignments: Array<{ name: string }> }
-					).assignments.map((a) => a.name),
-				]).toEqual([
-					true,
-					['missing', 'different', 'upserted', 'duplicates', 'onlyInTable', 'same', 'since'],
-				]);
+				// Every channel, as ledger rows.
+				expect(byName.get('New Sales and Refunds')!.parameters).toEqual({
+					pollTimes: { item: [{ mode: 'everyMinute' }] },
+					source: 'salesAndRefunds',
+					options: { output: 'rows' },
+				});
+				expect(next('New Sales and Refunds')).toEqual(['Save to Table:0']);
 			}
 		},
 	);
 
 	it(
-		'push and poll: both triggers give Rows for a Table into one Save to Table; pushed rows go ' +
-			'through Widget Rows Only (widget sales and refunds whose record was read)',
+		'push and poll: both triggers give ledger rows into one Save to Table; pushed rows go ' +
+			'through Rows Read from the API (rows whose record was read)',
 		() => {
 			const both = examples.find(([file]) => file === 'sales-push-and-poll-to-data-table.json')![1];
 			const byName = new Map(both.nodes.map((n) => [n.name, n]));
@@ -884,25 +864,16 @@ describe('example workflows', () => {
 				fetchFullOrder: true,
 				options: { output: 'rows' },
 			});
-			expect(byName.get('New Sales and Refunds')!.parameters).toMatchObject({
-				source: 'salesAndRefunds',
-				include: ['widgetSales', 'widgetRefunds'],
-				options: { output: 'rows' },
-			});
-			expect([
-				next('Sale or Refund Pushed'),
-				next('Widget Rows Only'),
-				next('New Sales and Refunds'),
-			]).toEqual([['Widget Rows Only'], ['Save to Table'], ['Save to Table']]);
+			expect([next('Sale or Refund Pushed'), next('Rows Read from the API')]).toEqual([
+				['Rows Read from the API'],
+				['Save to Table'],
+			]);
 			const conditions = (
-				byName.get('Widget Rows Only')!.parameters.conditions as {
+				byName.get('Rows Read from the API')!.parameters.conditions as {
 					conditions: Array<{ leftValue: string; operator: { operation: string } }>;
 				}
 			).conditions.map((c) => [c.leftValue, c.operator.operation]);
-			expect(conditions).toEqual([
-				['={{ $json.source }}', 'startsWith'],
-				['={{ $json.orderUnavailable }}', 'notExists'],
-			]);
+			expect(conditions).toEqual([['={{ $json.orderUnavailable }}', 'notExists']]);
 		},
 	);
 

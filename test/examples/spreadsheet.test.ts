@@ -22,15 +22,17 @@ const codeOf = (file: string) =>
 	String(read(file).nodes.find((n) => n.name === 'Sheet With Dates')!.parameters.jsCode);
 const code = codeOf('sales-and-refunds-to-spreadsheet.json');
 const COLUMNS = [
+	'at',
 	'type',
+	'channel',
 	'orderId',
 	'eventPointId',
 	'eventName',
-	'at',
 	'email',
 	'tickets',
 	'amount',
 	'currency',
+	'key',
 ];
 
 type Part = { data: string; mimeType: string; fileName: string };
@@ -81,6 +83,8 @@ const instant = fc
 	.map((d) => d.toISOString());
 const row = fc.record({
 	type: fc.constantFrom('sale', 'refund'),
+	channel: fc.constantFrom('api', 'widget'),
+	key: fc.integer({ min: 1, max: 9_999_999 }).map((n) => `sale:api:${n}`),
 	orderId: fc.integer({ min: 1, max: 9_999_999 }).map(String),
 	eventPointId: fc.integer({ min: 1, max: 99_999 }).map(String),
 	eventName: fc.option(text, { nil: null }),
