@@ -247,8 +247,9 @@ function printReady({
 							? 'the sandbox pushes each sale to it, and it polls every minute as a safety net. '
 							: 'it polls the sandbox every minute. ') +
 						`Make a sale (the curl line below), then Overview > Data tables > "Public ` +
-						`Events sales" shows its row${tableSync.pushed ? '' : ' within a minute'}; ` +
-						`its Reconcile Now heals the table after an outage.`,
+						`Events ledger" shows its row${tableSync.pushed ? '' : ' within a minute'}, ` +
+						`beside the last 7 days' sales and refunds of every channel; its Reconcile Now ` +
+						`heals the table after an outage.`,
 				]
 			: []),
 		...(shop

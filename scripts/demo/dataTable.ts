@@ -2,9 +2,10 @@
  * The Data Table examples in the demo (n8n 2.x): the "Set Up Table" branch of one is run once, as a
  * user runs it from the editor, so the table exists; the table is then picked in every Data Table
  * example's Save to Table as the editor's list picks it (by ID: renaming the table breaks
- * nothing), and the push-and-poll example is published, so a sale the sandbox pushes shows up as a
- * row at once, and the poll brings any push that never came. n8n 1.x has no Data Table node of
- * that version: there the examples are left out.
+ * nothing), "Reconcile Now" fills it with the last 7 days of every channel, and the push-and-poll
+ * example is published, so a sale the sandbox pushes shows up as rows at once, and the poll brings
+ * any push that never came. n8n 1.x has no Data Table node of that version: there the examples are
+ * left out.
  */
 import type { Sandbox } from '../../sandbox';
 import type { N8nServer } from '../n8n/instance';
@@ -12,7 +13,8 @@ import type { Example } from './setup';
 
 const DATA_TABLE = 'n8n-nodes-base.dataTable';
 const SET_UP = 'Set Up Table';
-export const TABLE_NAME = 'Public Events sales';
+const FILL = 'Reconcile Now';
+export const TABLE_NAME = 'Public Events ledger';
 /** The node where a user picks the table; the other Data Table nodes take it from there. */
 export const PICKED_IN = 'Save to Table';
 
@@ -123,7 +125,7 @@ export async function pickTable(
 
 /**
  * Makes the table with the first example's "Set Up Table" branch, picks it in every Data Table
- * example, and publishes the one that pushes and polls (else the first), its Production URL
+ * example, fills it with the first one's "Reconcile Now", and publishes the one that pushes and polls (else the first), its Production URL
  * subscribed to the sandbox's sales and refunds, signed with `secret`. Returns the published
  * example's name and whether sales are pushed to it.
  */
@@ -140,6 +142,7 @@ export async function startTableSync(
 	await runFrom(server, cookie, setUp, SET_UP);
 	for (const example of tables.filter((e) => e.nodes.some((n) => n.name === PICKED_IN)))
 		await pickTable(server, cookie, example.id);
+	await runFrom(server, cookie, setUp, FILL, 120_000);
 	const published = tables.find(pushes) ?? setUp;
 	await server.activateWorkflow(cookie, published.id);
 	const trigger = published.nodes.find((n) => n.type.endsWith('.publicEventsTrigger'));

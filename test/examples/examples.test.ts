@@ -765,10 +765,10 @@ describe('example workflows', () => {
 	);
 
 	it(
-		'Data Table examples: every row node names the table Public Events ledger, which the ' +
-			'reconcile makes when missing with the ledger columns; writes upsert on key; the ' +
-			'reconcile feeds the whole table to Reconcile Table and upserts its rows, and deletes ' +
-			'the extra copies by their row ID',
+		'Data Table examples: Set Up Table makes Public Events ledger with the ledger columns; the ' +
+			'table is picked in Save to Table (by ID: a rename breaks nothing) and every other row ' +
+			'node takes it from there; writes upsert on key; the reconcile feeds the whole table to ' +
+			'Reconcile Table, upserts its rows and deletes the extra copies by their row ID',
 		() => {
 			const tables = examples.filter(([, e]) =>
 				e.nodes.some((n) => n.type === 'n8n-nodes-base.dataTable'),
@@ -777,7 +777,11 @@ describe('example workflows', () => {
 				'sales-push-and-poll-to-data-table.json',
 				'sales-to-data-table.json',
 			]);
-			const table = { __rl: true, mode: 'name', value: 'Public Events ledger' };
+			const table = {
+				__rl: true,
+				mode: 'id',
+				value: "={{ $('Save to Table').params.dataTableId.value }}",
+			};
 			for (const [file, example] of tables) {
 				const byName = new Map(example.nodes.map((n) => [n.name, n]));
 				const next = (from: string, output = 0) =>
@@ -791,9 +795,10 @@ describe('example workflows', () => {
 						['Read Ledger Table', table],
 						['Save Reconciled Rows', table],
 						['Delete Extra Copies', table],
-						['Save to Table', table],
+						['Save to Table', { __rl: true, mode: 'list', value: '' }],
 					],
 				]);
+				expect(next('Set Up Table')).toEqual(['Create Ledger Table:0']);
 				expect(byName.get('Create Ledger Table')!.parameters).toEqual({
 					resource: 'table',
 					operation: 'create',
@@ -812,9 +817,8 @@ describe('example workflows', () => {
 							columns: expect.objectContaining({ mappingMode: 'autoMapInputData' }),
 						}),
 					]);
-				expect([next('Every Hour'), next('Reconcile Now'), next('Create Ledger Table')]).toEqual([
-					['Create Ledger Table:0'],
-					['Create Ledger Table:0'],
+				expect([next('Every Hour'), next('Reconcile Now')]).toEqual([
+					['Read Ledger Table:0'],
 					['Read Ledger Table:0'],
 				]);
 				// The whole table, an empty one too (Always Output Data): a first run fills it.
