@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { manualTrigger } from '../bench/workflows';
+import type { SandboxClient } from '../sandbox/client';
 
 type Ref = { id: string; name: string };
 type Node = { name: string; type: string; typeVersion: number; parameters: object } & object;
@@ -149,4 +150,64 @@ export function graphsWorkflow(
 		'Branch B': { main: [link(HOLD_TWO_BRANCHES)] },
 		Places: { main: [link(CREATE_ONCE)] },
 	});
+}
+
+/** The partner's orders on `eventId`, as the sandbox holds them. */
+export function partnerOrders(sandbox: SandboxClient, eventId: number) {
+	const partner = sandbox.app.store.companies.find((c) => c.slug === 'partner')!.id;
+	return [...sandbox.app.store.orders.values()].filter(
+		(o) => o.eventPointId === eventId && o.companyId === partner,
+	);
+}
+
+/** Ends the partner's holds on `eventId` a case left. */
+export async function releaseHolds(sandbox: SandboxClient, eventId: number) {
+	for (const o of partnerOrders(sandbox, eventId).filter((o) => o.status === 'reserved_to_time'))
+		await sandbox.send('PUT', `/orders/${o.id}/status`, { toStatus: 'expired' });
+}
+
+/**
+ * The Retry On Fail run (`run` as `n8n execute` printed it, the requests since `seq`): item 1 held
+ * once, and the last try's error names its order as still held.
+ */
+export function expectRetriedOnce(run: any, sandbox: SandboxClient, seq: number, eventId: number) {
+	expect(run.status).toBe('error');
+	const posts = sandbox.app.log.since(seq).filter((e) => e.route === '/orders');
+	expect(posts.map((e) => `${e.method} ${e.status}`)).toEqual(['POST 201']);
+	const made = partnerOrders(sandbox, eventId);
+	expect(made.map((o) => o.status)).toEqual(['reserved_to_time']);
+	const { message } = run.data.resultData.runData[HOLD_RETRIED].at(-1).error;
+	expect(message).toMatch(
+		new RegExp(
+			`Item 2 of 2 stopped the run.*order ${made[0].id} \\(item 1, places \\d+\\) is still held`,
+		),
+	);
+	expect(message).not.toMatch(/next try/);
+}
+
+/**
+ * The graphs' run, every write answer lost: each run of a node sent its write once and names its
+ * own order (run n the n-th order made), never another run's.
+ */
+export function expectEachRunItsOwn(
+	run: any,
+	sandbox: SandboxClient,
+	seq: number,
+	events: { loop: number; branches: number; once: number },
+) {
+	const posts = sandbox.app.log.since(seq).filter((e) => e.route === '/orders');
+	expect(posts.map((e) => e.method)).toEqual(['POST', 'POST', 'POST', 'POST', 'POST']);
+	for (const [node, eventId, runs] of [
+		[HOLD_IN_LOOP, events.loop, 2],
+		[HOLD_TWO_BRANCHES, events.branches, 2],
+		[CREATE_ONCE, events.once, 1],
+	] as const) {
+		const made = partnerOrders(sandbox, eventId).map((o) => String(o.id));
+		const said: string[] = run.data.resultData.runData[node].map((task: any) =>
+			JSON.stringify(task.data.main[0]),
+		);
+		expect([node, made.length, said.length]).toEqual([node, runs, runs]);
+		for (const [n, text] of said.entries())
+			expect([node, n, made.filter((id) => text.includes(id))]).toEqual([node, n, [made[n]]]);
+	}
 }

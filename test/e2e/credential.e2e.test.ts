@@ -4,6 +4,9 @@
  * browser: the right set-ups pass, each mistake fails saying which field is wrong (before any
  * request when the fields show it), and no key, token or secret shows in an answer or in anything
  * n8n printed. (journeys.e2e.test.ts drives the same dialog in a browser on the default version.)
+ * A credential edited as the dialog saves it (the hidden token kept) is then used as saved: the
+ * next run acts with the new key. The same n8n runs the write node in graphs with `n8n execute`
+ * (harness/n8n/writeGraphs.ts): Retry On Fail, Loop Over Items, two branches, Execute Once.
  */
 import {
 	apiCredential,
@@ -15,11 +18,48 @@ import { n8nWithSandbox } from '../../harness/n8n/withSandbox';
 import { SandboxClient } from '../../harness/sandbox/client';
 import { expectNoSecrets, secretsOf } from '../../harness/secrets';
 import { OWNER } from '../../harness/n8n/owner';
+import {
+	expectEachRunItsOwn,
+	expectRetriedOnce,
+	graphsWorkflow,
+	GRAPHS_WORKFLOW_ID,
+	releaseHolds,
+	retryWorkflow,
+	RETRY_WORKFLOW_ID,
+} from '../../harness/n8n/writeGraphs';
+import { manualTrigger } from '../../harness/bench/workflows';
+import { issuedFor } from '../../nodes/shared/transport';
+import type { TokenEvent } from '../../sandbox/auth';
 
 const WRONG_KEY = 'pe_wrong_key_for_the_credential_test_7d1c';
 const SECRET = 'whsec_e2e_credential_test_5b8e2a91';
 
 type Credential = { id: string; name: string; type: string; data: Record<string, string> };
+
+/** The credential a user edits (partner key -> organiser key), and the workflow that reads with it. */
+const EDITED = { id: 'PeE2eCredKeyEdit', name: 'Public Events edited' };
+const WRITES = { id: 'PeE2eCredWrites1', name: 'Public Events writes' };
+const READ_WORKFLOW = 'PeE2eWfKeyEdited';
+
+const readWorkflow = () => ({
+	id: READ_WORKFLOW,
+	name: 'e2e: one event, with the edited credential',
+	active: false,
+	settings: { executionOrder: 'v1' },
+	nodes: [
+		{ id: 'start', position: [0, 0], ...manualTrigger },
+		{
+			id: 'read',
+			name: 'Read',
+			type: 'n8n-nodes-public-events.publicEvents',
+			typeVersion: 1,
+			position: [240, 0],
+			parameters: { resource: 'event', operation: 'getMany', limit: 1 },
+			credentials: { publicEventsApi: EDITED },
+		},
+	],
+	connections: { Start: { main: [[{ node: 'Read', type: 'main', index: 0 }]] } },
+});
 
 describe('real n8n: the credential tests', () => {
 	let sandbox: SandboxClient;
@@ -30,6 +70,8 @@ describe('real n8n: the credential tests', () => {
 	let cookie: string;
 	const answers: unknown[] = [];
 	const credentials: Record<string, Credential> = {};
+	/** Events of the write graphs, each its own: Retry On Fail, the loop, the branches, Execute Once. */
+	const events = { retry: 0, loop: 0, branches: 0, once: 0 };
 
 	/** A stored credential per case, each with its own id, as the dialog tests saved ones. */
 	function api(
@@ -94,7 +136,22 @@ describe('real n8n: the credential tests', () => {
 			webhook('PeE2eHookEmpty01', ''),
 		];
 		for (const credential of all) credentials[credential.id] = credential;
-		await n8n.importCredentials(all);
+		// As n8n stores it after a run: the partner's token, where it came from, what it is for.
+		const edited = api(EDITED.id, {});
+		const token = await sandbox.token('partner');
+		Object.assign(edited.data, {
+			token,
+			issuedBy: new URL(sandbox.sandbox.baseUrl).origin,
+			issuedFor: issuedFor(edited.data, token),
+		});
+		await n8n.importCredentials([...all, { ...edited, name: EDITED.name }, api(WRITES.id, {})]);
+		for (const name of Object.keys(events) as Array<keyof typeof events>)
+			events[name] = (await sandbox.admin('POST', '/events', { places: 10 })).body.id;
+		await n8n.importWorkflows([
+			readWorkflow(),
+			retryWorkflow(WRITES, events.retry),
+			graphsWorkflow(WRITES, events, await sandbox.freePlaces(events.once, 3)),
+		]);
 		server = await n8n.start();
 		cookie = await server.setupOwner(OWNER);
 	});
@@ -173,6 +230,64 @@ describe('real n8n: the credential tests', () => {
 				'deliveries to this trigger',
 		});
 	});
+
+	it(
+		'the API key replaced in the dialog (partner -> organiser; n8n keeps the hidden token): the ' +
+			"next run gets a token for the organiser's key and acts as the organiser",
+		async () => {
+			const keyId = (company: string) =>
+				sandbox.app.store.apiKeys.find((k) => k.key === sandbox.keys[company])!.id;
+			// What the dialog does: it reads the credential (secrets blanked) and saves it back.
+			const shown = (await server.rest(
+				cookie,
+				'GET',
+				`/credentials/${EDITED.id}?includeData=true`,
+			)) as { data: Record<string, unknown> };
+			await server.rest(cookie, 'PATCH', `/credentials/${EDITED.id}`, {
+				name: EDITED.name,
+				type: 'publicEventsApi',
+				data: { ...shown.data, apiKey: sandbox.keys.organiser },
+			});
+			const seen: TokenEvent[] = [];
+			const stop = sandbox.app.issuer.observe((event) => seen.push(event));
+			const seq = sandbox.app.log.lastSeq;
+			const run = await n8n.execute(READ_WORKFLOW).finally(stop);
+			expect(run.status).toBe('success');
+			const organiser = sandbox.app.store.companies.find((c) => c.slug === 'organiser')!.id;
+			expect(
+				sandbox.app.log.since(seq).map((e) => `${e.route} ${e.status} ${e.companyId ?? '-'}`),
+			).toEqual(['/token 200 -', `/event-points 200 ${organiser}`]);
+			expect(seen.map((e) => ('kid' in e ? `${e.kind} ${e.kid}` : e.kind))).toEqual([
+				`issued ${keyId('organiser')}`,
+				`used ${keyId('organiser')}`,
+			]);
+		},
+	);
+
+	it(
+		'Retry On Fail with Keep Holds, a later item refused: item 1 is held once, and the last ' +
+			"try's error names its order as still held",
+		async () => {
+			const seq = sandbox.app.log.lastSeq;
+			const run = await n8n.executeAllowingFailure(RETRY_WORKFLOW_ID);
+			expectRetriedOnce(run, sandbox, seq, events.retry);
+			await releaseHolds(sandbox, events.retry);
+		},
+	);
+
+	it(
+		'Loop Over Items over copies of one item, two branches into one node, Execute Once with ' +
+			'Retry On Fail, every write answer lost: each run of a node sends its write once and ' +
+			"names its own order, never another run's",
+		async () => {
+			await sandbox.setQuirks({ loseWriteAnswersRate: 1, loseWriteAnswersSeed: 7 });
+			const seq = sandbox.app.log.lastSeq;
+			const run = await n8n.execute(GRAPHS_WORKFLOW_ID).finally(() => sandbox.setQuirks({}));
+			expectEachRunItsOwn(run, sandbox, seq, events);
+			for (const eventId of [events.loop, events.branches, events.once])
+				await releaseHolds(sandbox, eventId);
+		},
+	);
 
 	it("no key, token or secret in n8n's answers, output or server log", async () => {
 		expect(answers.length).toBeGreaterThanOrEqual(9);

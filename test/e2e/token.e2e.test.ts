@@ -3,10 +3,8 @@
  * sandbox: the credential's token is fetched once and stored by n8n across executions, and
  * renewed by n8n after it expires (the 401 makes n8n call preAuthentication again and repeat
  * the request); after the credential's Base URL is edited, the stored token is not sent to the new
- * address, nor after its API key is replaced: a /token request with the fields as saved comes first.
- * In n8n's own HTTP Request node the credential adds the token to the API's address only.
- * The same n8n runs the write node in graphs (harness/n8n/writeGraphs.ts): Retry On Fail, Loop Over
- * Items, two branches into it, Execute Once; no write is sent twice, every hold is named.
+ * address: a /token request there comes first. In n8n's own HTTP Request node the credential adds
+ * the token to the API's address only.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -22,17 +20,6 @@ import {
 import { n8nWithSandbox } from '../../harness/n8n/withSandbox';
 import { HOUR } from '../../harness/time';
 import { manualTrigger } from '../../harness/bench/workflows';
-import type { TokenEvent } from '../../sandbox/auth';
-import {
-	CREATE_ONCE,
-	graphsWorkflow,
-	GRAPHS_WORKFLOW_ID,
-	HOLD_IN_LOOP,
-	HOLD_RETRIED,
-	HOLD_TWO_BRANCHES,
-	retryWorkflow,
-	RETRY_WORKFLOW_ID,
-} from '../../harness/n8n/writeGraphs';
 
 const CREDENTIAL = { id: 'PeE2eCredToken01', name: 'Public Events sandbox (e2e)' };
 const WORKFLOW_ID = 'PeE2eWfToken0001';
@@ -98,31 +85,13 @@ describe('real n8n: token stored across executions and renewed on expiry', () =>
 		return credential?.data?.token ?? '';
 	}
 
-	/** Events of the write graphs, each its own: Retry On Fail, the loop, the branches, Execute Once. */
-	const events = { retry: 0, loop: 0, branches: 0, once: 0 };
-
 	beforeAll(async () => {
 		({ sandbox, packed, n8n } = await n8nWithSandbox());
 		await n8n.importCredentials([
 			apiCredential(CREDENTIAL, sandbox.sandbox.baseUrl, sandbox.keys.partner),
 		]);
-		for (const name of Object.keys(events) as Array<keyof typeof events>)
-			events[name] = (await sandbox.admin('POST', '/events', { places: 10 })).body.id;
-		const once = await sandbox.freePlaces(events.once, 3);
-		// One CLI run for every workflow: each costs seconds of n8n start-up.
-		await n8n.importWorkflows([
-			workflow(),
-			retryWorkflow(CREDENTIAL, events.retry),
-			graphsWorkflow(CREDENTIAL, events, once),
-		]);
+		await n8n.importWorkflow(workflow());
 	});
-
-	const partnerOrders = (eventId: number) => {
-		const partner = sandbox.app.store.companies.find((c) => c.slug === 'partner')!.id;
-		return [...sandbox.app.store.orders.values()].filter(
-			(o) => o.eventPointId === eventId && o.companyId === partner,
-		);
-	};
 
 	afterAll(async () => {
 		n8n?.cleanup();
@@ -218,94 +187,6 @@ describe('real n8n: token stored across executions and renewed on expiry', () =>
 				]);
 			} finally {
 				await elsewhere.close();
-			}
-		},
-	);
-
-	it(
-		'Retry On Fail with Keep Holds, a later item refused: item 1 is held once, and the last ' +
-			"try's error names its order as still held",
-		async () => {
-			const { lastSeq } = sandbox.app.log;
-			const run = await n8n.executeAllowingFailure(RETRY_WORKFLOW_ID);
-			expect(run.status).toBe('error');
-			const posts = sandbox.app.log.since(lastSeq).filter((e) => e.route === '/orders');
-			expect(posts.map((e) => `${e.method} ${e.status}`)).toEqual(['POST 201']);
-			const made = partnerOrders(events.retry);
-			expect(made.map((o) => o.status)).toEqual(['reserved_to_time']);
-			const task = run.data.resultData.runData[HOLD_RETRIED].at(-1);
-			expect(task.error.message).toMatch(
-				new RegExp(
-					`Item 2 of 2 stopped the run.*order ${made[0].id} \\(item 1, places \\d+\\) ` +
-						'is still held',
-				),
-			);
-			expect(task.error.message).not.toMatch(/next try/);
-			await sandbox.send('PUT', `/orders/${made[0].id}/status`, { toStatus: 'expired' });
-		},
-	);
-
-	it(
-		'Loop Over Items over copies of one item, two branches into one node, Execute Once with ' +
-			'Retry On Fail, every write answer lost: each run of a node sends its write once and ' +
-			"names its own order, never another run's",
-		async () => {
-			await sandbox.setQuirks({ loseWriteAnswersRate: 1, loseWriteAnswersSeed: 7 });
-			const { lastSeq } = sandbox.app.log;
-			const run = await n8n.execute(GRAPHS_WORKFLOW_ID).finally(() => sandbox.setQuirks({}));
-			const posts = sandbox.app.log.since(lastSeq).filter((e) => e.route === '/orders');
-			expect(posts.map((e) => e.method)).toEqual(['POST', 'POST', 'POST', 'POST', 'POST']);
-			for (const [node, eventId, runs] of [
-				[HOLD_IN_LOOP, events.loop, 2],
-				[HOLD_TWO_BRANCHES, events.branches, 2],
-				[CREATE_ONCE, events.once, 1],
-			] as const) {
-				const made = partnerOrders(eventId).map((o) => String(o.id));
-				expect([node, made.length]).toEqual([node, runs]);
-				const said: string[] = run.data.resultData.runData[node].map((task: any) =>
-					JSON.stringify(task.data.main[0]),
-				);
-				expect([node, said.length]).toEqual([node, runs]);
-				// Run n says order n: its own, not an earlier run's.
-				for (const [n, text] of said.entries())
-					expect([node, n, made.filter((id) => text.includes(id))]).toEqual([node, n, [made[n]]]);
-				for (const id of made)
-					await sandbox.send('PUT', `/orders/${id}/status`, { toStatus: 'expired' });
-			}
-		},
-	);
-
-	it(
-		'the API key replaced in the saved credential (partner -> organiser), the token kept as the ' +
-			"editor keeps it: the next run gets a token for the organiser's key and acts as the " +
-			"organiser; the partner's token is not sent again",
-		async () => {
-			const stored = (await n8n.exportCredentials()).find((c) => c.id === CREDENTIAL.id);
-			expect(stored.data.issuedFor).toEqual(expect.any(String));
-			const keyId = (company: string) =>
-				sandbox.app.store.apiKeys.find((k) => k.key === sandbox.keys[company])!.id;
-			const seen: TokenEvent[] = [];
-			const stop = sandbox.app.issuer.observe((event) => seen.push(event));
-			try {
-				await n8n.importCredentials([
-					{
-						...apiCredential(CREDENTIAL, sandbox.sandbox.baseUrl, sandbox.keys.organiser),
-						data: { ...stored.data, apiKey: sandbox.keys.organiser },
-					},
-				]);
-				const { lastSeq } = sandbox.app.log;
-				const run = await n8n.execute(WORKFLOW_ID);
-				expect(run.status).toBe('success');
-				const organiser = sandbox.app.store.companies.find((c) => c.slug === 'organiser')!.id;
-				expect(
-					sandbox.app.log.since(lastSeq).map((e) => `${e.route} ${e.status} ${e.companyId ?? '-'}`),
-				).toEqual(['/token 200 -', `/event-points 200 ${organiser}`]);
-				expect(seen.map((e) => ('kid' in e ? `${e.kind} ${e.kid}` : e.kind))).toEqual([
-					`issued ${keyId('organiser')}`,
-					`used ${keyId('organiser')}`,
-				]);
-			} finally {
-				stop();
 			}
 		},
 	);
