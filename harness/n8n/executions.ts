@@ -1,4 +1,6 @@
 /** A workflow's executions through n8n's REST API (the editor's Executions list). */
+import { parse } from 'flatted';
+
 import type { N8nServer } from '../../scripts/n8n/instance';
 
 export interface Run {
@@ -54,4 +56,25 @@ export async function findInRun<T>(
 	return (JSON.parse(run.data) as unknown[]).find(
 		(v) => typeof v === 'object' && v !== null && probe(v as Record<string, unknown>),
 	) as T | undefined;
+}
+
+/**
+ * What node `name` output in a run (its first run, first output), as items' JSON; undefined when
+ * it did not run.
+ */
+export async function nodeOutput(
+	server: N8nServer,
+	cookie: string,
+	executionId: string,
+	name: string,
+): Promise<Array<Record<string, unknown>> | undefined> {
+	const run = (await server.rest(cookie, 'GET', `/executions/${executionId}`)) as { data: string };
+	const data = parse(run.data) as {
+		resultData: {
+			runData: Record<string, Array<{ data?: { main?: Array<Array<{ json: object }> | null> } }>>;
+		};
+	};
+	const runs = data.resultData.runData[name];
+	if (!runs) return undefined;
+	return (runs[0].data?.main?.[0] ?? []).map((item) => item.json as Record<string, unknown>);
 }
