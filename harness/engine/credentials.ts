@@ -118,8 +118,8 @@ export class CredentialStore extends ICredentialsHelper {
 	}
 
 	/**
-	 * A user's edit in n8n's credential dialog, saved: the fields given replace theirs, and the hidden
-	 * ones (a token, what it was issued for) stay as they were, as n8n keeps them on save.
+	 * A user's edit in n8n's credential dialog, saved: the fields given replace theirs, and the
+	 * hidden ones (a token, what it was issued for) stay as they were, as n8n keeps them on save.
 	 */
 	edit(id: string, changes: ICredentialDataDecryptedObject): void {
 		const stored = this.find({ id });

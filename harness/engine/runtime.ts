@@ -180,6 +180,11 @@ export interface NodeUnderTest {
 	onError?: INode['onError'];
 	/** Node Settings as a user sets them: Retry On Fail (tries, wait), Execute Once. */
 	settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries' | 'executeOnce'>;
+	/**
+	 * The workflow's static data as n8n loads it for a run (changed in place by the run, as n8n
+	 * saves it after a run that is not a manual one); a new, empty one when not given.
+	 */
+	workflowStaticData?: IDataObject;
 	name?: string;
 }
 
@@ -227,6 +232,7 @@ export function buildWorkflow(options: NodeUnderTest, withStart: boolean) {
 		active: false,
 		nodeTypes: new NodeTypeRegistry({ [options.type]: options.nodeType }),
 		settings: { executionOrder: 'v1' },
+		staticData: options.workflowStaticData,
 	});
 	return { workflow, node: workflow.getNode(node.name)!, start: workflow.getNode(start.name) };
 }

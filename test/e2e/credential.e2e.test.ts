@@ -36,7 +36,7 @@ const SECRET = 'whsec_e2e_credential_test_5b8e2a91';
 
 type Credential = { id: string; name: string; type: string; data: Record<string, string> };
 
-/** The credential a user edits (partner key -> organiser key), and the workflow that reads with it. */
+/** The credential a user edits (partner key -> organiser key); the workflow reading with it. */
 const EDITED = { id: 'PeE2eCredKeyEdit', name: 'Public Events edited' };
 const WRITES = { id: 'PeE2eCredWrites1', name: 'Public Events writes' };
 const READ_WORKFLOW = 'PeE2eWfKeyEdited';
@@ -70,7 +70,7 @@ describe('real n8n: the credential tests', () => {
 	let cookie: string;
 	const answers: unknown[] = [];
 	const credentials: Record<string, Credential> = {};
-	/** Events of the write graphs, each its own: Retry On Fail, the loop, the branches, Execute Once. */
+	/** The write graphs' events, one each: Retry On Fail, the loop, the branches, Execute Once. */
 	const events = { retry: 0, loop: 0, branches: 0, once: 0 };
 
 	/** A stored credential per case, each with its own id, as the dialog tests saved ones. */

@@ -173,8 +173,8 @@ export async function send(
 }
 
 /**
- * A run that must renew its token after its credential was edited stops: renewing with the fields it
- * read would send the previous key (and n8n 1.x would store the previous fields back over the
+ * A run that must renew its token after its credential was edited stops: renewing with the fields
+ * it read would send the previous key (and n8n 1.x would store the previous fields back over the
  * edit), and the rest of the run was planned with them.
  */
 const EDITED =

@@ -11,7 +11,7 @@ import {
 	priceCategoryField,
 } from './orderFields';
 import { createCheck } from './createCheck';
-import { AFTER_A_WRITE } from './writeContract';
+import { AFTER_A_WRITE, type OrderWrite } from './writeContract';
 
 export const option = {
 	name: 'Create',
@@ -64,21 +64,41 @@ export const properties: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, i: number) {
-	return await writeOrder.call(this, i, (inputs) => {
-		const promoCode = (this.getNodeParameter('additionalFields', i, {}) as IDataObject).promoCode;
-		const eventPoint = idParameter.call(this, i, inputs, eventLocator);
-		const places = idsParameter.call(this, i, inputs, placeLocator);
-		const body: IDataObject = {
-			eventPoint,
-			places,
-			priceCategory: idParameter.call(this, i, inputs, priceCategoryField),
-			reservedMinutes: inputs.positiveInt(
-				this.getNodeParameter('reservedMinutes', i, 15),
-				'Hold Minutes',
-			),
-		};
-		if (promoCode !== undefined && promoCode !== '')
-			body.promocode = inputs.text(promoCode, 'Promo Code Name or ID');
-		return { method: 'POST', path: '/orders', body, check: createCheck(eventPoint, places) };
-	});
+	return await writeOrder.call(
+		this,
+		i,
+		(inputs) => {
+			const promoCode = (this.getNodeParameter('additionalFields', i, {}) as IDataObject).promoCode;
+			const eventPoint = idParameter.call(this, i, inputs, eventLocator);
+			const places = idsParameter.call(this, i, inputs, placeLocator);
+			const body: IDataObject = {
+				eventPoint,
+				places,
+				priceCategory: idParameter.call(this, i, inputs, priceCategoryField),
+				reservedMinutes: inputs.positiveInt(
+					this.getNodeParameter('reservedMinutes', i, 15),
+					'Hold Minutes',
+				),
+			};
+			if (promoCode !== undefined && promoCode !== '')
+				body.promocode = inputs.text(promoCode, 'Promo Code Name or ID');
+			return { method: 'POST', path: '/orders', body, check: createCheck(eventPoint, places) };
+		},
+		purchaseOf,
+	);
+}
+
+/**
+ * What an Idempotency Key stands for: the event, how many places, at what price category, for how
+ * long; not which places (a repeat may have found other ones free, as Get Places lists them).
+ */
+function purchaseOf({ body = {} }: OrderWrite): IDataObject {
+	const { eventPoint, places, priceCategory, reservedMinutes, promocode } = body;
+	return {
+		eventPoint,
+		places: Array.isArray(places) ? places.length : 0,
+		priceCategory,
+		reservedMinutes,
+		promocode: promocode ?? null,
+	};
 }

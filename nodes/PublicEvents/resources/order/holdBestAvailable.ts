@@ -10,6 +10,7 @@ import {
 	confirmWaitOption,
 	holdMinutesField,
 	holdNotice,
+	idempotencyKeyOption,
 	keepHoldsOption,
 	listSectorLocator,
 	PRICE_CATEGORY_COLLECTIONS,
@@ -18,7 +19,8 @@ import { absorb, knownPerOrderLimit, type Attempts, type Limits } from './holdRe
 import { notEnough, PlanInHand, type Pick, type Wish } from './bestPlaces';
 import { createCheck } from './createCheck';
 import { orderWriter } from './orderWrite';
-import { AFTER_A_WRITE } from './writeContract';
+import { oncePerKey } from './idempotency';
+import { AFTER_A_WRITE, type OrderWrite } from './writeContract';
 
 export const option = {
 	name: 'Hold Best Available',
@@ -132,6 +134,7 @@ export const properties: INodeProperties[] = [
 		additionalBodyOption,
 		confirmWaitOption,
 		keepHoldsOption,
+		idempotencyKeyOption,
 	]),
 ];
 
@@ -203,6 +206,16 @@ function limitsOf(
 	return limits;
 }
 
+/** What holding takes once the inputs are read: the plan, the wish, its limits, the sender. */
+interface Picking {
+	plan: PlanInHand;
+	wish: Wish;
+	limits: Limits;
+	send: (write: OrderWrite) => Promise<IDataObject>;
+	hold: { eventPoint: string; places: string[]; priceCategory: string; reservedMinutes: number };
+	planPath: string;
+}
+
 /** The order held, with the places picked and what it took to hold them. */
 function held(order: IDataObject, pick: Pick, attempts: Attempts): IDataObject {
 	const { conflicts, limitWaits, waitedMs } = attempts;
@@ -244,6 +257,19 @@ export async function execute(this: IExecuteFunctions, i: number) {
 	const plan = new PlanInHand(
 		async () => await apiRequestAllItems.call(this, planPath, {}, reading),
 	);
+	// Under an Idempotency Key, what the buyer asked for is the purchase: the places are picked.
+	const purchase = { eventId, sectorId: sectorId ?? null, ...wish, reservedMinutes };
+	return await oncePerKey(this, i, inputs, { purchase, minutes: reservedMinutes, settings }, () =>
+		holdPicked.call(this, i, { plan, wish, limits, send, hold, planPath }),
+	);
+}
+
+/** Picks places, holds them, and picks again after a conflict, within the limits. */
+async function holdPicked(
+	this: IExecuteFunctions,
+	i: number,
+	{ plan, wish, limits, send, hold, planPath }: Picking,
+): Promise<IDataObject> {
 	const attempts: Attempts & { firstLimitAt?: number } = {
 		conflicts: 0,
 		limitWaits: 0,
@@ -254,7 +280,7 @@ export async function execute(this: IExecuteFunctions, i: number) {
 		const pick = await plan.pick(wish);
 		if (!pick) throw notEnough(this.getNode(), i, plan.free(), wish);
 		const places = pick.places.map((place) => place.id);
-		const check = createCheck(eventId, places, planPath);
+		const check = createCheck(hold.eventPoint, places, planPath);
 		const body = { ...hold, places, priceCategory: pick.priceCategory };
 		try {
 			return held(await send({ method: 'POST', path: '/orders', body, check }), pick, attempts);

@@ -133,9 +133,24 @@ export const keepHoldsOption: INodeProperties = {
 		'error names them either way.',
 };
 
+/** Options entry of the writes that create orders: a buyer's key for one purchase. */
+export const idempotencyKeyOption: INodeProperties = {
+	displayName: 'Idempotency Key',
+	name: 'idempotencyKey',
+	type: 'string',
+	default: '',
+	description:
+		"A key the buyer's request carries for one purchase, such as a shop's Idempotency-Key " +
+		'header. The first run with a key holds the places; a later run with the same key (a ' +
+		'second click, a resent request) gets that order again, read afresh and marked ' +
+		'idempotency.repeated, and holds nothing. With another event, number of places, price or ' +
+		'hold length the key is refused. Kept until an hour after the hold ends.',
+};
+
 /**
  * Options of operations that answer with an order; writes also take extra body fields and the
- * wait to confirm a lost answer, writes that create orders what to do with them when a run stops.
+ * wait to confirm a lost answer, writes that create orders what to do with them when a run stops
+ * and a buyer's key for the purchase.
  */
 export function orderOptions(write: boolean, creates = false): INodeProperties {
 	return optionsCollection(
@@ -144,7 +159,7 @@ export function orderOptions(write: boolean, creates = false): INodeProperties {
 					additionalBodyOption,
 					splitTicketsOption,
 					confirmWaitOption,
-					...(creates ? [keepHoldsOption] : []),
+					...(creates ? [keepHoldsOption, idempotencyKeyOption] : []),
 				]
 			: [splitTicketsOption],
 	);

@@ -7,6 +7,7 @@ import { orderOutput } from '../../../shared/tickets';
 import type { RequestSettings } from '../../../shared/transport';
 import { confirmWaitOption, keepHoldsOption } from './orderFields';
 import { noteHeld, ownHoldConflict } from './holdLedger';
+import { oncePerKey } from './idempotency';
 import { checkedWrite } from './writeCheck';
 import type { OrderWrite } from './writeContract';
 
@@ -62,17 +63,25 @@ export function orderWriter(
 
 /**
  * An order operation's write: `request` reads the item's inputs (all of them, before any request)
- * into one write; the answer is the order, or one item per ticket when asked.
+ * into one write; the answer is the order, or one item per ticket when asked. A write that makes
+ * an order names its `purchase`: under an Idempotency Key it is made once (idempotency.ts).
  */
 export async function writeOrder(
 	this: IExecuteFunctions,
 	i: number,
 	request: (inputs: Inputs) => OrderWrite,
+	purchase?: (write: OrderWrite) => IDataObject,
 ): Promise<IDataObject | IDataObject[]> {
 	const settings = requestSettings.call(this, i);
 	const inputs = new Inputs(this.getNode(), i);
 	const write = request(inputs);
-	const order = await orderWriter.call(this, i, inputs, settings, { shape: write.body })(write);
+	const send = orderWriter.call(this, i, inputs, settings, { shape: write.body });
+	const minutes = Number(write.body?.reservedMinutes ?? 15);
+	const order = purchase
+		? await oncePerKey(this, i, inputs, { purchase: purchase(write), minutes, settings }, () =>
+				send(write),
+			)
+		: await send(write);
 	const output = orderOutput(order, settings.options.splitTickets === true);
 	// Split, each ticket row says how its order's change was confirmed.
 	return Array.isArray(output) && order.writeCheck

@@ -254,7 +254,10 @@ describe('Event: the token, in n8n-core', () => {
 			const start = await mark(sb());
 			const { error } = await runPublicEvents(store, getMany);
 			expect(error?.message).toMatch(
-				/^POST \S+\/tickets\/api\/v2\/token answered 404: this address does not answer as the Public Events API .*Check the Base URL/,
+				new RegExp(
+					'^POST \\S+/tickets/api/v2/token answered 404: this address does not answer as ' +
+						'the Public Events API .*Check the Base URL',
+				),
 			);
 			// The sandbox logs its API only: nothing reached /api/v2 after the refused token request.
 			expect(await since(sb(), start)).toEqual([]);

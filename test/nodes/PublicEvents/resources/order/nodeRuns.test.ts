@@ -173,7 +173,7 @@ describe('Retry On Fail: a later item refused', () => {
 	});
 });
 
-describe('Retry On Fail with On Error: Continue (n8n retries when the first item is an error)', () => {
+describe('Retry On Fail, On Error: Continue (n8n retries when the first item is an error)', () => {
 	it('item 1 refused, item 2 held: item 2 sent once, its order in the last output', async () => {
 		const event = await newEvent(20);
 		const [first, second] = event.plan;

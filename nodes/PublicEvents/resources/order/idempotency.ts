@@ -1,0 +1,182 @@
+import { createHash } from 'crypto';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+
+import type { Inputs } from '../../../shared/inputs';
+import type { RequestSettings } from '../../../shared/transport';
+import { idempotencyKeyOption } from './orderFields';
+import { orderIdOf, readOrder } from './readBack';
+
+/**
+ * A buyer's key for one purchase (a shop's Idempotency-Key header): the first run with it holds,
+ * every later one gets that order again. Where it is kept, and why there:
+ * - in this process's memory, which is what makes two requests at once one purchase: the second
+ *   waits for the first (a webhook's runs, the editor's and a schedule's all run in n8n's main
+ *   process outside queue mode);
+ * - in the node's workflow static data, which n8n saves when a run that is not a manual one ends:
+ *   a repeat after a restart, or in another process once the first run ended, finds it there.
+ * n8n offers nothing better to a community node: its Data Tables refuse nodes other than its own
+ * (DataTableProxyService), its dedupe store (checkProcessedAndRecord) keeps hashes only, and
+ * neither locks; static data is one object per workflow, written whole by each run.
+ */
+
+/**
+ * What a hold under a key is for: the purchase (its event, how many places, at what price, for how
+ * long: not the places picked for it), its hold length, and the request settings to read it again.
+ */
+export interface Held {
+	purchase: IDataObject;
+	minutes: number;
+	settings: RequestSettings & { options: IDataObject };
+}
+
+interface Entry {
+	/** The purchase's digest. */
+	f: string;
+	/** The order it holds, once known. */
+	o?: string;
+	/** The first request's words, when its outcome is not known: a repeat is told the same. */
+	u?: string;
+	/** Until when (epoch ms) the key is kept. */
+	e: number;
+}
+
+/** The key's claim in this process: its entry once settled, the first run's promise before. */
+interface Claim {
+	entry?: Entry;
+	settled?: Promise<void>;
+}
+
+const MINUTE = 60_000;
+const KEPT_AFTER_HOLD_MS = 60 * MINUTE;
+/** Keys a node keeps in its static data (saved with the workflow after each run): the newest. */
+const STORED_AT_MOST = 2_000;
+const MEMORY_AT_MOST = 20_000;
+const STATIC_FIELD = 'idempotencyKeys';
+
+const digest = (value: unknown) =>
+	createHash('sha256').update(JSON.stringify(value)).digest('base64url');
+
+const processes = new Map<string, Map<string, Claim>>();
+
+function claimsOf(context: IExecuteFunctions): Map<string, Claim> {
+	const node = context.getNode();
+	const scope = `${context.getWorkflow().id ?? ''}/${node.id ?? node.name}`;
+	let claims = processes.get(scope);
+	if (!claims) processes.set(scope, (claims = new Map()));
+	return claims;
+}
+
+function stored(context: IExecuteFunctions): Record<string, Entry> {
+	const data = context.getWorkflowStaticData('node');
+	if (!data[STATIC_FIELD] || typeof data[STATIC_FIELD] !== 'object') data[STATIC_FIELD] = {};
+	return data[STATIC_FIELD] as Record<string, Entry>;
+}
+
+/** Writes the entry to static data, leaving out expired ones and the oldest past the cap. */
+function store(context: IExecuteFunctions, hash: string, entry: Entry | undefined): void {
+	const kept = stored(context);
+	const now = Date.now();
+	const live = Object.entries(kept).filter(([id, e]) => id !== hash && e.e > now);
+	if (entry) live.push([hash, entry]);
+	live.sort(([, a], [, b]) => b.e - a.e);
+	const data = context.getWorkflowStaticData('node');
+	data[STATIC_FIELD] = Object.fromEntries(live.slice(0, STORED_AT_MOST));
+}
+
+/** The key's entry once no run of this process is holding with it: its own, else the saved one. */
+async function settledEntry(
+	context: IExecuteFunctions,
+	claims: Map<string, Claim>,
+	hash: string,
+): Promise<Entry | undefined> {
+	let claim = claims.get(hash);
+	while (claim?.settled) {
+		await claim.settled;
+		claim = claims.get(hash);
+	}
+	const now = Date.now();
+	if (claim?.entry && claim.entry.e > now) return claim.entry;
+	const saved = stored(context)[hash];
+	return saved && saved.e > now ? saved : undefined;
+}
+
+function refusal(context: IExecuteFunctions, i: number, key: string, entry: Entry): Error {
+	const order = entry.o ? `, order ${entry.o}` : '';
+	return new NodeOperationError(
+		context.getNode(),
+		`Refused: the purchase was NOT made. Idempotency Key "${key.slice(0, 80)}" was used for ` +
+			`another purchase${order} (another event, number of places, price or hold length): ` +
+			'nothing was sent. A new purchase needs a new key.',
+		{ itemIndex: i },
+	);
+}
+
+/** A later run with the key: the first one's order, read afresh; nothing is held. */
+async function repeat(
+	context: IExecuteFunctions,
+	i: number,
+	key: string,
+	entry: Entry,
+	settings: RequestSettings,
+): Promise<IDataObject> {
+	if (entry.u !== undefined)
+		throw new NodeOperationError(
+			context.getNode(),
+			`Uncertain: an earlier request with Idempotency Key "${key.slice(0, 80)}" may have ` +
+				`held places, and it is not known whether it did: nothing was sent again. ${entry.u}`,
+			{ itemIndex: i },
+		);
+	const order = await readOrder.call(context, entry.o!, settings);
+	return { ...order, idempotency: { key, repeated: true } };
+}
+
+/**
+ * Runs `hold` once per key: with no key, every time. Refused or not applied, the key is free again
+ * (nothing was held); uncertain, a repeat is told so and sends nothing.
+ */
+export async function oncePerKey(
+	context: IExecuteFunctions,
+	i: number,
+	inputs: Inputs,
+	held: Held,
+	hold: () => Promise<IDataObject>,
+): Promise<IDataObject> {
+	const { purchase, minutes, settings } = held;
+	const raw = settings.options.idempotencyKey;
+	// Left empty (or an expression that found no header): no key. Blank text is a mistake.
+	if (raw === undefined || raw === null || raw === '') return await hold();
+	const key = inputs.text(raw, idempotencyKeyOption.displayName);
+	const claims = claimsOf(context);
+	const hash = digest(key);
+	const f = digest(purchase);
+	const entry = await settledEntry(context, claims, hash);
+	if (entry) {
+		if (entry.f !== f) throw refusal(context, i, key, entry);
+		return await repeat(context, i, key, entry, settings);
+	}
+	// Another run may have claimed the key while this one awaited: check again before claiming.
+	if (claims.get(hash)) return await oncePerKey(context, i, inputs, held, hold);
+	let settle = () => {};
+	const claim: Claim = { settled: new Promise<void>((done) => (settle = done)) };
+	claims.set(hash, claim);
+	if (claims.size > MEMORY_AT_MOST) claims.delete(claims.keys().next().value as string);
+	const finish = (ended: Entry | undefined) => {
+		if (ended) claims.set(hash, { entry: ended });
+		else claims.delete(hash);
+		store(context, hash, ended);
+		settle();
+	};
+	const until = Date.now() + minutes * MINUTE + KEPT_AFTER_HOLD_MS;
+	return await hold().then(
+		(order) => {
+			finish({ f, o: orderIdOf(order), e: until });
+			return order;
+		},
+		async (error: unknown) => {
+			const outcome = ((error as { context?: IDataObject }).context?.writeCheck as IDataObject)
+				?.outcome;
+			finish(outcome === 'uncertain' ? { f, u: (error as Error).message, e: until } : undefined);
+			return await Promise.reject(error);
+		},
+	);
+}
