@@ -257,7 +257,7 @@ async function signedSchedule({ actions, slowMs }: Schedule): Promise<void> {
 		new Set([...genuine].map((n) => `ntf_${n}`)),
 	);
 	for (const { json } of runs)
-		expect(json.dedupeKey).toBe(`sale:${700 + Number(String(json.deliveryId).slice(4))}`);
+		expect(json.dedupeKey).toBe(`sale:api:${700 + Number(String(json.deliveryId).slice(4))}`);
 	await triggers.closeAll();
 }
 
@@ -525,6 +525,9 @@ async function noneClaims(claims: Claim[]): Promise<void> {
 		new Set(orderRuns.map((json) => `${json.type}:${json.orderId}`).filter((k) => expected.has(k))),
 	).toEqual(expected);
 	expect(orderRuns).toHaveLength(expected.size + laggingSales);
+	// Each named as the API order it is (widget claims here name API orders, and start none).
+	for (const json of orderRuns)
+		expect(String(json.dedupeKey).split(':').slice(0, 3)).toEqual([json.type, 'api', json.orderId]);
 	// Event updates: one run per fingerprint of the event (sales between change none).
 	const edits = claims.filter((c) => c.kind === 'editEvent').length;
 	const updates = ran.filter((json) => json.type === 'eventUpdated').length;

@@ -4,6 +4,7 @@ import { PublicEventsPollTrigger } from '../../../harness/nodes/pollTrigger';
 import { PollSession, type PollResult } from '../../../harness/engine';
 import { credentialFor, pollItemId } from '../../../harness/nodes/publicEvents';
 import { SandboxClient } from '../../../harness/sandbox/client';
+import { COPIES_KEEP_MS, MAX_REMEMBERED } from '../../../nodes/PublicEventsPollTrigger/poll/copies';
 
 /** Seeded PRNG (mulberry32): a failure replays with the same SEED. */
 function prng(seed: number) {
@@ -174,16 +175,42 @@ describe(`Poll Trigger: every sale and refund exactly once (seed ${SEED})`, () =
 			}
 			expect(straddling).toBeGreaterThan(0);
 
-			// The state stays small: ids within the overlap window only, not the history.
+			// The state stays small: ids within the overlap window only, not the history...
 			const state = node.nodeData()!.publicEventsPoll as {
 				feeds: Record<string, { seen: object }>;
+				widgetSales?: Record<string, string>;
 			};
 			const seen = Object.values(state.feeds).reduce(
 				(n, feed) => n + Object.keys(feed.seen).length,
 				0,
 			);
 			expect(seen).toBeLessThan(200);
-			expect(node.staticData!.length).toBeLessThan(20_000);
+			// ...but for the widget sales the poll remembers, with both feeds included, to tell their
+			// copies in an event's order list (poll/copies.ts): every one it emitted in the last
+			// COPIES_KEEP_MS (here all: the case spans less), at most MAX_REMEMBERED.
+			const times = sales.map((sale) => Date.parse(String(sale.payAt)));
+			expect(Math.max(...times) - Math.min(...times)).toBeLessThan(COPIES_KEEP_MS);
+			const remembered = Object.keys(state.widgetSales ?? {});
+			const emittedSales = emitted
+				.filter((key) => key.startsWith('sale:widgetSales:'))
+				.map((key) => key.slice('sale:widgetSales:'.length));
+			expect(remembered.length).toBeLessThanOrEqual(MAX_REMEMBERED);
+			expect(new Set(remembered)).toEqual(new Set(emittedSales));
+			// The rest of the static data (the state and its mirror) stays within the old bound. The
+			// memory is a map of text values: a feed's state (also under widgetSales) has numbers.
+			const memory = (key: string, value: unknown) =>
+				key === 'widgetSales' &&
+				typeof value === 'object' &&
+				value !== null &&
+				Object.values(value).every((print) => typeof print === 'string');
+			const rest = JSON.stringify(JSON.parse(node.staticData!), (key, value: unknown) =>
+				memory(key, value) ? undefined : value,
+			);
+			expect(rest.length).toBeLessThan(20_000);
+			console.log(
+				`static data after ${emitted.length} items: ${node.staticData!.length} characters, ` +
+					`${rest.length} without the ${remembered.length} widget sales remembered`,
+			);
 		},
 	);
 });

@@ -6,13 +6,16 @@ import { credentialFor, mark, since } from '../../../harness/nodes/publicEvents'
 import { SandboxClient } from '../../../harness/sandbox/client';
 import { onlyEvents } from '../../../harness/sandbox/suite';
 import { rowsSchema, schemaErrors } from '../../../harness/engine/rowSchema';
+import { ledgerKeysOf, statusOf, upsertByKey } from '../../../harness/nodes/ledgerTable';
+import { apiLedger, ledgerMismatches } from '../../../harness/sandbox/ledger';
 import { logPosition, logSince } from '../../../harness/engine/runtime';
 import { MINUTE } from '../../../harness/time';
 
 /**
- * The poll trigger's Output "Rows for a Table" (Sales and Refunds): the same sales and refunds as
- * Full Records, as flat rows, with event names read once per poll; upserted by orderId into a
- * table they leave one row per order that agrees with the service.
+ * The poll trigger's Output "Ledger Rows" (Sales and Refunds): the same sales and refunds as Full
+ * Records, as the ledger's rows (one per sale, one per refund, keyed by channel), with event names
+ * read once per poll; upserted by key into a table they leave the API's own ledger of those orders
+ * (harness/sandbox/ledger.ts).
  */
 let sb: SandboxClient;
 let live: IDataObject[];
@@ -41,8 +44,10 @@ async function sell(eventPoint: unknown, tickets = 1): Promise<IDataObject> {
 	expect([res.status, res.body]).toEqual([201, expect.anything()]);
 	return res.body;
 }
-const refund = async (id: unknown) =>
-	(await sb.admin('POST', `/widget-orders/${String(id)}/refund`, {})).body as IDataObject;
+/** A widget refund: of `tickets` of the order's tickets still sold, or of all of them. */
+const refund = async (id: unknown, tickets?: number) =>
+	(await sb.admin('POST', `/widget-orders/${String(id)}/refund`, tickets ? { tickets } : {}))
+		.body as IDataObject;
 const nameReads = async (seq: number) =>
 	(await since(sb, seq))
 		.filter(
@@ -51,16 +56,7 @@ const nameReads = async (seq: number) =>
 		)
 		.map((e) => e.route);
 
-/**
- * A Data Table / Google Sheets upsert keyed by orderId: the row's columns overwrite, the others
- * stay.
- */
-function upsert(table: Map<string, IDataObject>, rows: IDataObject[]) {
-	for (const row of rows)
-		table.set(String(row.orderId), { ...table.get(String(row.orderId)), ...row });
-}
-
-describe('Poll Trigger: Output Rows for a Table', () => {
+describe('Poll Trigger: Output Ledger Rows', () => {
 	it(
 		'emits one flat row per sale and refund from each feed, event ' +
 			'names read once per poll (archive when needed)',
@@ -93,33 +89,39 @@ describe('Poll Trigger: Output Rows for a Table', () => {
 			const rows = items.map((item) => item.json);
 			expect(rows).toEqual([
 				expect.objectContaining({
+					key: `sale:widget:${String(onArchived.id)}`,
 					type: 'sale',
-					source: 'widgetSales',
+					channel: 'widget',
 					orderId: String(onArchived.id),
 					eventName: archived[0].eventName,
 					tickets: 2,
+					amount: (onArchived.totalPrice as IDataObject).amount,
 					email: onArchived.email,
 				}),
 				{
-					orderId: String(order.id),
+					key: `sale:api:${String(order.id)}`,
 					type: 'sale',
-					status: 'paid',
+					channel: 'api',
+					orderId: String(order.id),
 					eventPointId: String(live[1].id),
 					eventName: live[1].eventName,
-					paidAt: new Date(Date.parse(paid.payAt)).toISOString(),
+					at: new Date(Date.parse(paid.payAt)).toISOString(),
 					tickets: 1,
 					amount: paid.totalPrice.amount,
 					currency: paid.totalPrice.currency,
 					email: null,
-					source: 'eventOrders',
+					refundId: null,
+					ticketIds: null,
 				},
 				expect.objectContaining({
+					key: `refund:widget:${String(refunded.id)}`,
 					type: 'refund',
-					status: 'refund',
-					source: 'widgetRefunds',
+					channel: 'widget',
 					orderId: String(onArchived.id),
 					refundId: String(refunded.id),
-					refundedTickets: 2,
+					tickets: 2,
+					amount: -Number((refunded.amount as IDataObject).amount),
+					ticketIds: (refunded.tickets as unknown[]).join(','),
 					eventName: archived[0].eventName,
 				}),
 			]);
@@ -156,11 +158,13 @@ describe('Poll Trigger: Output Rows for a Table', () => {
 			});
 			expect(manual.items.map((item) => item.json)).toEqual([
 				expect.objectContaining({
+					key: `sale:widget:${String(sale.id)}`,
+					channel: 'widget',
 					orderId: String(sale.id),
 					eventName: live[0].eventName,
-					source: 'widgetSales',
 				}),
 			]);
+			expect(schemaErrors(manual.items[0].json, rowsSchema())).toEqual([]);
 		},
 	);
 
@@ -222,51 +226,46 @@ describe('Poll Trigger: Output Rows for a Table', () => {
 	);
 
 	it(
-		'upserted by orderId, the rows of any mix of sales and ' +
-			'refunds over several polls leave one row per order that ' +
-			'agrees with the service',
+		'upserted by key, the rows of any mix of sales, whole and partial refunds over several ' +
+			"polls are the API's ledger of those orders, each row written once; an order reads " +
+			'refunded exactly when the API says so',
 		async () => {
 			const node = trigger({
 				include: ['widgetSales', 'widgetRefunds'],
 				options: { output: 'rows' },
 			});
 			await node.poll();
-			const table = new Map<string, IDataObject>();
+			const written: IDataObject[] = [];
 			const sold: IDataObject[] = [];
 			// Sales and refunds interleaved across three polls, a refund sometimes in the same poll as
-			// its sale.
+			// its sale: round 0 refunds a sale of one ticket whole; round 1 one ticket of its sale of
+			// two; round 2 one of its sale of three, and the other ticket of round 1's sale.
 			for (const round of [0, 1, 2]) {
 				await sb.advanceClock(MINUTE);
-				sold.push(await sell(live[round % 2].id, round + 1), await sell(live[2].id));
+				sold.push(await sell(live[2].id), await sell(live[round % 2].id, round + 1));
 				await sb.advanceClock(MINUTE);
-				await refund(sold[sold.length - 1 - round].id);
+				if (round === 0) await refund(sold[0].id);
+				else await refund(sold[sold.length - 1].id, 1);
+				if (round === 2) await refund(sold[3].id, 1);
 				const { items, error } = await node.poll();
 				expect(error).toBeUndefined();
-				upsert(
-					table,
-					items.map((item) => item.json),
-				);
+				written.push(...items.map((item) => item.json));
 			}
-			const orders = new Map((await sb.getAll('/widget-orders')).map((o) => [String(o.id), o]));
-			const refunds = new Map(
-				(await sb.getAll('/widget-orders-refunds')).map((r) => [String(r.order), r]),
+			const table = upsertByKey(written);
+			const truth = apiLedger(sb);
+			const keys = ledgerKeysOf(
+				truth,
+				sold.map((sale) => ['widget', sale.id]),
 			);
-			expect([...table.keys()].sort()).toEqual(sold.map((s) => String(s.id)).sort());
-			for (const [orderId, row] of table) {
-				const order = orders.get(orderId)!;
-				const refundOf = refunds.get(orderId);
-				expect([orderId, row.status, row.amount, row.paidAt]).toEqual([
-					orderId,
-					order.status,
-					order.totalPrice.amount,
-					new Date(Date.parse(order.payAt)).toISOString(),
-				]);
-				expect([orderId, row.refundedAmount ?? null]).toEqual([
-					orderId,
-					refundOf ? refundOf.amount.amount : null,
-				]);
-			}
-			expect([...table.values()].filter((row) => row.status === 'refund')).toHaveLength(3);
+			// Six sales, four refunds (one of them whole): each a row, written once.
+			expect([keys.length, written.length, table.size]).toEqual([10, 10, 10]);
+			expect(ledgerMismatches([...table.values()], truth, keys)).toEqual([]);
+			// What the table tells of each order's status is the API's: refunded when its refunds
+			// take back all its tickets (round 0's, and round 1's in two refunds), else paid.
+			const orders = new Map((await sb.getAll('/widget-orders')).map((o) => [o.id, o]));
+			const statuses = sold.map((sale) => statusOf(table, 'widget', sale.id));
+			expect(statuses).toEqual(sold.map((sale) => orders.get(sale.id).status));
+			expect(statuses).toEqual(['refund', 'paid', 'paid', 'refund', 'paid', 'paid']);
 		},
 	);
 });

@@ -76,16 +76,18 @@ describe('Poll Trigger: Sales and Refunds', () => {
 				`sale:eventOrders:${apiOrder.id}`,
 				`refund:widgetRefunds:${refunded.id}`,
 			]);
-			// The name both triggers give the change (nodes/shared/dedupeKey.ts).
+			// The name both triggers give the change (nodes/shared/dedupeKey.ts), with its channel: a
+			// widget order and an API order of one number are two sales.
 			expect(second.items.map((item) => item.json.dedupeKey)).toEqual([
-				`sale:${sale.id}`,
-				`sale:${apiOrder.id}`,
-				`refund:${refunded.id}`,
+				`sale:widget:${sale.id}`,
+				`sale:api:${apiOrder.id}`,
+				`refund:widget:${refunded.id}`,
 			]);
 			const [saleItem, orderItem, refundItem] = second.items.map((item) => item.json);
 			expect(saleItem).toMatchObject({
 				type: 'sale',
 				source: 'widgetSales',
+				channel: 'widget',
 				occurredAt: new Date(Date.parse(sale.payAt)).toISOString(),
 				orderId: String(sale.id),
 				eventPointId: String(sale.eventPoint),
@@ -97,6 +99,7 @@ describe('Poll Trigger: Sales and Refunds', () => {
 			expect(orderItem).toMatchObject({
 				type: 'sale',
 				source: 'eventOrders',
+				channel: 'api',
 				orderId: String(apiOrder.id),
 				eventPointId: String(events[1]),
 				status: 'paid',
@@ -105,6 +108,7 @@ describe('Poll Trigger: Sales and Refunds', () => {
 			expect(refundItem).toMatchObject({
 				type: 'refund',
 				source: 'widgetRefunds',
+				channel: 'widget',
 				orderId: String(existing.id),
 				refundId: String(refunded.id),
 				amount: refunded.amount,

@@ -12,7 +12,14 @@ import { PublicEventsPollTrigger } from '../../../harness/nodes/pollTrigger';
 import { PollSession, type WebhookTrigger } from '../../../harness/engine';
 import { buildNode } from '../../../harness/engine/runtime';
 import { rowsSchema, schemaErrors } from '../../../harness/engine/rowSchema';
+import {
+	ledgerKeysOf,
+	rowsChanged,
+	statusOf,
+	upsertByKey,
+} from '../../../harness/nodes/ledgerTable';
 import { mark, since } from '../../../harness/nodes/publicEvents';
+import { apiLedger, ledgerMismatches } from '../../../harness/sandbox/ledger';
 import {
 	deliveriesOf,
 	FIRST_RETRY,
@@ -38,9 +45,10 @@ import {
 
 /**
  * Fetch Full Order completes a pushed sale or refund from the API, widget ones included (there is
- * no GET /widget-orders/{id}: the record is found in its list, newest first), and Output Rows for a
- * Table makes of it the poll trigger's row for the same record. Both triggers run here against
- * one sandbox, and what they emit for the same sales is compared.
+ * no GET /widget-orders/{id}: the record is found in its list, newest first), and Output Ledger
+ * Rows makes of it the ledger's rows of the same record, as the poll trigger does. Both triggers
+ * run here against one sandbox, and what they emit for the same sales is compared, with each other
+ * and with the API's own ledger (harness/sandbox/ledger.ts).
  */
 const { sb, triggers } = triggerSuite(
 	{ events: 10, placesPerEvent: 60, push: { retryBaseMs: FIRST_RETRY, maxAttempts: 5 } },
@@ -77,12 +85,9 @@ const poller = () =>
 const runs = (trigger: { executions: unknown[] }, count: number) =>
 	until(async () => trigger.executions.length >= count, `${count} run(s)`);
 
-/** A Data Table upsert keyed by orderId: the row's columns overwrite, the others stay. */
-function upsert(rows: IDataObject[], table = new Map<string, IDataObject>()) {
-	for (const row of rows)
-		table.set(String(row.orderId), { ...table.get(String(row.orderId)), ...row });
-	return table;
-}
+/** The rows of every run `trigger` started, in the order they started. */
+const rowsOf = (trigger: { executions: Array<Array<{ json: IDataObject }>> }) =>
+	trigger.executions.flat().map((item) => item.json);
 
 describe('Public Events Trigger, Fetch Full Order: complete sales and refunds', () => {
 	it(
@@ -98,6 +103,7 @@ describe('Public Events Trigger, Fetch Full Order: complete sales and refunds', 
 			const listed = (await sb().getAll('/widget-orders')).find((o) => o.id === sale.id);
 			expect(item.json).toMatchObject({
 				type: 'sale',
+				channel: 'widget',
 				orderId: String(sale.id),
 				order: listed,
 				orderUnavailable: null,
@@ -143,6 +149,7 @@ describe('Public Events Trigger, Fetch Full Order: complete sales and refunds', 
 			const refund = (await sb().getAll('/widget-orders-refunds')).find((r) => r.order === sale.id);
 			expect(trigger.executions[0][0].json).toMatchObject({
 				type: 'refund',
+				channel: 'widget',
 				orderId: String(sale.id),
 				order: null,
 				refund,
@@ -158,6 +165,7 @@ describe('Public Events Trigger, Fetch Full Order: complete sales and refunds', 
 			const order = (await sb().get(`/orders/${String(paid.id)}`)).body;
 			expect(trigger.executions[1][0].json).toMatchObject({
 				type: 'refund',
+				channel: 'api',
 				orderId: String(paid.id),
 				order,
 				orderUnavailable: null,
@@ -166,8 +174,8 @@ describe('Public Events Trigger, Fetch Full Order: complete sales and refunds', 
 	);
 
 	it(
-		'Rows for a Table: the push rows of widget and API sales are the poll trigger rows ' +
-			'of the same records, and both upserted by orderId leave one table',
+		'Ledger Rows: the push rows of widget and API sales and refunds are the poll trigger rows ' +
+			'of the same records; upserted by key in any order they leave one table, the API ledger',
 		async () => {
 			const { trigger } = await triggers.subscribed(ROWS);
 			const poll = poller();
@@ -179,9 +187,9 @@ describe('Public Events Trigger, Fetch Full Order: complete sales and refunds', 
 			expect(polledSales.error).toBeUndefined();
 
 			await sb().advanceClock(1000);
-			expect(
-				(await sb().admin('POST', `/widget-orders/${String(sales[0].id)}/refund`)).status,
-			).toBe(201);
+			// One ticket of the widget order of two (a partial refund), one of the API order.
+			const refundPath = `/widget-orders/${String(sales[0].id)}/refund`;
+			expect((await sb().admin('POST', refundPath, { tickets: 1 })).status).toBe(201);
 			const apiOrder = sales[1];
 			const [ticket] = apiOrder.tickets as IDataObject[];
 			const ticketPath = `/orders/${String(apiOrder.id)}/tickets/${String(ticket.ticketId)}/status`;
@@ -191,55 +199,77 @@ describe('Public Events Trigger, Fetch Full Order: complete sales and refunds', 
 			const polledRefunds = await poll.poll();
 			expect(polledRefunds.error).toBeUndefined();
 
-			const pushed = trigger.executions.map(([item]) => item.json);
+			const pushed = rowsOf(trigger);
 			const polled = [...polledSales.items, ...polledRefunds.items].map((item) => item.json);
-			const key = (row: IDataObject) => `${String(row.type)}:${String(row.orderId)}`;
-			const byKey = new Map(polled.map((row) => [key(row), row]));
-			// Every row the poll has, the push has, equal key by key and value by value.
-			expect(polled.map(key).sort()).toEqual(
-				[...sales.map((s) => `sale:${String(s.id)}`), `refund:${String(sales[0].id)}`].sort(),
+			const [widgetRefund] = (await sb().getAll('/widget-orders-refunds')).filter(
+				(r) => r.order === sales[0].id,
 			);
-			for (const row of pushed.filter((r) => byKey.has(key(r))))
-				expect(row).toEqual(byKey.get(key(row)));
+			const apiRefundKey = `refund:api:${String(apiOrder.id)}:${String(ticket.ticketId)}`;
+			const listed = [
+				`sale:widget:${String(sales[0].id)}`,
+				`sale:api:${String(apiOrder.id)}`,
+				`sale:widget:${String(sales[2].id)}`,
+				`refund:widget:${String(widgetRefund.id)}`,
+			];
+			expect(polled.map((row) => row.key).sort()).toEqual([...listed].sort());
+			expect(pushed.map((row) => row.key).sort()).toEqual([...listed, apiRefundKey].sort());
+			// Every row the poll has, the push has, equal column by column.
+			const byKey = new Map(pushed.map((row) => [String(row.key), row]));
+			for (const row of polled) expect(row).toEqual(byKey.get(String(row.key)));
 			expect(pushed.every((row) => typeof row.eventName === 'string')).toBe(true);
-			// The API order's refund, which no poll lists: a refund row of the order's ticket.
-			expect(pushed.find((r) => key(r) === `refund:${String(apiOrder.id)}`)).toEqual({
-				orderId: String(apiOrder.id),
+			// The API order's refund, which no poll lists: the refunded ticket's row, at its own time.
+			const api = (await sb().get(`/orders/${String(apiOrder.id)}`)).body as IDataObject;
+			const refunded = (api.tickets as IDataObject[]).find((t) => t.ticketId === ticket.ticketId)!;
+			expect(byKey.get(apiRefundKey)).toEqual({
+				key: apiRefundKey,
 				type: 'refund',
-				status: 'paid',
+				channel: 'api',
+				orderId: String(apiOrder.id),
 				eventPointId: String(apiOrder.eventPoint),
 				eventName: expect.any(String),
-				refundId: null,
-				refundedAt: expect.stringMatching(/Z$/),
-				refundedTickets: 1,
-				refundedAmount: (ticket.discountPrice as IDataObject).amount,
+				at: new Date(Date.parse(String(refunded.refundedAt))).toISOString(),
+				tickets: 1,
+				amount: -(ticket.discountPrice as IDataObject).amount!,
 				currency: 'EUR',
-				source: 'eventOrders',
+				email: null,
+				refundId: null,
+				ticketIds: String(ticket.ticketId),
 			});
 			const schema = rowsSchema();
 			expect(pushed.flatMap((row) => schemaErrors(row, schema))).toEqual([]);
 
-			// Into one table as they come (sales pushed, then polled; refunds pushed, then polled), the
-			// poll's rows change nothing the push rows made.
+			// Into one table as they come (sales pushed, then polled; refunds pushed, then polled) or
+			// the other way round: no row changes, and the table is the API's ledger of these orders,
+			// row by row and in total.
 			const ofType = (rows: IDataObject[], type: string) => rows.filter((r) => r.type === type);
-			const mixed = upsert([
+			const written = [
 				...ofType(pushed, 'sale'),
 				...ofType(polled, 'sale'),
 				...ofType(pushed, 'refund'),
 				...ofType(polled, 'refund'),
+			];
+			expect(rowsChanged(written)).toEqual([]);
+			const table = upsertByKey(written);
+			expect(upsertByKey([...written].reverse())).toEqual(table);
+			const truth = apiLedger(sb());
+			const keys = ledgerKeysOf(truth, [
+				['widget', sales[0].id],
+				['api', apiOrder.id],
+				['widget', sales[2].id],
 			]);
-			expect(mixed).toEqual(upsert([...ofType(pushed, 'sale'), ...ofType(pushed, 'refund')]));
-			// The API order with one ticket refunded stays paid, as the API says.
-			expect([...mixed.values()].map((row) => row.status).sort()).toEqual([
-				'paid',
-				'paid',
-				'refund',
-			]);
+			expect(keys).toHaveLength(5);
+			expect(ledgerMismatches([...table.values()], truth, keys)).toEqual([]);
+			// Both orders with one ticket refunded stay paid, as the API says.
+			const widgetOrder = (await sb().getAll('/widget-orders')).find((o) => o.id === sales[0].id);
+			expect([widgetOrder.status, api.status]).toEqual(['paid', 'paid']);
+			expect([statusOf(table, 'widget', sales[0].id), statusOf(table, 'api', apiOrder.id)]).toEqual(
+				[widgetOrder.status, api.status],
+			);
 		},
 	);
 });
 
-describe('Public Events Trigger, Rows for a Table: event names never stall a sale', () => {
+describe('Public Events Trigger, Ledger Rows: event names never stall a sale', () => {
 	it('while the event list fails, the row has eventName null, the rest complete', async () => {
 		const { trigger } = await triggers.subscribed(ROWS);
 		await sb().admin('POST', '/faults', {
@@ -253,13 +283,15 @@ describe('Public Events Trigger, Rows for a Table: event names never stall a sal
 			const sale = await widgetSale(1);
 			await runs(trigger, 1);
 			expect(trigger.executions[0][0].json).toMatchObject({
-				orderId: String(sale.id),
+				key: `sale:widget:${String(sale.id)}`,
 				type: 'sale',
+				channel: 'widget',
+				orderId: String(sale.id),
 				eventName: null,
 				amount: (sale.totalPrice as IDataObject).amount,
-				source: 'widgetSales',
 			});
 			expect(trigger.executions[0][0].json).not.toHaveProperty('orderUnavailable');
+			expect(schemaErrors(trigger.executions[0][0].json, rowsSchema())).toEqual([]);
 		} finally {
 			await sb().admin('DELETE', '/faults');
 		}
@@ -418,14 +450,25 @@ describe('Public Events Trigger, Fetch Full Order: a record a later read can fin
 			const before = await mark(sb());
 			expect((await postSigned(trigger.url, claim('W-17'))).status).toBe(200);
 			expect(await readsSince(before)).toEqual(['GET /event-points']);
-			expect(trigger.executions[0][0].json).toMatchObject({
-				orderId: 'W-17',
+			const [[{ json: row }]] = trigger.executions;
+			expect(row).toMatchObject({
+				key: 'sale:widget:W-17',
 				type: 'sale',
-				status: 'paid',
+				channel: 'widget',
+				orderId: 'W-17',
+				eventPointId: '1001',
+				at: null,
+				tickets: null,
 				amount: null,
-				source: 'widgetSales',
 				orderUnavailable: expect.stringMatching(/no numeric order ID \(got "W-17"\)/),
 			});
+			// Not the ledger's: a table checked against the row schema refuses it.
+			expect(schemaErrors(row, rowsSchema())).toEqual(
+				expect.arrayContaining([
+					expect.stringMatching(/^\$\.key: /),
+					expect.stringMatching(/^\$\.orderUnavailable: not in the schema/),
+				]),
+			);
 		},
 	);
 
@@ -464,10 +507,11 @@ describe('Public Events Trigger, Fetch Full Order: a record a later read can fin
 	});
 });
 
-describe('Rows for a Table: an API order refunded ticket by ticket, upserted by orderId', () => {
+describe('Ledger Rows: an API order refunded ticket by ticket, upserted by key', () => {
 	it(
-		'a refund row states what the order shows refunded so far, a sale row the sale itself: ' +
-			'the table ends as the API says whichever delivery is written last',
+		'each refund delivery carries a row per ticket the order shows refunded so far, each ' +
+			"timed by its ticket: a row never changes, and the table is the API's ledger whichever " +
+			'delivery is written last',
 		async () => {
 			const { trigger } = await triggers.subscribed(ROWS);
 			const order = await apiSale(3);
@@ -479,6 +523,8 @@ describe('Rows for a Table: an API order refunded ticket by ticket, upserted by 
 			};
 			const tickets = order.tickets as IDataObject[];
 			for (const [n, ticket] of tickets.slice(0, 2).entries()) {
+				// A second apart: a row timed by the notification, not its ticket, would show it.
+				await sb().advanceClock(1000);
 				const path = `/orders/${String(order.id)}/tickets/${String(ticket.ticketId)}/status`;
 				expect((await sb().send('PUT', path, { toStatus: 'refund' })).status).toBe(200);
 				await trigger.waitForCalls(2 + n);
@@ -491,28 +537,29 @@ describe('Rows for a Table: an API order refunded ticket by ticket, upserted by 
 			expect((await post(other.url, sale, { 'x-signature': signAt(SECRET, sale) })).status).toBe(
 				200,
 			);
-			const written = [...trigger.executions, ...other.executions].map(([item]) => item.json);
-			expect(written.map((row) => [row.type, row.refundedTickets ?? row.tickets])).toEqual([
-				['sale', 3],
-				['refund', 2],
-				['refund', 2],
-				['sale', 3],
-			]);
+			const [saleKey, first, second] = [
+				`sale:api:${String(order.id)}`,
+				...tickets.slice(0, 2).map((t) => `refund:api:${String(order.id)}:${String(t.ticketId)}`),
+			];
+			// Several rows for one delivery: the second refund's, then the first's sent again.
+			expect(
+				[...trigger.executions, ...other.executions].map((run) => run.map((item) => item.json.key)),
+			).toEqual([[saleKey], [first, second], [first, second], [saleKey]]);
+			const written = [...rowsOf(trigger), ...rowsOf(other)];
+			expect(rowsChanged(written)).toEqual([]);
 
+			const truth = apiLedger(sb());
+			const keys = ledgerKeysOf(truth, [['api', order.id]]);
+			expect(keys.sort()).toEqual([saleKey, first, second].sort());
 			const api = (await sb().get(`/orders/${String(order.id)}`)).body as IDataObject;
-			const price = (t: IDataObject) => Number((t.discountPrice as IDataObject).amount);
-			const all = api.tickets as IDataObject[];
-			const refunded = all.filter((t) => t.status === 'refund');
-			const expected = {
-				status: api.status,
-				tickets: 3,
-				amount: all.reduce((sum, t) => sum + price(t), 0),
-				refundedTickets: refunded.length,
-				refundedAmount: refunded.reduce((sum, t) => sum + price(t), 0),
-			};
-			expect(refunded).toHaveLength(2);
-			for (const order_ of [written, [...written].reverse()])
-				expect(upsert(order_).get(String(order.id))).toMatchObject(expected);
+			for (const rows of [written, [...written].reverse()]) {
+				const table = upsertByKey(rows);
+				expect(ledgerMismatches([...table.values()], truth, keys)).toEqual([]);
+				// Two of three tickets back: paid, as the API says; the net takings the third ticket.
+				expect([statusOf(table, 'api', order.id), api.status]).toEqual(['paid', 'paid']);
+				const net = [...table.values()].reduce((sum, row) => sum + Number(row.amount), 0);
+				expect(net).toBeCloseTo(Number((tickets[2].discountPrice as IDataObject).amount), 2);
+			}
 			await sb().advanceClock(-FIRST_RETRY);
 		},
 		30_000,

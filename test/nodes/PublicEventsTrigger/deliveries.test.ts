@@ -60,7 +60,9 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 							eventPointId: String(sale.eventPoint),
 							occurredAt: new Date(payload.occurredAt).toISOString(),
 							payload,
-							dedupeKey: `sale:${sale.id}`,
+							// the notification's source: a widget order, keyed as one
+							channel: 'widget',
+							dedupeKey: `sale:widget:${sale.id}`,
 						},
 					},
 				],
@@ -242,6 +244,7 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 			const order = (await sb().get(`/orders/${orderId}`)).body;
 			expect(sale.json).toMatchObject({
 				type: 'sale',
+				channel: 'api',
 				orderId: String(orderId),
 				order,
 				orderUnavailable: null,
@@ -256,6 +259,7 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 			await trigger.waitForCalls(2);
 			expect(trigger.executions[1][0].json).toMatchObject({
 				type: 'refund',
+				channel: 'api',
 				orderId: String(orderId),
 				order: { id: orderId, status: 'refund' },
 			});
@@ -342,18 +346,35 @@ describe('Public Events Trigger: deliveries pushed by the sandbox (real HTTP)', 
 			const polled = await poller.poll();
 			expect(polled.error).toBeUndefined();
 
-			const header = ({ type, orderId, eventPointId, occurredAt }: IDataObject) => ({
+			const header = ({
 				type,
+				channel,
 				orderId,
 				eventPointId,
 				occurredAt,
-			});
+				dedupeKey,
+			}: IDataObject) => ({ type, channel, orderId, eventPointId, occurredAt, dedupeKey });
 			const pushed = trigger.executions.map(([item]) => header(item.json));
 			const ids = { orderId: String(sale.id), eventPointId: String(sale.eventPoint) };
 			const iso = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+			const [refund] = (await sb().getAll('/widget-orders-refunds')).filter(
+				(r) => r.order === sale.id,
+			);
 			expect(pushed).toEqual([
-				{ type: 'sale', ...ids, occurredAt: iso },
-				{ type: 'refund', ...ids, occurredAt: iso },
+				{
+					type: 'sale',
+					channel: 'widget',
+					...ids,
+					occurredAt: iso,
+					dedupeKey: `sale:widget:${sale.id}`,
+				},
+				{
+					type: 'refund',
+					channel: 'widget',
+					...ids,
+					occurredAt: iso,
+					dedupeKey: `refund:widget:${String(refund.id)}`,
+				},
 			]);
 			expect(polled.items.map((item) => header(item.json))).toEqual(pushed);
 		},

@@ -243,7 +243,9 @@ describe('Public Events Trigger: requests sent directly', () => {
 					orderId: '123',
 					eventPointId: null,
 					occurredAt: '2026-03-01T10:00:00.000Z',
-					dedupeKey: 'refund:123:', // no refund id, no ticket ids: the order's
+					// no source: an API order; no refund id, no ticket ids: the order's whole refund
+					channel: 'api',
+					dedupeKey: 'refund:api:123:all',
 				},
 				{
 					type: 'sale',
@@ -252,7 +254,8 @@ describe('Public Events Trigger: requests sent directly', () => {
 					orderId: '5',
 					eventPointId: '9',
 					occurredAt: null,
-					dedupeKey: 'sale:5',
+					channel: 'api',
+					dedupeKey: 'sale:api:5',
 				},
 				{
 					type: 'newEvent',
@@ -365,7 +368,7 @@ describe('Public Events Trigger: requests sent directly', () => {
 			const second = await triggers.start(TOKEN, { nodeType: await restartedNode() });
 			expect((await post(second.url, delivery(SEEN_WINDOW), TOKEN_HEADER)).status).toBe(200);
 			expect(second.executions.map(([item]) => item.json.dedupeKey)).toEqual([
-				`sale:${SEEN_WINDOW}`,
+				`sale:api:${SEEN_WINDOW}`,
 			]);
 		},
 	);
@@ -388,7 +391,7 @@ describe('Public Events Trigger: requests sent directly', () => {
 			).toBe(200);
 			expect(
 				[...first.executions, ...second.executions].map(([item]) => item.json.dedupeKey),
-			).toEqual(['sale:1', 'sale:1']);
+			).toEqual(['sale:api:1', 'sale:api:1']);
 		},
 	);
 
@@ -404,7 +407,7 @@ describe('Public Events Trigger: requests sent directly', () => {
 			expect(answers.map((a) => a.status)).toEqual(new Array(10).fill(200));
 		}
 		expect(trigger.executions.map(([item]) => item.json.dedupeKey).sort()).toEqual(
-			bodies.map((_, n) => `sale:${100 + n}`).sort(),
+			bodies.map((_, n) => `sale:api:${100 + n}`).sort(),
 		);
 	});
 });

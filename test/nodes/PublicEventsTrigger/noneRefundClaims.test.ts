@@ -6,7 +6,7 @@ import { NONE, post, triggerSuite } from '../../../harness/nodes/webhookTrigger'
 /**
  * Invariant (docs/security.md, "What None still allows"): under Security None a forger can start
  * runs only of real changes, and "a destination keyed by dedupeKey holds each change once all the
- * same". Each partial refund of an API order has its own key `refund:<order>:<its tickets>`.
+ * same". Each partial refund of an API order has its own key `refund:api:<order>:<its tickets>`.
  *
  * Found by an outside review: an API order of 3 tickets; ticket A is refunded (its delivery runs,
  * key refund:O:A); ticket B is refunded and the sender's first attempt fails (n8n could not create
@@ -65,7 +65,7 @@ it('Security None: a forged refund claim merges no partial refund into one that 
 	const keys = trigger.executions.map(([item]) => String(item.json.dedupeKey));
 	// Each genuine refund once, under its own key; nothing else.
 	expect(keys.sort()).toEqual(
-		[`refund:${String(order.id)}:${a}`, `refund:${String(order.id)}:${b}`].sort(),
+		[`refund:api:${String(order.id)}:${a}`, `refund:api:${String(order.id)}:${b}`].sort(),
 	);
 	await sb().advanceClock(-FIRST_RETRY);
 }, 30_000);

@@ -36,6 +36,8 @@ test.each([1, 1.1])(
 		await trigger.waitForCalls(3);
 		const items = trigger.executions.flat().map((item) => item.json);
 		expect(new Set(items.map((item) => item.type))).toEqual(new Set(['sale', 'refund']));
+		// Each names its channel: the widget sale, the API order's sale and refund.
+		expect(items.map((item) => item.channel).sort()).toEqual(['api', 'api', 'widget']);
 
 		const file = schemaOf(typeVersion);
 		const inferred = inferSchema(items);

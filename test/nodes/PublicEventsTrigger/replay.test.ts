@@ -222,7 +222,10 @@ describe('a captured delivery replayed after a restart (memory is per process)',
 				signAt(SECRET, body),
 			);
 			expect(statuses).toEqual([200, 200, 200]);
-			expect([...keysOf(trigger), ...keysOf(restarted)]).toEqual(['sale:700123', 'sale:700123']);
+			expect([...keysOf(trigger), ...keysOf(restarted)]).toEqual([
+				'sale:api:700123',
+				'sale:api:700123',
+			]);
 		},
 	);
 
@@ -233,7 +236,7 @@ describe('a captured delivery replayed after a restart (memory is per process)',
 			const untimed = sign(SECRET, body);
 			const loose = await replayAfterRestart(SIGNED, untimed);
 			expect(loose.statuses).toEqual([200, 200, 200]);
-			expect(keysOf(loose.restarted)).toEqual(['sale:700123']);
+			expect(keysOf(loose.restarted)).toEqual(['sale:api:700123']);
 
 			const strict = { ...SIGNED, options: { requireSignedTime: true } };
 			const trigger = await triggers.start(strict);
@@ -243,7 +246,7 @@ describe('a captured delivery replayed after a restart (memory is per process)',
 				expect.stringMatching(/signs no time .*Require Signed Time/),
 			]);
 			expect((await postSigned(trigger.url, body)).status).toBe(200);
-			expect(keysOf(trigger)).toEqual(['sale:700123']);
+			expect(keysOf(trigger)).toEqual(['sale:api:700123']);
 		},
 	);
 });
@@ -291,7 +294,7 @@ describe('ids of any length', () => {
 				{ ...TOKEN_HEADER, 'x-delivery-id': 'short-1' },
 			);
 			expect([answer.status, answer.text]).toEqual([200, '']);
-			expect(keysOf(trigger)).toEqual(['sale:3']);
+			expect(keysOf(trigger)).toEqual(['sale:api:3']);
 			expect(trigger.staticData).toEqual(staticData);
 		},
 	);
@@ -319,11 +322,11 @@ describe('Header Token: bodies are deduped too', () => {
 				'x-delivery-id': 'h-1',
 			});
 			expect(JSON.parse(reused.text)).toEqual({ received: true, duplicate: 'h-1' });
-			expect(keysOf(trigger)).toEqual(['sale:11']);
+			expect(keysOf(trigger)).toEqual(['sale:api:11']);
 
 			const restarted = await triggers.start(TOKEN, { nodeType: await restartedNode() });
 			expect((await post(restarted.url, body, TOKEN_HEADER)).status).toBe(200);
-			expect(keysOf(restarted)).toEqual(['sale:11']);
+			expect(keysOf(restarted)).toEqual(['sale:api:11']);
 		},
 	);
 });

@@ -2,7 +2,9 @@ import { NodeHelpers, type IDataObject, type INodeParameters } from 'n8n-workflo
 
 import { PublicEventsTrigger } from '../../../nodes/PublicEventsTrigger/PublicEventsTrigger.node';
 import { buildNode, logPosition, logSince } from '../../../harness/engine/runtime';
+import { ledgerKeysOf, rowsChanged } from '../../../harness/nodes/ledgerTable';
 import { mark, since } from '../../../harness/nodes/publicEvents';
+import { apiLedger, ledgerMismatches } from '../../../harness/sandbox/ledger';
 import {
 	deliveriesOf,
 	FIRST_RETRY,
@@ -168,6 +170,7 @@ describe('Security None: genuine deliveries pushed by the sandbox (no secret)', 
 			expect(trigger.executions.map(([item]) => item.json)).toEqual([
 				expect.objectContaining({
 					type: 'sale',
+					channel: 'api',
 					orderId: String(orderId),
 					order,
 					orderUnavailable: null,
@@ -190,17 +193,21 @@ describe('Security None: genuine deliveries pushed by the sandbox (no secret)', 
 			expect(copies).toEqual(copies.map(() => ({ status: 200, text: '' })));
 			expect(trigger.executions).toHaveLength(1);
 			// Named by what the API confirmed, not by the sender's ids; kept in memory only.
-			expect(trigger.executions[0][0].json.dedupeKey).toBe(`sale:${orderId}`);
+			expect(trigger.executions[0][0].json.dedupeKey).toBe(`sale:api:${orderId}`);
 			expect(trigger.staticData).toEqual({});
 
 			expect(
 				(await sb().send('PUT', `/orders/${orderId}/status`, { toStatus: 'refund' })).status,
 			).toBe(200);
 			await trigger.waitForCalls(9);
+			// The whole order back: keyed by every ticket it took back, as the ledger has them.
+			const ticketIds = (order.tickets as IDataObject[]).map((t) => String(t.ticketId)).sort();
 			expect(trigger.executions[1][0].json).toMatchObject({
 				type: 'refund',
+				channel: 'api',
 				orderId: String(orderId),
 				order: { id: orderId, status: 'refund' },
+				dedupeKey: `refund:api:${orderId}:${ticketIds.join(',')}`,
 			});
 		},
 	);
@@ -248,6 +255,11 @@ describe('Security None: genuine deliveries pushed by the sandbox (no secret)', 
 				'paid',
 				'refund',
 			]);
+			// Each under its own ticket's key: a destination keyed by dedupeKey holds both refunds.
+			expect(trigger.executions.map(([item]) => item.json.dedupeKey)).toEqual([
+				`refund:api:${orderId}:${first}`,
+				`refund:api:${orderId}:${second}`,
+			]);
 			// The first refund again, now that both tickets are refunded: the API shows what the second
 			// run saw.
 			expect(await post(trigger.url, one.raw)).toEqual({ status: 200, text: '' });
@@ -279,8 +291,8 @@ describe('Security None: genuine deliveries pushed by the sandbox (no secret)', 
 					item.json.dedupeKey,
 				]),
 			).toEqual([
-				['sale', String(made.body.id), `sale:${made.body.id}`],
-				['refund', String(made.body.id), `refund:${refundId}`],
+				['sale', String(made.body.id), `sale:widget:${made.body.id}`],
+				['refund', String(made.body.id), `refund:widget:${refundId}`],
 			]);
 			for (const call of calls.slice(0, 2))
 				expect(await post(trigger.url, call.raw)).toEqual({ status: 200, text: '' });
@@ -454,18 +466,9 @@ const refundTicket = (order: IDataObject, ticket: IDataObject) =>
 		toStatus: 'refund',
 	});
 
-/** The refunded tickets of an order as the API shows it now, and what they cost. */
-async function refundedOf(order: IDataObject) {
-	const tickets = (await sb().get(`/orders/${String(order.id)}`)).body.tickets as IDataObject[];
-	const refunded = tickets.filter((t) => t.status === 'refund');
-	return {
-		refundedTickets: refunded.length,
-		refundedAmount: refunded.reduce(
-			(sum, t) => sum + Number((t.discountPrice as IDataObject).amount),
-			0,
-		),
-	};
-}
+/** The keys of the refund rows the API's ledger has of an order now (a row per ticket back). */
+const refundKeysOf = (order: IDataObject) =>
+	ledgerKeysOf(apiLedger(sb()), [['api', order.id]]).filter((key) => key.startsWith('refund:'));
 
 describe('Security None: a run carries what the API shows, never what the claim says', () => {
 	it(
@@ -509,9 +512,10 @@ describe('Security None: a run carries what the API shows, never what the claim 
 					eventPointId: String(eventId),
 					occurredAt: new Date(order.payAt).toISOString(),
 					payload: {},
+					channel: 'api',
 					order,
 					orderUnavailable: null,
-					dedupeKey: `sale:${orderId}`,
+					dedupeKey: `sale:api:${orderId}`,
 				},
 			]);
 			expect(trigger.calls.map((c) => c.status)).toEqual([503, 200, 200]);
@@ -520,8 +524,8 @@ describe('Security None: a run carries what the API shows, never what the claim 
 	);
 
 	it(
-		'Rows for a Table: a forged refund naming every ticket of an order with one refunded is ' +
-			"answered 503; the genuine refund's row states what the API shows refunded",
+		'Ledger Rows: a forged refund naming every ticket of an order with one refunded is ' +
+			"answered 503; the genuine refund's rows are the API ledger's: the one ticket refunded",
 		async () => {
 			const trigger = await triggers.start({ ...NONE, options: { output: 'rows' } });
 			const order = await apiSale(3);
@@ -539,13 +543,12 @@ describe('Security None: a run carries what the API shows, never what the claim 
 				data: { orderId: order.id, ticketIds: [tickets[0].ticketId], source: 'api' },
 			});
 			expect((await post(trigger.url, genuine)).status).toBe(200);
-			expect(trigger.executions.map(([item]) => item.json)).toEqual([
-				expect.objectContaining({
-					orderId: String(order.id),
-					type: 'refund',
-					...(await refundedOf(order)),
-				}),
-			]);
+			const rows = trigger.executions.flat().map((item) => item.json);
+			const keys = refundKeysOf(order);
+			expect(keys).toEqual([`refund:api:${String(order.id)}:${String(tickets[0].ticketId)}`]);
+			expect(trigger.executions).toHaveLength(1);
+			// No row for a ticket the forgery named and the API does not show refunded.
+			expect(ledgerMismatches(rows, apiLedger(sb()), keys)).toEqual([]);
 		},
 	);
 
@@ -572,11 +575,20 @@ describe('Security None: a run carries what the API shows, never what the claim 
 			await sb().advanceClock(FIRST_RETRY);
 			await trigger.waitForCalls(3);
 			expect(trigger.calls.map((c) => c.status)).toEqual([503, 200, 200]);
-			const totals = await refundedOf(order);
-			expect(trigger.executions.map(([item]) => item.json)).toEqual([
-				expect.objectContaining(totals),
-				expect.objectContaining(totals),
-			]);
+			// Each run carries the refund rows the API's ledger has of the order (a row per ticket
+			// back: both, by the time either ran), each the same in both runs.
+			const keys = refundKeysOf(order);
+			expect(keys).toHaveLength(2);
+			expect(trigger.executions).toHaveLength(2);
+			for (const run of trigger.executions)
+				expect(
+					ledgerMismatches(
+						run.map((item) => item.json),
+						apiLedger(sb()),
+						keys,
+					),
+				).toEqual([]);
+			expect(rowsChanged(trigger.executions.flat().map((item) => item.json))).toEqual([]);
 			// Forged claims of the refunded tickets, one by one, both, none named: no run more.
 			for (const named of [[tickets[0]], [tickets[1]], tickets.slice(0, 2), []]) {
 				const body = JSON.stringify({

@@ -6,9 +6,10 @@ import { onlyEvents } from '../../../harness/sandbox/suite';
 import { rowsSchema, schemaErrors } from '../../../harness/engine/rowSchema';
 
 /**
- * Output "Rows for a Table" on the action node's sales and refund lists: one flat row per sale
- * or refund, event names read once per run (the archive only for names still unknown), and
- * Full Records (the default) exactly as before, with no request more.
+ * Output "Ledger Rows" on the action node's sales and refund lists: the ledger's rows of each
+ * record (nodes/shared/ledger/rows.ts: one per sale, one per refund, keyed by channel), event names
+ * read once per run (the archive only for names still unknown), and Full Records (the default)
+ * exactly as before, with no request more.
  */
 let sb: SandboxClient;
 let live: IDataObject[];
@@ -45,7 +46,7 @@ const requestsSince = async (seq: number) =>
 const fitSchema = (items: IDataObject[]) =>
 	expect(items.flatMap((item) => schemaErrors(item, rowsSchema()))).toEqual([]);
 
-describe('Output: Rows for a Table', () => {
+describe('Output: Ledger Rows', () => {
 	let sales: IDataObject[];
 
 	beforeAll(async () => {
@@ -62,19 +63,22 @@ describe('Output: Rows for a Table', () => {
 			const total = sale.totalPrice as IDataObject;
 			expect(items).toEqual([
 				{
-					orderId: String(sale.id),
+					key: `sale:widget:${String(sale.id)}`,
 					type: 'sale',
-					status: 'paid',
+					channel: 'widget',
+					orderId: String(sale.id),
 					eventPointId: String(live[0].id),
 					eventName: live[0].eventName,
-					paidAt: iso(sale.payAt),
+					at: iso(sale.payAt),
 					tickets: 2,
 					amount: total.amount,
 					currency: total.currency,
 					email: sale.email,
-					source: 'widgetSales',
+					refundId: null,
+					ticketIds: null,
 				},
 				expect.objectContaining({
+					key: `sale:widget:${String(sales[1].id)}`,
 					orderId: String(sales[1].id),
 					eventPointId: String(archived[0].id),
 					eventName: archived[0].eventName,
@@ -130,42 +134,56 @@ describe('Output: Rows for a Table', () => {
 	);
 
 	it(
-		'Widget > Get Many Refunds: a refund row per refund, its own ' +
-			'time and amount columns; no archive read when all names are ' +
-			'known',
+		'Widget > Get Many Refunds: a refund row per refund, partial ones too, its own time, ' +
+			'tickets and negative amount: the sale and its refunds sum to what the buyer kept; no ' +
+			'archive read when all names are known',
 		async () => {
-			const refund = (await sb.admin('POST', `/widget-orders/${String(sales[0].id)}/refund`, {}))
-				.body as IDataObject;
+			// The order of two tickets refunded one ticket at a time: two refunds, two rows.
+			const refundPath = `/widget-orders/${String(sales[0].id)}/refund`;
+			const first = (await sb.admin('POST', refundPath, { tickets: 1 })).body as IDataObject;
+			const second = (await sb.admin('POST', refundPath, { tickets: 1 })).body as IDataObject;
 			const before = await mark(sb);
 			const items = await run({ resource: 'widget', operation: 'getManyRefunds', ...rows });
-			const amount = refund.amount as IDataObject;
-			expect(items).toEqual([
-				{
-					orderId: String(sales[0].id),
+			const rowOf = (refund: IDataObject) => {
+				const amount = refund.amount as IDataObject;
+				return {
+					key: `refund:widget:${String(refund.id)}`,
 					type: 'refund',
-					status: 'refund',
+					channel: 'widget',
+					orderId: String(sales[0].id),
 					eventPointId: String(live[0].id),
 					eventName: live[0].eventName,
-					refundId: String(refund.id),
-					refundedAt: iso(refund.refundedAt),
-					refundedTickets: 2,
-					refundedAmount: amount.amount,
+					at: iso(refund.refundedAt),
+					tickets: 1,
+					amount: -Number(amount.amount),
 					currency: amount.currency,
-					source: 'widgetRefunds',
-				},
-			]);
+					email: null,
+					refundId: String(refund.id),
+					ticketIds: (refund.tickets as unknown[]).map(String).join(','),
+				};
+			};
+			expect(items).toEqual([rowOf(first), rowOf(second)]);
+			expect(items[0].ticketIds).not.toBe(items[1].ticketIds);
 			fitSchema(items);
+			// Refunded whole, one ticket at a time: the sale's row and its refunds' rows sum to 0.
+			const [saleRow] = await run({ resource: 'widget', operation: 'getManyOrders', ...rows });
+			expect(saleRow.key).toBe(`sale:widget:${String(sales[0].id)}`);
+			const net = [saleRow, ...items].reduce((sum, row) => sum + Number(row.amount), 0);
+			expect([Number(saleRow.amount) > 0, Math.round(net * 100)]).toEqual([true, 0]);
 			expect(await requestsSince(before)).toEqual([
 				'GET /widget-orders-refunds',
 				'GET /event-points',
+				'GET /widget-orders',
+				'GET /event-points',
+				'GET /event-points-archived',
 			]);
 		},
 	);
 
 	it(
-		'Order > Get Many for Event: a partial refund leaves status ' +
-			'paid and the amount the service states; names read once for ' +
-			'all items',
+		'Order > Get Many for Event: a sale row per order, with the ticket count and total the ' +
+			'list states (it has no tickets: here less a partial refund, which Sales Ledger > ' +
+			'Reconcile Table sets right); names read once for all items',
 		async () => {
 			const eventId = Number(live[1].id);
 			const free = await sb.freePlaces(eventId, 2);
@@ -202,17 +220,19 @@ describe('Output: Rows for a Table', () => {
 				[{ event: eventId }, { event: eventId }],
 			);
 			const row = {
-				orderId: String(created.id),
+				key: `sale:api:${String(created.id)}`,
 				type: 'sale',
-				status: 'paid',
+				channel: 'api',
+				orderId: String(created.id),
 				eventPointId: String(eventId),
 				eventName: live[1].eventName,
-				paidAt: iso(stored.payAt),
+				at: iso(stored.payAt),
 				tickets: stored.ticketsCount,
 				amount: stored.totalPrice.amount,
 				currency: stored.totalPrice.currency,
 				email: null,
-				source: 'eventOrders',
+				refundId: null,
+				ticketIds: null,
 			};
 			expect(items).toEqual([row, row]);
 			expect(stored.totalPrice.amount).toBeLessThan(paid.totalPrice.amount);
@@ -242,34 +262,48 @@ describe('Output: Rows for a Table', () => {
 
 describe('the shipped row schema (nodes/PublicEvents/__schema__/rows.json)', () => {
 	const sale = {
-		orderId: '7',
+		key: 'sale:api:7',
 		type: 'sale',
-		status: 'paid',
+		channel: 'api',
+		orderId: '7',
 		eventPointId: '1001',
 		eventName: null,
-		paidAt: '2026-01-02T10:00:00.000Z',
+		at: '2026-01-02T10:00:00.000Z',
 		tickets: 1,
 		amount: 70,
 		currency: 'EUR',
 		email: null,
-		source: 'eventOrders',
+		refundId: null,
+		ticketIds: null,
+	};
+	const refund = {
+		...sale,
+		key: 'refund:api:7:900001',
+		type: 'refund',
+		amount: -70,
+		ticketIds: '900001',
 	};
 
 	it(
-		'takes a row and refuses a record, a missing or extra key, a ' +
-			'number id, a sale row marked as a refund',
+		'takes a sale and a refund row and refuses a record, a missing or extra key, a number ' +
+			"id, a key without its channel, a channel it does not know, an old row's columns",
 		() => {
 			const schema = rowsSchema();
-			expect(schemaErrors(sale, schema)).toEqual([]);
+			expect([schemaErrors(sale, schema), schemaErrors(refund, schema)]).toEqual([[], []]);
 			const missing = Object.fromEntries(Object.entries(sale).filter(([key]) => key !== 'email'));
 			for (const bad of [
 				{ id: 7, eventPoint: 1001, status: 'paid' },
 				missing,
 				{ ...sale, extra: 1 },
 				{ ...sale, orderId: 7 },
-				{ ...sale, type: 'refund' },
+				{ ...sale, key: 'sale:7' },
+				{ ...refund, key: 'refund:7:900001' },
+				{ ...sale, channel: 'shop' },
+				{ ...sale, at: 'yesterday' },
+				{ ...refund, ticketIds: '900001;900002' },
+				{ ...sale, status: 'paid', source: 'eventOrders', paidAt: sale.at },
 			]) {
-				expect(schemaErrors(bad, schema)).not.toEqual([]);
+				expect([bad, schemaErrors(bad, schema)]).not.toEqual([bad, []]);
 			}
 		},
 	);
