@@ -22,6 +22,7 @@ import { MINUTE } from '../../harness/time';
 import type { ScenarioReport } from '../../sandbox/scenario';
 import {
 	n8nMajor,
+	nodeOutput,
 	type N8nInstall,
 	type N8nInstance,
 	type N8nServer,
@@ -38,6 +39,8 @@ import { publishShop, SHOP_HEADER } from '../../scripts/demo/shop';
 
 const CHECKOUT = 'PeExShopCheckout';
 const RELEASE = 'PeExShopRelease1';
+/** examples/sell-a-ticket.json: run twice with one Sale reference, as a double click runs it. */
+const SELL = 'PeExSellTicket01';
 /** The checkout with its payment step's error output not wired: a failing payment kills it. */
 const UNWIRED = { id: 'PeE2eShopUnwired', path: 'shop-checkout-unwired' };
 /** The checkout with a payment provider in place of the stand-in, as its note says. */
@@ -154,9 +157,8 @@ function withProvider(shipped: Workflow, providerUrl: string): Workflow {
 	const link = (node: string) => [{ node, type: 'main', index: 0 }];
 	const connections = { ...shipped.connections };
 	delete connections[PAY];
-	connections['Hold Best Available'] = {
-		main: [link(CHARGE), shipped.connections['Hold Best Available'].main[1]],
-	};
+	// A purchase that is not a repeat (its Idempotency-Key) goes on to the charge.
+	connections['Repeated?'] = { main: [shipped.connections['Repeated?'].main[0], link(CHARGE)] };
 	connections[CHARGE] = { main: [link(ANSWER), link('Payment Unknown')] };
 	connections[ANSWER] = { main: [link('Paid?')] };
 	return {
@@ -216,10 +218,15 @@ describe('real n8n: the shop checkout, closed, answers each case and leaves no h
 
 	async function buy(
 		body: unknown,
-		{ path, key }: { path?: string; key?: string | null } = {},
+		{
+			path,
+			key,
+			idempotencyKey,
+		}: { path?: string; key?: string | null; idempotencyKey?: string } = {},
 	): Promise<{ status: number; body: any }> {
 		const headers: Record<string, string> = { 'content-type': 'application/json' };
 		if (key !== null) headers[SHOP_HEADER] = key ?? secrets.shopKey;
+		if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
 		const res = await fetch(path ? `${server.url}/webhook/${path}` : checkoutUrl, {
 			method: 'POST',
 			headers,
@@ -312,8 +319,8 @@ describe('real n8n: the shop checkout, closed, answers each case and leaves no h
 		eventId = Number(created.body.id);
 		server = await n8n.start();
 		cookie = await server.setupOwner(OWNER);
-		const shipped = loadExamples().filter((e) => [CHECKOUT, RELEASE].includes(e.id));
-		expect(shipped.map((e) => e.id).sort()).toEqual([CHECKOUT, RELEASE].sort());
+		const shipped = loadExamples().filter((e) => [CHECKOUT, RELEASE, SELL].includes(e.id));
+		expect(shipped.map((e) => e.id).sort()).toEqual([CHECKOUT, RELEASE, SELL].sort());
 		const checkout = shipped.find((e) => e.id === CHECKOUT) as Workflow;
 		const examples = [
 			...shipped,
@@ -786,6 +793,53 @@ describe('real n8n: the shop checkout, closed, answers each case and leaves no h
 				{ ...NO_HOLDS, created: 1, paid: 1 },
 				0,
 			]);
+		},
+	);
+
+	it(
+		'a buyer who clicks twice buys once: two posts with one Idempotency-Key at once make one ' +
+			'order and one charge; asked again, the same tickets; the key with another body: 422',
+		async () => {
+			await sandbox.startScenario('shop: two clicks');
+			const idempotencyKey = `click-${randomUUID()}`;
+			const request = { eventId, quantity: 1 };
+			const clicks = await Promise.all([
+				buy(request, { idempotencyKey }),
+				buy(request, { idempotencyKey }),
+			]);
+			// A click while the first one pays is told to ask again; asked again, the first answer.
+			const again = await buy(request, { idempotencyKey });
+			const answers = [...clicks, again];
+			expect(answers.map((a) => [200, 409].includes(a.status))).toEqual([true, true, true]);
+			expect(again.status).toBe(200);
+			const paid = answers.filter((a) => a.status === 200).map((a) => JSON.stringify(a.body));
+			expect(new Set(paid).size).toBe(1);
+			for (const a of answers.filter((a) => a.status === 409))
+				expect(a.body).toMatchObject({ error: 'in_progress', orderId: again.body.orderId });
+			const other = await buy({ eventId, quantity: 2 }, { idempotencyKey });
+			expect([other.status, other.body.error]).toEqual([422, 'idempotency_key_reused']);
+			expect(other.body.message).not.toMatch(NOT_FOR_BUYERS);
+			const found = await report();
+			expect([found.holds, found.placesSold]).toEqual([{ ...NO_HOLDS, created: 1, paid: 1 }, 1]);
+		},
+	);
+
+	it(
+		'Sell a ticket run twice (a double click): one sale; the second run shows its tickets and ' +
+			'reports no payment',
+		async () => {
+			await sandbox.startScenario('sell a ticket: twice');
+			const id = workflowIds.get(SELL)!;
+			const first = await n8n.execute(id);
+			const second = await n8n.execute(id);
+			const sold = nodeOutput(first, 'Report Payment');
+			expect(sold.length).toBeGreaterThan(0);
+			expect(nodeOutput(second, 'Sold Tickets').map((t) => [t.orderId, t.barcode])).toEqual(
+				sold.map((t) => [t.orderId, t.barcode]),
+			);
+			expect(second.data.resultData.runData['Report Payment']).toBeUndefined();
+			const found = await sandbox.scenarioReport();
+			expect([found.holds.created, found.holds.paid]).toEqual([1, 1]);
 		},
 	);
 

@@ -47,13 +47,13 @@ const upToHold = {
 	'Check Order': ran([{ eventId: '1001', quantity: 1 }]),
 	'Order Valid?': ran([{}], []),
 	'Hold Best Available': ran([ORDER], []),
+	// Not a repeat of an earlier purchase (its Idempotency-Key): on toward payment.
+	'Repeated?': ran([], [ORDER]),
 };
 
 describe('the shop error workflow: a hold released only when no payment can have started', () => {
 	it('stopped right after its hold, the payment step still queued: released', () => {
-		expect(released(upToHold, 'Hold Best Available', ['Take Payment (replace me)'])).toEqual([
-			'700001',
-		]);
+		expect(released(upToHold, 'Repeated?', ['Take Payment (replace me)'])).toEqual(['700001']);
 	});
 
 	it.each([
@@ -62,11 +62,7 @@ describe('the shop error workflow: a hold released only when no payment can have
 			{ ...upToHold, 'Take Payment (replace me)': failed('Payment provider timed out') },
 			'Take Payment (replace me)',
 		],
-		[
-			"stopped while the payment step ran (the workflow's timeout)",
-			upToHold,
-			'Hold Best Available',
-		],
+		["stopped while the payment step ran (the workflow's timeout)", upToHold, 'Repeated?'],
 		[
 			'the payment step went down its error output: Payment Unknown, answered 202',
 			{
@@ -104,6 +100,24 @@ describe('the shop error workflow: a hold released only when no payment can have
 	])('%s: kept, to end at its deadline', (_, runData, last) => {
 		expect(released(runData, last)).toEqual([]);
 	});
+
+	it(
+		'a repeat of a purchase (its Idempotency-Key) that failed answering: the first ' +
+			"purchase's order is not this run's to release",
+		() => {
+			const repeated = { ...ORDER, idempotency: { key: 'k-1', repeated: true } };
+			const runData = {
+				...upToHold,
+				'Hold Best Available': ran([repeated], []),
+				'Repeated?': ran([repeated], []),
+				'Answer as Before': ran([{ status: 409 }]),
+				'Answer Again': failed('The connection to the buyer closed'),
+			};
+			expect(released(runData, 'Answer Again')).toEqual([]);
+			// Stopped before it answered, too.
+			expect(released({ ...runData, 'Answer Again': [] }, 'Repeated?')).toEqual([]);
+		},
+	);
 
 	it('a decline whose Release Hold failed: the run chose to release, so released again', () => {
 		const runData = {
