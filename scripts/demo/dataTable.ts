@@ -125,9 +125,9 @@ export async function pickTable(
 
 /**
  * Makes the table with the first example's "Set Up Table" branch, picks it in every Data Table
- * example, fills it with the first one's "Reconcile Now", and publishes the one that pushes and polls (else the first), its Production URL
- * subscribed to the sandbox's sales and refunds, signed with `secret`. Returns the published
- * example's name and whether sales are pushed to it.
+ * example, fills it with the first one's "Reconcile Now", and publishes the one that pushes and
+ * polls (else the first), its Production URL subscribed to the sandbox's sales and refunds, signed
+ * with `secret`. Returns the published example's name and whether sales are pushed to it.
  */
 export async function startTableSync(
 	server: N8nServer,

@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { changeId, changeTime } from '../../shared/changes';
@@ -7,38 +8,50 @@ import type { Change } from './items';
 /**
  * A service may list widget orders among an event's orders too. Such a record (same number, event,
  * total and payment time as a widget sale) is the widget sale again: it is not emitted a second
- * time as an API sale. The widget sales of the last days are remembered by those four, so a copy
- * listed a poll later than its widget record is known too; one listed before it is emitted as an
- * API sale, which the reconcile (Sales Ledger > Reconcile Table) reports.
+ * time as an API sale. The widget sales paid in the last `keepMs` (at least an hour: twice the
+ * Settlement Lag and the Overlap Window) are remembered by those four, so a copy listed a poll
+ * later than its widget record is known too; one listed before it is emitted as an API sale, which
+ * the reconcile (Sales Ledger > Reconcile Table) reports. Each is an 11-character digest.
  */
-export const COPIES_KEEP_MS = 2 * 24 * 3_600_000;
-export const MAX_REMEMBERED = 20_000;
+export const MAX_REMEMBERED = 5_000;
+const HOUR = 3_600_000;
+
+export function rememberFor(lagMs: number, overlapMs: number): number {
+	return Math.max(HOUR, 2 * (lagMs + overlapMs));
+}
 
 const fingerprint = (json: IDataObject) =>
-	[
-		changeId(json.eventPoint ?? json.eventPointId) ?? '',
-		changeTime(json.payAt ?? json.paidAt) ?? '',
-		moneyOf(json.totalPrice).amount ?? '',
-	].join('|');
+	createHash('sha256')
+		.update(
+			[
+				changeId(json.id) ?? '',
+				changeId(json.eventPoint ?? json.eventPointId) ?? '',
+				changeTime(json.payAt ?? json.paidAt) ?? '',
+				moneyOf(json.totalPrice).amount ?? '',
+			].join('|'),
+		)
+		.digest('base64url')
+		.slice(0, 11);
 
+/** The remembered: digest to payment time (epoch seconds, for their age). */
 export function withoutWidgetCopies(
 	changes: Change[],
-	remembered: Record<string, string>,
+	remembered: Record<string, number>,
 	now: number,
-): { changes: Change[]; remembered: Record<string, string> } {
+	keepMs: number,
+): { changes: Change[]; remembered: Record<string, number> } {
 	const widget = new Map(Object.entries(remembered));
 	for (const change of changes)
 		if (change.source === 'widgetSales')
-			widget.set(changeId(change.json.id) ?? '', fingerprint(change.json));
+			widget.set(fingerprint(change.json), Math.floor(change.time / 1000));
 	const kept = changes.filter(
-		(change) =>
-			change.source !== 'eventOrders' ||
-			widget.get(changeId(change.json.id) ?? '') !== fingerprint(change.json),
+		(change) => change.source !== 'eventOrders' || !widget.has(fingerprint(change.json)),
 	);
-	// The last days' sales only, the newest MAX_REMEMBERED of them.
+	// The newest MAX_REMEMBERED of those paid within keepMs.
+	const since = Math.floor((now - keepMs) / 1000);
 	const recent = [...widget]
-		.filter(([, print]) => Number(print.split('|')[1]) >= now - COPIES_KEEP_MS)
-		.sort(([, a], [, b]) => Number(b.split('|')[1]) - Number(a.split('|')[1]))
+		.filter(([, at]) => at >= since)
+		.sort(([, a], [, b]) => b - a)
 		.slice(0, MAX_REMEMBERED);
 	return { changes: kept, remembered: Object.fromEntries(recent) };
 }

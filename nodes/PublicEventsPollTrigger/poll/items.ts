@@ -4,7 +4,12 @@ import { changeId, type ChangeType } from '../../shared/changes';
 import { dedupeKey, eventFingerprint } from '../../shared/dedupeKey';
 import { EventNames } from '../../shared/eventNames';
 import { rowsOf, type RecordSource } from '../../shared/ledger/output';
-import { apiRequest, type RequestSettings } from '../../shared/transport';
+import {
+	apiRequest,
+	inOrder,
+	MAX_PAGES_IN_FLIGHT,
+	type RequestSettings,
+} from '../../shared/transport';
 
 /** Where an item came from: the Include option's value, or the catalog. */
 export type ItemSource = 'widgetSales' | 'widgetRefunds' | 'eventOrders' | 'catalog';
@@ -78,8 +83,10 @@ export function toItems(changes: Change[], typeVersion = LATEST): INodeExecution
 }
 
 /**
- * An event's order as the ledger needs it: a list gives no tickets, enough for a paid order's sale;
- * one refunded by the time it is first listed is read whole (one request) for its refund rows.
+ * An event's order as the ledger needs it: a list gives no tickets, and its total may already be
+ * less the refunds made before it was first listed, so each is read whole (one request; at most
+ * WHOLE_READS_PER_FEED of an event a poll): its sale row is then the one every path writes, its
+ * refunds so far come with it.
  */
 async function whole(
 	context: IPollFunctions,
@@ -87,8 +94,7 @@ async function whole(
 	settings: RequestSettings,
 ): Promise<IDataObject> {
 	const { json } = change;
-	if (change.source !== 'eventOrders' || json.status === 'paid' || Array.isArray(json.tickets))
-		return json;
+	if (change.source !== 'eventOrders' || Array.isArray(json.tickets)) return json;
 	const id = changeId(json.id);
 	if (id === null || !/^\d+$/.test(id)) return json;
 	return await apiRequest.call<IPollFunctions, Parameters<typeof apiRequest>, Promise<IDataObject>>(
@@ -114,11 +120,22 @@ export async function toRowItems(
 	const sales = oldestFirst(changes).filter(
 		(change): change is Change & { source: RecordSource } => change.source !== 'catalog',
 	);
-	const records: Array<{ json: IDataObject; source: RecordSource }> = [];
-	for (const change of sales)
-		records.push({ ...change, json: await whole(this, change, settings) });
+	const records: IDataObject[] = [];
+	await inOrder(
+		async (i) => await whole(this, sales[i], settings),
+		0,
+		sales.length - 1,
+		MAX_PAGES_IN_FLIGHT,
+		(i, json) => {
+			records[i] = json;
+			return true;
+		},
+		{ ahead: Infinity },
+	);
+	// A refund the service gives no time for is timed by this poll, which noticed it.
+	const noticed = new Date().toISOString();
 	const { rows, unreadable } = await new EventNames(this, settings).fillWhatCanBeRead(
-		records.flatMap(({ json, source }) => rowsOf(json, source)),
+		sales.flatMap(({ source }, i) => rowsOf(records[i], source, noticed)),
 	);
 	if (unreadable) {
 		const unnamed = rows.filter((row) => row.eventPointId !== null && row.eventName === null);

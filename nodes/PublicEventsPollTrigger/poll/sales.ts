@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError, type INode, type IPollFunctions } fro
 import { CREDENTIAL_TYPE, serviceNow } from '../../shared/transport';
 import type { PollBudget } from './budget';
 import { Chunk } from './chunk';
-import { withoutWidgetCopies } from './copies';
+import { rememberFor, withoutWidgetCopies } from './copies';
 import { rewind, type FeedState } from './feed';
 import type { Change } from './items';
 import { readWindow, type WindowRead } from './pager';
@@ -20,6 +20,11 @@ import type { PollState } from './state';
  * some 10 MB). Time bounds a chunk too (PollBudget).
  */
 export const RECORDS_PER_POLL = 5_000;
+/**
+ * With Ledger Rows each order of an event's list is read whole (one request): at most this many
+ * of one event a poll, so a catch-up's reads fit the poll's time (the durable scheduler: 45 s).
+ */
+export const WHOLE_READS_PER_FEED = 250;
 /**
  * A feed failing this many polls in a row fails the poll (naming it) even when other feeds have
  * items, and again every as many polls.
@@ -66,7 +71,11 @@ async function readFrom(
 		time: planned.spec.time,
 		lower: feed.from,
 		keep: (record) => record.time >= feed.from && feed.seen[record.id] === undefined,
-		limit: planned.emit ? RECORDS_PER_POLL : Infinity,
+		limit: !planned.emit
+			? Infinity
+			: settings.rows && planned.spec.source === 'eventOrders'
+				? WHOLE_READS_PER_FEED
+				: RECORDS_PER_POLL,
 		settings: settings.request,
 		// A first reading only marks what is there as history: it reads to the end.
 		budget: planned.emit ? budget : undefined,
@@ -186,7 +195,12 @@ export async function pollSales(
 	const startFromKey = settings.startFromKey || saved?.startFromKey || '';
 	const both = settings.include.includes('widgetSales') && settings.include.includes('eventOrders');
 	const sold = both
-		? withoutWidgetCopies(changes, restart ? {} : (saved?.widgetSales ?? {}), leftAt)
+		? withoutWidgetCopies(
+				changes,
+				restart ? {} : (saved?.widgetSales ?? {}),
+				leftAt,
+				rememberFor(settings.lagMs, settings.overlapMs),
+			)
 		: { changes, remembered: undefined };
 	const state: PollState = { version: 1, startFromKey, feeds, ...(events ? { events } : {}) };
 	if (sold.remembered) state.widgetSales = sold.remembered;

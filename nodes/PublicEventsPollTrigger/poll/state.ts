@@ -88,8 +88,8 @@ const pollStateSchema = z.object({
 	feeds: z.record(feedStateSchema),
 	events: watchedEventsSchema.optional(),
 	catalog: catalogStateSchema.optional(),
-	/** Widget sales of the last days, by id: event, payment time and total (poll/copies.ts). */
-	widgetSales: z.record(z.string()).optional(),
+	/** Widget sales of the last hour or so: a digest to the payment time (poll/copies.ts). */
+	widgetSales: z.record(z.number()).optional(),
 });
 
 export type FeedState = z.infer<typeof feedStateSchema>;

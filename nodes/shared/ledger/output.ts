@@ -27,7 +27,9 @@ export const outputOption: INodeProperties = {
 		},
 	],
 	default: 'records',
-	description: 'Ledger Rows looks up event names with one more list read per run',
+	description:
+		'Ledger Rows looks up event names with one more list read per run; an order of an ' +
+		"event's list is read whole for its rows (one request each)",
 	// The output schema n8n previews before a run is the default's (full records).
 	hint:
 		'Ledger Rows: key, type (sale or refund), channel (api or widget), orderId, ' +
@@ -45,12 +47,17 @@ export function wantsRows(options: IDataObject, inputs: Inputs): boolean {
 
 /**
  * A listed record as ledger rows: a widget sale, a widget refund, or an event's order (its sale,
- * and its refunds when the record carries its tickets; an event's list carries none).
+ * and its refunds when the record carries its tickets, timed `noticedAt` when the service states
+ * no time; an event's list carries no tickets).
  */
-export function rowsOf(json: IDataObject, source: RecordSource): LedgerRow[] {
+export function rowsOf(
+	json: IDataObject,
+	source: RecordSource,
+	noticedAt: string | null = null,
+): LedgerRow[] {
 	if (source === 'widgetSales') return [saleRow(json, 'widget')];
 	if (source === 'widgetRefunds') return [widgetRefundRow(json)];
-	return ticketsOf(json).length > 0 ? apiOrderRows(json) : [saleRow(json, 'api')];
+	return ticketsOf(json).length > 0 ? apiOrderRows(json, noticedAt) : [saleRow(json, 'api')];
 }
 
 /** Records of one source as ledger rows, with their event names. */

@@ -143,8 +143,8 @@ async function eventOrders(
 	return { sold, copies: paid.length - sold.length };
 }
 
-/** Each order read whole, at most `window` at once, in the listed order. */
-async function readWhole(
+/** Each order read whole (GET /orders/{id}), Pages Read at Once at a time, in the listed order. */
+export async function readWhole(
 	context: ApiContext,
 	orders: IDataObject[],
 	settings: PageSettings,

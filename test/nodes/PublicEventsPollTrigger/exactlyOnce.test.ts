@@ -4,7 +4,7 @@ import { PublicEventsPollTrigger } from '../../../harness/nodes/pollTrigger';
 import { PollSession, type PollResult } from '../../../harness/engine';
 import { credentialFor, pollItemId } from '../../../harness/nodes/publicEvents';
 import { SandboxClient } from '../../../harness/sandbox/client';
-import { COPIES_KEEP_MS, MAX_REMEMBERED } from '../../../nodes/PublicEventsPollTrigger/poll/copies';
+import { MAX_REMEMBERED, rememberFor } from '../../../nodes/PublicEventsPollTrigger/poll/copies';
 
 /** Seeded PRNG (mulberry32): a failure replays with the same SEED. */
 function prng(seed: number) {
@@ -178,7 +178,7 @@ describe(`Poll Trigger: every sale and refund exactly once (seed ${SEED})`, () =
 			// The state stays small: ids within the overlap window only, not the history...
 			const state = node.nodeData()!.publicEventsPoll as {
 				feeds: Record<string, { seen: object }>;
-				widgetSales?: Record<string, string>;
+				widgetSales?: Record<string, number>;
 			};
 			const seen = Object.values(state.feeds).reduce(
 				(n, feed) => n + Object.keys(feed.seen).length,
@@ -186,27 +186,25 @@ describe(`Poll Trigger: every sale and refund exactly once (seed ${SEED})`, () =
 			);
 			expect(seen).toBeLessThan(200);
 			// ...but for the widget sales the poll remembers, with both feeds included, to tell their
-			// copies in an event's order list (poll/copies.ts): every one it emitted in the last
-			// COPIES_KEEP_MS (here all: the case spans less), at most MAX_REMEMBERED.
-			const times = sales.map((sale) => Date.parse(String(sale.payAt)));
-			expect(Math.max(...times) - Math.min(...times)).toBeLessThan(COPIES_KEEP_MS);
-			const remembered = Object.keys(state.widgetSales ?? {});
-			const emittedSales = emitted
-				.filter((key) => key.startsWith('sale:widgetSales:'))
-				.map((key) => key.slice('sale:widgetSales:'.length));
-			expect(remembered.length).toBeLessThanOrEqual(MAX_REMEMBERED);
-			expect(new Set(remembered)).toEqual(new Set(emittedSales));
-			// The rest of the static data (the state and its mirror) stays within the old bound. The
-			// memory is a map of text values: a feed's state (also under widgetSales) has numbers.
-			const memory = (key: string, value: unknown) =>
-				key === 'widgetSales' &&
-				typeof value === 'object' &&
-				value !== null &&
-				Object.values(value).every((print) => typeof print === 'string');
+			// copies in an event's order list (poll/copies.ts): one 11-character digest each of those
+			// emitted in the last hour (rememberFor, at the default lag and overlap), at most
+			// MAX_REMEMBERED: bounded, and small beside the state.
+			const remembered = Object.entries(state.widgetSales ?? {});
+			const emittedSales = emitted.filter((key) => key.startsWith('sale:widgetSales:'));
+			const hour = Date.now() - rememberFor(15 * 60_000, 5 * 60_000);
+			expect(remembered.length).toBeLessThanOrEqual(Math.min(MAX_REMEMBERED, emittedSales.length));
+			expect(
+				remembered.every(
+					([print, at]) => /^[\w-]{11}$/.test(print) && Number(at) * 1000 >= hour - 3_600_000,
+				),
+			).toBe(true);
 			const rest = JSON.stringify(JSON.parse(node.staticData!), (key, value: unknown) =>
-				memory(key, value) ? undefined : value,
+				key === 'widgetSales' ? undefined : value,
 			);
 			expect(rest.length).toBeLessThan(20_000);
+			expect(JSON.stringify(state.widgetSales ?? {}).length).toBeLessThan(
+				30 * Math.max(1, remembered.length),
+			);
 			console.log(
 				`static data after ${emitted.length} items: ${node.staticData!.length} characters, ` +
 					`${rest.length} without the ${remembered.length} widget sales remembered`,

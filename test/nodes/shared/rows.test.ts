@@ -181,9 +181,9 @@ describe('Output: Ledger Rows', () => {
 	);
 
 	it(
-		'Order > Get Many for Event: a sale row per order, with the ticket count and total the ' +
-			'list states (it has no tickets: here less a partial refund, which Sales Ledger > ' +
-			'Reconcile Table sets right); names read once for all items',
+		'Order > Get Many for Event: each sold order read whole, its sale row (every ticket it ' +
+			'sold, though the list states its total less a partial refund) and its refund row; names ' +
+			'read once for all items',
 		async () => {
 			const eventId = Number(live[1].id);
 			const free = await sb.freePlaces(eventId, 2);
@@ -219,7 +219,7 @@ describe('Output: Ledger Rows', () => {
 				},
 				[{ event: eventId }, { event: eventId }],
 			);
-			const row = {
+			const sale = {
 				key: `sale:api:${String(created.id)}`,
 				type: 'sale',
 				channel: 'api',
@@ -227,15 +227,25 @@ describe('Output: Ledger Rows', () => {
 				eventPointId: String(eventId),
 				eventName: live[1].eventName,
 				at: iso(stored.payAt),
-				tickets: stored.ticketsCount,
-				amount: stored.totalPrice.amount,
+				tickets: 2,
+				amount: paid.totalPrice.amount,
 				currency: stored.totalPrice.currency,
 				email: null,
 				refundId: null,
 				ticketIds: null,
 			};
-			expect(items).toEqual([row, row]);
+			const refundRow = {
+				...sale,
+				key: `refund:api:${String(created.id)}:${String(ticket)}`,
+				type: 'refund',
+				at: iso(stored.tickets[0].refundedAt),
+				tickets: 1,
+				amount: -(paid.totalPrice.amount - stored.totalPrice.amount),
+				ticketIds: String(ticket),
+			};
+			expect(items).toEqual([sale, refundRow, sale, refundRow]);
 			expect(stored.totalPrice.amount).toBeLessThan(paid.totalPrice.amount);
+			expect((await requestsSince(before)).filter((r) => r === 'GET /orders/{id}')).toHaveLength(2);
 			fitSchema(items);
 			expect(
 				(await requestsSince(before)).filter(

@@ -12,6 +12,8 @@ import { Inputs } from '../../../shared/inputs';
 import { asRows, outputOption, wantsRows } from '../../../shared/ledger/output';
 import { path } from '../../../shared/path';
 import { apiRequestAllItems } from '../../../shared/transport';
+import { changeTime } from '../../../shared/changes';
+import { readWhole } from '../../../shared/ledger/read';
 
 export const option = {
 	name: 'Get Many for Event',
@@ -84,8 +86,8 @@ export const properties: INodeProperties[] = [
 ];
 
 /**
- * The company's orders for one event, without tickets; as rows, each is a sale row whatever its
- * status.
+ * The company's orders for one event, without tickets; as ledger rows, each sold order read whole
+ * (one request each): its sale and its refunds.
  */
 export async function execute(this: IExecuteFunctions, i: number) {
 	const settings = pageSettings.call(this, i);
@@ -115,5 +117,9 @@ export async function execute(this: IExecuteFunctions, i: number) {
 		qs,
 		settings,
 	);
-	return rows ? await asRows(this, settings, orders, 'eventOrders') : orders;
+	if (!rows) return orders;
+	// The ledger's rows: sold orders only, each read whole (its list total may already be less its
+	// refunds, and its refunds are rows of their own).
+	const sold = orders.filter((order) => changeTime(order.payAt) !== undefined);
+	return await asRows(this, settings, await readWhole(this, sold, settings), 'eventOrders');
 }
