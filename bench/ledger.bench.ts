@@ -1,6 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { credentialFor, mark, runPublicEvents, since } from '../harness/nodes/publicEvents';
+import { runNode } from '../harness/engine';
+import { credentialFor, mark, since } from '../harness/nodes/publicEvents';
 import { SandboxClient } from '../harness/sandbox/client';
 import { apiLedger, ledgerMismatches } from '../harness/sandbox/ledger';
 
@@ -14,6 +15,8 @@ import { apiLedger, ledgerMismatches } from '../harness/sandbox/ledger';
 const WIDGET = Number(process.env.LEDGER_WIDGET ?? 6000);
 const API = Number(process.env.LEDGER_API ?? 2000);
 const EVENTS = 20;
+// tsx resolves `….node` to the node's codex file (….node.json) first: name the .ts file.
+const NODE_FILE = '../nodes/PublicEvents/PublicEvents.node.ts';
 
 function routes(log: Array<{ method: string; route: string }>): Record<string, number> {
 	const out: Record<string, number> = {};
@@ -27,7 +30,7 @@ function routes(log: Array<{ method: string; route: string }>): Record<string, n
 async function main() {
 	const sb = await SandboxClient.start({
 		events: EVENTS,
-		placesPerEvent: Math.ceil(((WIDGET + API) * 2.2) / EVENTS),
+		placesPerEvent: Math.ceil(((WIDGET + API) * 3) / EVENTS),
 		privateEvents: 0,
 		archivedEvents: 0,
 		widgetOrders: 0,
@@ -48,8 +51,25 @@ async function main() {
 	for (const id of widget.filter((_, n) => n % 6 === 0))
 		await sb.admin('POST', `/widget-orders/${id}/refund`, { tickets: 1 });
 	for (let n = 0; n < API; n++) {
-		const event = events[n % events.length];
-		const places = await sb.freePlaces(Number(event), 1 + (n % 2));
+		const count = 1 + (n % 2);
+		// A sector with `count` free places (any event, any sector: the sandbox's own store).
+		let places: { ids: string[]; priceCategory: string } | undefined;
+		let event = '';
+		for (const candidate of sb.app.store.events) {
+			const free = candidate.places.filter((p) => p.state === 'free');
+			const bySector = new Map<number, typeof free>();
+			for (const place of free)
+				bySector.set(place.sectorId, [...(bySector.get(place.sectorId) ?? []), place]);
+			const sector = [...bySector.values()].find((list) => list.length >= count);
+			if (!sector || !events.includes(String(candidate.id))) continue;
+			event = String(candidate.id);
+			places = {
+				ids: sector.slice(0, count).map((p) => String(p.id)),
+				priceCategory: String(sector[0].priceCategories[0].id),
+			};
+			break;
+		}
+		if (!places) throw new Error('no free places left');
 		const made = await sb.send('POST', '/orders', {
 			eventPoint: event,
 			places: places.ids,
@@ -71,14 +91,23 @@ async function main() {
 			`(${WIDGET} widget sales, ${API} API sales, refunds of both)\n`,
 	);
 	const { store } = credentialFor(sb);
+	const { PublicEvents } = (await import(
+		NODE_FILE
+	)) as typeof import('../nodes/PublicEvents/PublicEvents.node');
 	const reconcile = async (table: IDataObject[]) => {
 		const before = await mark(sb);
 		const started = performance.now();
-		const { items, error } = await runPublicEvents(
-			store,
-			{ resource: 'ledger', operation: 'reconcile', lookBackDays: 30 } as INodeParameters,
-			{ inputItems: table.length > 0 ? table : [{}] },
-		);
+		const { items, error } = await runNode({
+			nodeType: new PublicEvents(),
+			type: 'CUSTOM.publicEvents',
+			parameters: {
+				resource: 'ledger',
+				operation: 'reconcile',
+				lookBackDays: 30,
+			} as INodeParameters,
+			credentials: store,
+			inputItems: table.length > 0 ? table : [{}],
+		});
 		if (error) throw error;
 		const log = (await since(sb, before)).filter((e) => e.route !== '/token');
 		return {

@@ -22,8 +22,9 @@ export function zonedTime(value: unknown, timeZone: string): number | undefined 
 			: value;
 	if (typeof text !== 'string') return undefined;
 	const match = START_PARTS.exec(text.trim());
-	// 2026-13-01, 10:99 and offsets past ±14:59 are no times
-	if (!match || !isoMoment(text.trim())) return undefined;
+	// 2026-13-01, 10:99 and offsets past ±14:59 are no times; nor a year before 1970 (a typo here,
+	// which Date.UTC would read as 1926 for 0026).
+	if (!match || !isoMoment(text.trim()) || Number(match[1]) < 1970) return undefined;
 	if (match[7]) {
 		const ms = Date.parse(text.trim().replace(' ', 'T'));
 		return Number.isNaN(ms) ? undefined : ms;
@@ -68,7 +69,12 @@ export function zonedDay(at: number, timeZone: string, days = 0): string {
 	return wall.toISOString().slice(0, 10);
 }
 
-/** When a day (YYYY-MM-DD) begins in `timeZone`, as epoch ms. */
+/**
+ * When a day (YYYY-MM-DD) begins in `timeZone`, as epoch ms: its first moment, 01:00 where the
+ * clock jumps from midnight (America/Santiago, America/Havana).
+ */
 export function dayStart(day: string, timeZone: string): number {
-	return zonedTime(`${day}T00:00:00`, timeZone)!;
+	let start = zonedTime(`${day}T00:00:00`, timeZone)!;
+	for (let hours = 0; zonedDay(start, timeZone) < day && hours < 3; hours++) start += 3_600_000;
+	return start;
 }

@@ -357,7 +357,8 @@ for (const mode of MODES) {
 						`${deliveries.filter((d) => d.chaos?.copyOf).length} copies, ` +
 						`${deliveries.filter((d) => d.chaos?.heldMs && !d.chaos.copyOf).length} held, ` +
 						`${deliveries.filter((d) => d.state === 'failed').length} given up\n` +
-						`  before the reconcile: ${before.length} differences ${JSON.stringify(kinds(before))}\n` +
+						`  before the reconcile: ${before.length} differences ` +
+						`${JSON.stringify(kinds(before))}\n` +
 						`  the reconcile (${reconciled.mode}): ${reconciled.written.length} rows written, ` +
 						`${reconciled.copies.length} extra copies deleted; after: ${problems.length} ` +
 						`differences; a second reconcile wrote ${second?.length}\n` +

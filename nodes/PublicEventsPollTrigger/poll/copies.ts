@@ -2,16 +2,16 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { changeId, changeTime } from '../../shared/changes';
-import { moneyOf } from '../../shared/ledger/rows';
 import type { Change } from './items';
 
 /**
- * A service may list widget orders among an event's orders too. Such a record (same number, event,
- * total and payment time as a widget sale) is the widget sale again: it is not emitted a second
- * time as an API sale. The widget sales paid in the last `keepMs` (at least an hour: twice the
- * Settlement Lag and the Overlap Window) are remembered by those four, so a copy listed a poll
- * later than its widget record is known too; one listed before it is emitted as an API sale, which
- * the reconcile (Sales Ledger > Reconcile Table) reports. Each is an 11-character digest.
+ * A service may list widget orders among an event's orders too. Such a record (same number, event
+ * and payment time as a widget sale: its total may be the one paid, or what is left after a
+ * refund) is the widget sale again: it is not emitted a second time as an API sale. The widget
+ * sales paid in the last `keepMs` (at least an hour: twice the Settlement Lag and the Overlap
+ * Window) are remembered by those three, so a copy listed a poll later than its widget record is
+ * known too; one listed before it is read whole (Ledger Rows), which a widget order is not, and
+ * left out then. Each is an 11-character digest.
  */
 export const MAX_REMEMBERED = 5_000;
 const HOUR = 3_600_000;
@@ -27,7 +27,6 @@ const fingerprint = (json: IDataObject) =>
 				changeId(json.id) ?? '',
 				changeId(json.eventPoint ?? json.eventPointId) ?? '',
 				changeTime(json.payAt ?? json.paidAt) ?? '',
-				moneyOf(json.totalPrice).amount ?? '',
 			].join('|'),
 		)
 		.digest('base64url')

@@ -92,18 +92,23 @@ async function whole(
 	context: IPollFunctions,
 	change: Change & { source: RecordSource },
 	settings: RequestSettings,
-): Promise<IDataObject> {
+): Promise<IDataObject | undefined> {
 	const { json } = change;
 	if (change.source !== 'eventOrders' || Array.isArray(json.tickets)) return json;
 	const id = changeId(json.id);
 	if (id === null || !/^\d+$/.test(id)) return json;
-	return await apiRequest.call<IPollFunctions, Parameters<typeof apiRequest>, Promise<IDataObject>>(
-		context,
-		'GET',
-		`/orders/${id}`,
-		{},
-		settings,
-	);
+	return await apiRequest
+		.call<
+			IPollFunctions,
+			Parameters<typeof apiRequest>,
+			Promise<IDataObject>
+		>(context, 'GET', `/orders/${id}`, {}, settings)
+		.catch(async (error: unknown) =>
+			// Not this key's API order (a widget order an event's list shows too): no row of its own.
+			['403', '404'].includes(String((error as { httpCode?: unknown }).httpCode))
+				? undefined
+				: await Promise.reject(error),
+		);
 }
 
 /**
@@ -120,7 +125,7 @@ export async function toRowItems(
 	const sales = oldestFirst(changes).filter(
 		(change): change is Change & { source: RecordSource } => change.source !== 'catalog',
 	);
-	const records: IDataObject[] = [];
+	const records: Array<IDataObject | undefined> = [];
 	await inOrder(
 		async (i) => await whole(this, sales[i], settings),
 		0,
@@ -135,8 +140,14 @@ export async function toRowItems(
 	// A refund the service gives no time for is timed by this poll, which noticed it.
 	const noticed = new Date().toISOString();
 	const { rows, unreadable } = await new EventNames(this, settings).fillWhatCanBeRead(
-		sales.flatMap(({ source }, i) => rowsOf(records[i], source, noticed)),
+		sales.flatMap(({ source }, i) => (records[i] ? rowsOf(records[i], source, noticed) : [])),
 	);
+	const unread = records.filter((record) => record === undefined).length;
+	if (unread > 0)
+		this.logger.warn(
+			`Public Events Poll Trigger: ${unread} orders of events' lists are no orders this key can ` +
+				'read (widget orders listed there too): they have no API sale rows',
+		);
 	if (unreadable) {
 		const unnamed = rows.filter((row) => row.eventPointId !== null && row.eventName === null);
 		this.logger.warn(

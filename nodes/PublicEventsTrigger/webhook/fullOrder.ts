@@ -2,7 +2,7 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { changeId } from '../../shared/changes';
 import type { RecordSource } from '../../shared/ledger/output';
-import type { Channel } from '../../shared/ledger/rows';
+import { isRefunded, type Channel } from '../../shared/ledger/rows';
 import { apiRequest } from '../../shared/transport';
 import type { Notification } from './normalize';
 import { findWidgetRecord, WIDGET_PAGES, type LookupBounds } from './widgetRecord';
@@ -89,11 +89,11 @@ export function orderShows(
 		return status === 'paid' || status === 'refund'
 			? { tickets: [] }
 			: { not: `order ${id} is ${status}, not paid` };
-	const held = new Map(ticketsOf(order).map((t) => [changeId(t.ticketId) ?? '', t.status]));
-	const refunded = [...held].filter(([, s]) => s === 'refund').map(([ticket]) => ticket);
+	const held = new Map(ticketsOf(order).map((t) => [changeId(t.ticketId) ?? '', isRefunded(t)]));
+	const refunded = [...held].filter(([, back]) => back).map(([ticket]) => ticket);
 	const known = named.filter((ticket) => held.has(ticket));
 	if (known.length > 0) {
-		const open = known.filter((ticket) => held.get(ticket) !== 'refund');
+		const open = known.filter((ticket) => !held.get(ticket));
 		return open.length === 0
 			? { tickets: [...new Set(known)].sort() }
 			: { not: `ticket ${open.join(', ')} of order ${id} is not refunded` };
@@ -117,6 +117,7 @@ export async function readWidget(
 			type,
 			orderId,
 			refundId: changeId(data.refundId ?? data.refund_id ?? notification.payload.refundId),
+			ticketIds: namedTickets(notification),
 			occurredAt: notification.occurredAt,
 		},
 		{ retry: FETCH_RETRY },

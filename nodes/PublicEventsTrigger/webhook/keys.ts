@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { changeId } from '../../shared/changes';
 import { dedupeKey, eventFingerprint, stableJson } from '../../shared/dedupeKey';
+import { isRefunded } from '../../shared/ledger/rows';
 import { isWidget } from './fullOrder';
 import type { Notification } from './normalize';
 import type { Security } from './verify';
@@ -58,7 +59,7 @@ function ticketIds(item: IDataObject, data: IDataObject): Array<string | number>
 	const tickets = isObject(item.order) ? item.order.tickets : undefined;
 	if (!Array.isArray(tickets)) return undefined;
 	return tickets
-		.filter((ticket): ticket is IDataObject => isObject(ticket) && ticket.status === 'refund')
+		.filter((ticket): ticket is IDataObject => isObject(ticket) && isRefunded(ticket))
 		.map((ticket) => changeId(ticket.ticketId) ?? '');
 }
 

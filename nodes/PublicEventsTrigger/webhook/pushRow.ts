@@ -1,10 +1,10 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { changeId } from '../../shared/changes';
+import { changeId, changeTime } from '../../shared/changes';
 import { EventNames } from '../../shared/eventNames';
 import { rowsOf } from '../../shared/ledger/output';
 import { apiRefundRows, type LedgerRow } from '../../shared/ledger/rows';
-import { FETCH_RETRY, type SaleRead } from './fullOrder';
+import { FETCH_RETRY, namedTickets, type SaleRead } from './fullOrder';
 import type { Notification } from './normalize';
 
 /**
@@ -32,10 +32,19 @@ function stated(notification: Notification, read: SaleRead): IDataObject {
 	return { id: notification.orderId, eventPoint, status: data.status ?? null };
 }
 
+/**
+ * A refund of an API order: the rows of the tickets the notification names (of every refunded one
+ * when it names none), timed by the ticket's refund time, else the notification's, else now: a
+ * later refund's delivery does not re-date an earlier one's rows.
+ */
 function rowsFor(notification: Notification, read: SaleRead): LedgerRow[] {
 	const record = read.record ?? stated(notification, read);
 	if (notification.type === 'refund' && read.source === 'eventOrders') {
-		const refunds = apiRefundRows(record, notification.occurredAt);
+		const at = changeTime(notification.occurredAt) ?? Date.now();
+		const named = new Set(namedTickets(notification));
+		const refunds = apiRefundRows(record, new Date(at).toISOString()).filter(
+			(row) => named.size === 0 || named.has(String(row.ticketIds)),
+		);
 		return refunds.length > 0 ? refunds : rowsOf(record, read.source).slice(0, 1);
 	}
 	return rowsOf(record, read.source).slice(0, 1);

@@ -1,6 +1,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { completeItem } from './complete';
+import { parseExactJson } from './exactJson';
 import { confirmClaim, withoutRun } from './confirm';
 import { ran, takeDelivery } from './dedupe';
 import { DEFAULT_MAX_BODY_KB } from './pushProperties';
@@ -83,6 +84,7 @@ const echo = (text: string | null) =>
  * webhook() and parses JSON only when the Content-Type says application/json; malformed JSON with
  * that type is refused by n8n itself (422) before this node runs. From node version 1.1 n8n leaves
  * a body of another type unread: `readRawBody` reads it. Other types arrive unparsed: read here.
+ * Integers too long for a double (ids) are kept whole, as text.
  */
 function parsePayload(raw: Buffer | undefined, parsed: unknown): IDataObject | string {
 	let value = parsed;
@@ -90,7 +92,7 @@ function parsePayload(raw: Buffer | undefined, parsed: unknown): IDataObject | s
 		const text = raw.toString('utf8').replace(/^\uFEFF/, '');
 		if (text.trim() === '') return 'The body is empty; expected a JSON object';
 		try {
-			value = JSON.parse(text);
+			value = parseExactJson(text);
 		} catch {
 			return 'The body is not valid JSON';
 		}
@@ -132,12 +134,13 @@ async function confirmed(
 	const taken = await takeDelivery.call(context, { keys: fresh.seen, every: true });
 	if (taken === 'busy') return later(context, NOT_CONFIRMED);
 	if (taken !== 'new') return emptyOk(context);
+	// Nothing of the claim's but its type: the tickets of a refund are the ones the API confirmed.
 	const shown: Notification = {
 		...notification,
 		deliveryId: null,
 		eventPointId: fresh.eventPointId,
 		occurredAt: fresh.occurredAt,
-		payload: {},
+		payload: fresh.refund ? { data: { ticketIds: fresh.refund.tickets } } : {},
 	};
 	const completed = await completeItem.call(context, shown, fresh.read);
 	if ('later' in completed) return later(context, NOT_CONFIRMED);

@@ -25,6 +25,8 @@ export interface WidgetClaim {
 	orderId: string;
 	/** The refund's own id, when the notification gives one. */
 	refundId: string | null;
+	/** The tickets a refund took back, when the notification names them (and no refund id). */
+	ticketIds?: string[];
 	/** The notification's time (ISO), where the search starts; null: the newest pages. */
 	occurredAt: string | null;
 }
@@ -79,7 +81,18 @@ const matches = (claim: WidgetClaim, item: IDataObject) =>
 	claim.type === 'sale'
 		? changeId(item.id) === claim.orderId
 		: orderOf(item) === claim.orderId &&
-			(claim.refundId === null || changeId(item.id) === claim.refundId);
+			(claim.refundId !== null
+				? changeId(item.id) === claim.refundId
+				: sameTickets(claim.ticketIds, item.tickets));
+
+/** A refund naming no id is the one of the tickets it names, when it names any. */
+function sameTickets(named: string[] | undefined, tickets: unknown): boolean {
+	if (!named || named.length === 0) return true;
+	const taken = (Array.isArray(tickets) ? tickets : []).map((ticket) =>
+		String(changeId(ticket) ?? ''),
+	);
+	return [...named].sort().join() === [...taken].sort().join();
+}
 
 const newest = (spec: FeedSpec, records: IDataObject[]) =>
 	records.reduce((a, b) =>

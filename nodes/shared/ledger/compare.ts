@@ -6,8 +6,9 @@ import { LEDGER_COLUMNS, type Column, type LedgerRow } from './rows';
 /**
  * The reconcile: the ledger as the API has it against the partner's table, as rows to write.
  * - A row the table lacks is written; one that differs in a column is written again, whole.
- * - What the API does not state (a null: an event name that could not be read, a refund time the
- *   service does not give) never replaces what the table holds: the table's value is kept.
+ * - What the API does not state (a null: an event name that could not be read; a refund time the
+ *   service does not give, which the read dates when it first sees it) never replaces what the
+ *   table holds: the table's value is kept.
  * - Nothing is ever deleted or emptied: a row the read did not bring back (an answer empty for a
  *   moment, a period that missed it) is left as it is, and a read that failed wrote nothing.
  * - Rows are facts that do not change (a sale row stays a sale after its refunds, which are rows
@@ -73,7 +74,15 @@ function keptFromTable(row: LedgerRow, table: IDataObject): LedgerRow {
 	return merged;
 }
 
-export function reconcile(ledger: LedgerRow[], table: IDataObject[], now: string): Reconciled {
+/**
+ * `estimated`: keys of rows this read dated itself (a refund the service states no time for, dated
+ * when first seen): their time is the table's once the table has one.
+ */
+export function reconcile(
+	ledger: LedgerRow[],
+	table: IDataObject[],
+	estimated: Set<string> = new Set(),
+): Reconciled {
 	const byKey = new Map<string, number>();
 	const extraCopies: number[] = [];
 	let notKeyed = 0;
@@ -95,11 +104,14 @@ export function reconcile(ledger: LedgerRow[], table: IDataObject[], now: string
 		const index = byKey.get(row.key);
 		if (index === undefined) {
 			result.missing++;
-			// When the service states no time, the row says when it was first seen.
-			result.write.push({ row: row.at === null ? { ...row, at: now } : row });
-		} else if (differences(row, table[index]).length > 0) {
+			result.write.push({ row });
+			continue;
+		}
+		const kept = table[index];
+		const ours = estimated.has(row.key) && TIME(kept.at) !== null ? { ...row, at: null } : row;
+		if (differences(ours, kept).length > 0) {
 			result.different++;
-			result.write.push({ row: keptFromTable(row, table[index]), tableIndex: index });
+			result.write.push({ row: keptFromTable(ours, kept), tableIndex: index });
 		} else result.same++;
 	}
 	return result;

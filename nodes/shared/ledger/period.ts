@@ -88,7 +88,8 @@ export function periodOf(values: PeriodValues, now: number, zone: string, inputs
 		const first = new Date(Date.UTC(year, month - 1 - monthsBack, 1)).toISOString();
 		return dayStart(first.slice(0, 10), zone);
 	};
-	switch (values.period ?? 'yesterday') {
+	// A field an expression leaves empty (null) names itself: it is not the default.
+	switch (values.period === undefined ? 'yesterday' : values.period) {
 		case 'today':
 			return { from: day(0) };
 		case 'yesterday':
@@ -102,7 +103,11 @@ export function periodOf(values: PeriodValues, now: number, zone: string, inputs
 		case 'lastMonth':
 			return { from: monthStart(1), to: monthStart(0) };
 		case 'lastDays': {
-			const days = inputs.number(values.days ?? 7, 'Days', { min: 1, max: 3660, whole: true });
+			const days = inputs.number(values.days === undefined ? 7 : values.days, 'Days', {
+				min: 1,
+				max: 3660,
+				whole: true,
+			});
 			return { from: day(1 - days) };
 		}
 		case 'since':

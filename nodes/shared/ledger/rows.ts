@@ -177,7 +177,8 @@ export function widgetRefundRow(refund: IDataObject, order?: IDataObject): Ledge
 		at: iso(refund.refundedAt),
 		tickets: ticketIds.length > 0 ? ticketIds.length : number(refund.ticketsCount),
 		amount: money.amount === null ? null : -Math.abs(money.amount),
-		currency: money.currency ?? (order ? orderCurrency(order) : null),
+		currency:
+			money.currency ?? (order ? (orderCurrency(order) ?? sumOf(ticketsOf(order)).currency) : null),
 		email: null,
 		refundId,
 		ticketIds: ticketIds.length > 0 ? ticketIds.join(',') : null,
@@ -243,17 +244,24 @@ export function apiOrderRows(order: IDataObject, at: string | null = null): Ledg
 
 /**
  * Whether an order of an event's list is the same sale as a widget order: same number, event,
- * total and payment time. A service may list widget orders among the event's orders too; one
- * that does not, or whose numbers only meet, gives two sales.
+ * payment time and total, the total as the widget lists it, or what its tickets cost, or what is
+ * left of them after refunds (a list may show either). A service may list widget orders among the
+ * event's orders too; one that does not, or whose numbers only meet, gives two sales.
  */
 export function sameSale(widget: IDataObject, listed: IDataObject): boolean {
 	const time = (o: IDataObject) => changeTime(o.payAt ?? o.paidAt);
-	const total = (o: IDataObject) => moneyOf(o.totalPrice).amount;
+	const tickets = ticketsOf(widget);
+	const totals = [
+		moneyOf(widget.totalPrice).amount,
+		sumOf(tickets).amount,
+		tickets.every(isRefunded) ? 0 : sumOf(tickets.filter((ticket) => !isRefunded(ticket))).amount,
+	].filter((amount): amount is number => amount !== null);
+	const listedTotal = moneyOf(listed.totalPrice).amount;
 	return (
 		changeId(widget.id) === changeId(listed.id) &&
 		eventOf(widget) === eventOf(listed) &&
 		time(widget) !== undefined &&
 		time(widget) === time(listed) &&
-		total(widget) === total(listed)
+		(listedTotal === null || totals.length === 0 || totals.includes(listedTotal))
 	);
 }

@@ -9,17 +9,17 @@ import { sandboxSuite, onlyEvents } from '../../../harness/sandbox/suite';
 import { MINUTE } from '../../../harness/time';
 
 /**
- * The move to the ledger (docs/ledger.md, "Moving from the one-row-per-order table"): a poll trigger
- * that ran with the one-row-per-order output (widget sales and refunds, as the old examples) keeps
- * its saved place when its node asks for ledger rows of every channel: it replays nothing and
- * loses no widget sale; the old table's rows (keyed by orderId) are no input the reconcile
- * compares or changes; the reconcile over a new table with a long look-back brings the whole
- * ledger, API sales from before the upgrade too.
+ * The move to the ledger (docs/ledger.md, "Moving from the one-row-per-order table"): a poll
+ * trigger that ran with the one-row-per-order output (widget sales and refunds, as the old
+ * examples) keeps its saved place when its node asks for ledger rows of every channel: it replays
+ * nothing and loses no widget sale; the old table's rows (keyed by orderId) are no input the
+ * reconcile compares or changes; the reconcile over a new table with a long look-back brings the
+ * whole ledger, API sales from before the upgrade too.
  */
 const sb = sandboxSuite(onlyEvents(2, 60));
 
 describe('moving a poll trigger and its table to the ledger', () => {
-	it('the saved place is kept: no sale replayed, none lost; the reconcile brings the rest', async () => {
+	it('the saved place kept: none replayed, none lost; the reconcile brings the rest', async () => {
 		const store = credentialFor(sb()).store;
 		const old = new PollSession({
 			nodeType: new PublicEventsPollTrigger(),

@@ -25,7 +25,7 @@ const session = () =>
 	});
 
 describe('Ledger Rows: orders of an event read whole', () => {
-	it('a sale first listed after a partial refund: its sale and refund rows, as the API has them', async () => {
+	it('first listed after a partial refund: its sale and refund rows, as in the API', async () => {
 		const poll = session();
 		expect((await poll.poll()).error).toBeUndefined();
 		const order = await paidApiOrder(sb(), 2);
@@ -39,7 +39,7 @@ describe('Ledger Rows: orders of an event read whole', () => {
 		expect(ledgerMismatches(rows, apiLedger(sb()), keys)).toEqual([]);
 	});
 
-	it(`at most ${WHOLE_READS_PER_FEED} reads of one event a poll; the rest the next poll`, async () => {
+	it(`at most ${WHOLE_READS_PER_FEED} reads of one event a poll; the rest next`, async () => {
 		const poll = session();
 		expect((await poll.poll()).error).toBeUndefined();
 		const made: string[] = [];

@@ -4,7 +4,7 @@ import { changeId } from '../../../shared/changes';
 import { eventLocator, optionsCollection, pagesInFlightOption } from '../../../shared/commonFields';
 import { eventNamesOf } from '../../../shared/eventNames';
 import { Inputs, show } from '../../../shared/inputs';
-import { readLedger } from '../../../shared/ledger/read';
+import { ledgerNow, readLedger } from '../../../shared/ledger/read';
 import { summarize } from '../../../shared/ledger/summary';
 import { path } from '../../../shared/path';
 import { idParameter, listSettings } from '../../../shared/readFields';
@@ -132,9 +132,10 @@ export async function execute(this: IExecuteFunctions, i: number) {
 	const events = await eventsOf(this, i, inputs, settings);
 	const ids = [...new Set(events.map((e) => changeId(e.id)).filter((id) => id !== null))];
 	if (ids.length === 0) return [];
+	const now = await ledgerNow(this, settings);
 	const read = await readLedger(
 		this,
-		{ channels: ['api', 'widget'], eventIds: ids, from: 0, refundLookBackMs: 0 },
+		{ channels: ['api', 'widget'], eventIds: ids, from: 0, now, refundLookBackMs: 0 },
 		settings,
 	);
 	const refundedTickets = new Set(

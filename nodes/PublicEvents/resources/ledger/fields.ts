@@ -65,24 +65,25 @@ export const ledgerOptions = [refundLookBackOption, pagesInFlightOption];
 
 const CHANNELS: Channel[] = ['api', 'widget'];
 
-/** Channels, events and refund look-back of item `i`, checked; `from`/`to` are the caller's. */
+/** Channels, events and refund look-back of item `i`, checked; the times are the caller's. */
 export function scopeOf(
 	this: IExecuteFunctions,
 	i: number,
 	inputs: Inputs,
 	options: { refundLookBackDays?: unknown },
-): Omit<LedgerScope, 'from' | 'to'> {
+): Omit<LedgerScope, 'from' | 'to' | 'now'> {
 	const raw = this.getNodeParameter('channels', i, CHANNELS) as unknown;
-	const list = Array.isArray(raw) ? raw : String(raw ?? '').split(',');
-	const channels = [...new Set(list.map((c) => String(c).trim()).filter(Boolean))];
-	for (const channel of channels)
-		if (!CHANNELS.includes(channel as Channel))
+	const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : [raw];
+	for (const channel of list)
+		if (typeof channel !== 'string' || !CHANNELS.includes(channel.trim() as Channel))
 			inputs.fail('Channels', `expected api or widget, got ${show(channel)}`);
+	const channels = [...new Set(list.map((c) => String(c).trim()))];
 	if (channels.length === 0) inputs.fail('Channels', 'choose at least one channel');
 	const scope = this.getNodeParameter('eventScope', i, 'all') as string;
 	if (scope !== 'all' && scope !== 'one')
 		inputs.fail('Events', `expected "all" or "one", got ${show(scope)}`);
-	const days = inputs.number(options.refundLookBackDays ?? 30, refundLookBackOption.displayName, {
+	const given = options.refundLookBackDays;
+	const days = inputs.number(given === undefined ? 30 : given, refundLookBackOption.displayName, {
 		min: 0,
 		max: 3660,
 		whole: true,

@@ -48,6 +48,6 @@ export async function execute(this: IExecuteFunctions, i: number) {
 	periodOf(values, Date.now(), this.getTimezone(), inputs);
 	const now = await ledgerNow(this, settings);
 	const period = periodOf(values, now, this.getTimezone(), inputs);
-	const { rows } = await readLedger(this, { ...scope, ...period }, settings);
+	const { rows } = await readLedger(this, { ...scope, ...period, now }, settings);
 	return rows;
 }

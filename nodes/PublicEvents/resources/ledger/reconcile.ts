@@ -92,19 +92,23 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	const indexOf = items.map((item, index) => index).filter((index) => isRow(items[index].json));
 	// Extra copies are the table's own: no read of the API.
 	if (output === 'extraCopies')
-		return reconcile([], table, '').extraCopies.map((index) => ({
+		return reconcile([], table).extraCopies.map((index) => ({
 			json: table[index],
 			pairedItem: { item: indexOf[index] },
 		}));
 	const now = await ledgerNow(this, settings);
-	const read = await readLedger(this, { ...scope, from: now - days * DAY }, settings);
-	const result = reconcile(read.rows, table, new Date(now).toISOString());
+	const read = await readLedger(this, { ...scope, from: now - days * DAY, now }, settings);
+	const result = reconcile(read.rows, table, read.estimated);
 	this.addExecutionHints({
 		message:
 			`Reconcile: ${result.missing} missing, ${result.different} different, ${result.same} ` +
 			`the same, ${result.extraCopies.length} extra copies` +
 			(result.notKeyed > 0 ? `, ${result.notKeyed} rows without a key (not compared)` : '') +
-			`; ${read.ordersRead} API orders read whole.`,
+			`; ${read.ordersRead} API orders read whole` +
+			(read.unread > 0
+				? `, ${read.unread} orders of events' lists not readable with this key`
+				: '') +
+			'.',
 		location: 'outputPane',
 	});
 	return result.write.map(({ row, tableIndex }) => ({

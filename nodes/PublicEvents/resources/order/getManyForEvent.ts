@@ -13,7 +13,7 @@ import { asRows, outputOption, wantsRows } from '../../../shared/ledger/output';
 import { path } from '../../../shared/path';
 import { apiRequestAllItems } from '../../../shared/transport';
 import { changeTime } from '../../../shared/changes';
-import { readWhole } from '../../../shared/ledger/read';
+import { readWhole } from '../../../shared/ledger/apiOrders';
 
 export const option = {
 	name: 'Get Many for Event',
@@ -121,5 +121,6 @@ export async function execute(this: IExecuteFunctions, i: number) {
 	// The ledger's rows: sold orders only, each read whole (its list total may already be less its
 	// refunds, and its refunds are rows of their own).
 	const sold = orders.filter((order) => changeTime(order.payAt) !== undefined);
-	return await asRows(this, settings, await readWhole(this, sold, settings), 'eventOrders');
+	const { orders: whole } = await readWhole(this, sold, settings);
+	return await asRows(this, settings, whole, 'eventOrders');
 }
