@@ -15,6 +15,7 @@ import { expectNoSecrets, secretsOf } from '../../harness/secrets';
 import { OWNER } from '../../harness/n8n/owner';
 import { until } from '../../harness/sandbox/push';
 import { SandboxClient } from '../../harness/sandbox/client';
+import { apiLedger, type TruthRow } from '../../harness/sandbox/ledger';
 import {
 	apiCredential,
 	ensureN8n,
@@ -152,6 +153,19 @@ describe('real n8n: the example workflows', () => {
 			packPackage(),
 		]);
 		n8n = await N8nInstance.create({ install, packed });
+		// Yesterday's widget sales and refunds, a partial one among them (the spreadsheet files).
+		const yesterday = new Date(sandbox.app.clock.now() - 24 * 3_600_000).toISOString();
+		for (const tickets of [3, 2]) {
+			const sold = await sandbox.admin('POST', '/widget-orders', {
+				company: 'partner',
+				tickets,
+				at: yesterday,
+			});
+			await sandbox.admin('POST', `/widget-orders/${sold.body.id}/refund`, {
+				at: yesterday,
+				...(tickets === 3 ? { tickets: 1 } : {}),
+			});
+		}
 		// n8n's file folder (HOME is the user folder here); made by each file test that needs it, as
 		// whoever runs n8n would provide it.
 		files = join(n8n.userFolder, '.n8n-files');
@@ -368,41 +382,40 @@ describe('real n8n: the example workflows', () => {
 		},
 	);
 
-	/** The rows the spreadsheet examples should hold, from the sandbox's own lists. */
+	/**
+	 * The rows the spreadsheet examples should hold: yesterday's (in the workflow's zone, by the
+	 * sandbox's clock) of the API's own ledger, as the sheet writes them.
+	 */
 	async function expectedSheet(zone: string) {
-		const sales = await sandbox.getAll('/widget-orders');
-		const refunds = await sandbox.getAll('/widget-orders-refunds');
-		expect(refunds.length).toBeGreaterThan(0);
+		const now = DateTime.fromMillis(sandbox.app.clock.now()).setZone(zone);
+		const from = now.minus({ days: 1 }).startOf('day').toMillis();
+		const to = now.startOf('day').toMillis();
+		const rows = [...apiLedger(sandbox).values()].filter((r) => r.at >= from && r.at < to);
+		expect(rows.some((r) => r.type === 'refund')).toBe(true);
 		const events = [
 			...(await sandbox.getAll('/event-points')),
 			...(await sandbox.getAll('/event-points-archived')),
 		];
 		const nameOf = (id: unknown) =>
 			events.find((e) => String(e.id) === String(id))?.eventName ?? '';
-		const money = (n: number) => String(Math.round(n * 100) / 100);
-		const local = (iso: string) => DateTime.fromISO(iso).setZone(zone).toFormat('yyyy-MM-dd HH:mm');
-		return [
-			...sales.map((s: any) => [
-				'sale',
-				String(s.id),
-				String(s.eventPoint),
-				nameOf(s.eventPoint),
-				local(s.payAt),
-				s.email,
-				String(s.tickets.length),
-				money(s.totalPrice.amount),
-			]),
-			...refunds.map((r: any) => [
-				'refund',
-				String(r.order),
-				String(r.eventPoint),
-				nameOf(r.eventPoint),
-				local(r.refundedAt),
-				'',
-				String(r.tickets.length),
-				money(-r.amount.amount),
-			]),
-		];
+		const emailOf = (r: TruthRow) =>
+			r.type === 'sale' && r.channel === 'widget'
+				? (sandbox.app.store.widgetOrders.find((o) => String(o.id) === r.orderId)?.email ?? '')
+				: '';
+		const local = (ms: number) =>
+			DateTime.fromMillis(ms).setZone(zone).toFormat('yyyy-MM-dd HH:mm');
+		return rows.map((r) => [
+			local(r.at),
+			r.type,
+			r.channel,
+			r.orderId,
+			r.eventPointId,
+			nameOf(r.eventPointId),
+			emailOf(r),
+			String(r.tickets),
+			String(r.cents / 100),
+			r.key,
+		]);
 	}
 
 	it(
@@ -434,9 +447,9 @@ describe('real n8n: the example workflows', () => {
 	);
 
 	it(
-		'sales and refunds to a spreadsheet file: one row per widget sale and refund, oldest first, ' +
-			'the event name beside its id, refunds negative, and `at` a date cell in the time zone of ' +
-			'the workflow',
+		"sales and refunds to a spreadsheet file: one row per sale and refund of yesterday's " +
+			'ledger, oldest first, the event name beside its id, refunds negative, and `at` a date ' +
+			'cell in the time zone of the workflow',
 		async () => {
 			mkdirSync(files, { recursive: true });
 			const run = await n8n.execute(IDS.sheet);
@@ -447,19 +460,21 @@ describe('real n8n: the example workflows', () => {
 			const rows = sheetRows(install, file);
 			const money = (n: number) => String(Math.round(n * 100) / 100);
 			const got = rows.map((r) => [
+				r.at,
 				r.type,
+				r.channel,
 				r.orderId,
 				r.eventPointId,
 				r.eventName,
-				r.at,
 				r.email,
 				r.tickets,
 				money(Number(r.amount)),
+				r.key,
 			]);
 			const expected = await expectedSheet(timeZone);
 			expect(count).toBe(expected.length);
 			expect([...got].sort()).toEqual([...expected].sort());
-			expect(got.filter(([, , , name]) => name === '')).toEqual([]);
+			expect(got.filter(([, , , , , name]) => name === '')).toEqual([]);
 			expect(rows.map((r) => r.at)).toEqual(rows.map((r) => r.at).sort());
 			// A spreadsheet date: a number in a date format, not text.
 			const sheet = firstSheet(install, file);
