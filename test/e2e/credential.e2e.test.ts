@@ -70,6 +70,8 @@ describe('real n8n: the credential tests', () => {
 	let cookie: string;
 	const answers: unknown[] = [];
 	const credentials: Record<string, Credential> = {};
+	/** The workflows saved for the cases below: their ids as the file gives them, and n8n's. */
+	const ids = new Map<string, string>();
 	/** The write graphs' events, one each: Retry On Fail, the loop, the branches, Execute Once. */
 	const events = { retry: 0, loop: 0, branches: 0, once: 0 };
 
@@ -147,13 +149,18 @@ describe('real n8n: the credential tests', () => {
 		await n8n.importCredentials([...all, { ...edited, name: EDITED.name }, api(WRITES.id, {})]);
 		for (const name of Object.keys(events) as Array<keyof typeof events>)
 			events[name] = (await sandbox.admin('POST', '/events', { places: 10 })).body.id;
-		await n8n.importWorkflows([
+		server = await n8n.start();
+		cookie = await server.setupOwner(OWNER);
+		// Saved through the editor's REST API (n8n 1.x picks new ids): no CLI start-up each.
+		for (const made of [
 			readWorkflow(),
 			retryWorkflow(WRITES, events.retry),
 			graphsWorkflow(WRITES, events, await sandbox.freePlaces(events.once, 3)),
-		]);
-		server = await n8n.start();
-		cookie = await server.setupOwner(OWNER);
+		])
+			ids.set(
+				made.id,
+				((await server.rest(cookie, 'POST', '/workflows', made)) as { id: string }).id,
+			);
 	});
 
 	afterAll(async () => {
@@ -251,7 +258,7 @@ describe('real n8n: the credential tests', () => {
 			const seen: TokenEvent[] = [];
 			const stop = sandbox.app.issuer.observe((event) => seen.push(event));
 			const seq = sandbox.app.log.lastSeq;
-			const run = await n8n.execute(READ_WORKFLOW).finally(stop);
+			const run = await n8n.execute(ids.get(READ_WORKFLOW)!).finally(stop);
 			expect(run.status).toBe('success');
 			const organiser = sandbox.app.store.companies.find((c) => c.slug === 'organiser')!.id;
 			expect(
@@ -269,7 +276,7 @@ describe('real n8n: the credential tests', () => {
 			"try's error names its order as still held",
 		async () => {
 			const seq = sandbox.app.log.lastSeq;
-			const run = await n8n.executeAllowingFailure(RETRY_WORKFLOW_ID);
+			const run = await n8n.executeAllowingFailure(ids.get(RETRY_WORKFLOW_ID)!);
 			expectRetriedOnce(run, sandbox, seq, events.retry);
 			await releaseHolds(sandbox, events.retry);
 		},
@@ -282,7 +289,9 @@ describe('real n8n: the credential tests', () => {
 		async () => {
 			await sandbox.setQuirks({ loseWriteAnswersRate: 1, loseWriteAnswersSeed: 7 });
 			const seq = sandbox.app.log.lastSeq;
-			const run = await n8n.execute(GRAPHS_WORKFLOW_ID).finally(() => sandbox.setQuirks({}));
+			const run = await n8n
+				.execute(ids.get(GRAPHS_WORKFLOW_ID)!)
+				.finally(() => sandbox.setQuirks({}));
 			expectEachRunItsOwn(run, sandbox, seq, events);
 			for (const eventId of [events.loop, events.branches, events.once])
 				await releaseHolds(sandbox, eventId);

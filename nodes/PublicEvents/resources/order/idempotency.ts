@@ -119,14 +119,14 @@ async function repeat(
 	entry: Entry,
 	settings: RequestSettings,
 ): Promise<IDataObject> {
-	if (entry.u !== undefined)
+	if (entry.u !== undefined || entry.o === undefined)
 		throw new NodeOperationError(
 			context.getNode(),
 			`Uncertain: an earlier request with Idempotency Key "${key.slice(0, 80)}" may have ` +
-				`held places, and it is not known whether it did: nothing was sent again. ${entry.u}`,
+				`held places, and it is not known whether it did: nothing was sent again. ${entry.u ?? ''}`,
 			{ itemIndex: i },
 		);
-	const order = await readOrder.call(context, entry.o!, settings);
+	const order = await readOrder.call(context, entry.o, settings);
 	return { ...order, idempotency: { key, repeated: true } };
 }
 
@@ -155,7 +155,7 @@ export async function oncePerKey(
 		return await repeat(context, i, key, entry, settings);
 	}
 	// Another run may have claimed the key while this one awaited: check again before claiming.
-	if (claims.get(hash)) return await oncePerKey(context, i, inputs, held, hold);
+	if (claims.get(hash)?.settled) return await oncePerKey(context, i, inputs, held, hold);
 	let settle = () => {};
 	const claim: Claim = { settled: new Promise<void>((done) => (settle = done)) };
 	claims.set(hash, claim);
