@@ -57,7 +57,9 @@ const notXmlChars = (text: string) =>
 		.map((cp) => `U+${cp.toString(16).toUpperCase()}`);
 
 const sale = (over: Record<string, unknown>) => ({
+	key: 'sale:widget:1001',
 	type: 'sale',
+	channel: 'widget',
 	orderId: '1001',
 	eventPointId: '7',
 	eventName: 'Rock Night',

@@ -14,9 +14,9 @@ export const resources: ResourceModule[] = [
 	barcode,
 	event,
 	hallPlan,
-	ledger,
 	order,
 	reference,
+	ledger,
 	widget,
 ];
 

@@ -2,16 +2,17 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { changeId, changeTime } from '../../shared/changes';
+import { moneyOf, widgetTotals } from '../../shared/ledger/rows';
 import type { Change } from './items';
 
 /**
- * A service may list widget orders among an event's orders too. Such a record (same number, event
- * and payment time as a widget sale: its total may be the one paid, or what is left after a
+ * A service may list widget orders among an event's orders too. Such a record (same number,
+ * event, payment time and total as a widget sale: the total paid, or what is left after a partial
  * refund) is the widget sale again: it is not emitted a second time as an API sale. The widget
  * sales paid in the last `keepMs` (at least an hour: twice the Settlement Lag and the Overlap
- * Window) are remembered by those three, so a copy listed a poll later than its widget record is
- * known too; one listed before it is read whole (Ledger Rows), which a widget order is not, and
- * left out then. Each is an 11-character digest.
+ * Window) are remembered by those four (one 11-character digest per total), so a copy listed a
+ * poll later than its widget record is known too; one listed before it is read whole (Ledger
+ * Rows), which a widget order is not, and left out then.
  */
 export const MAX_REMEMBERED = 5_000;
 const HOUR = 3_600_000;
@@ -20,13 +21,14 @@ export function rememberFor(lagMs: number, overlapMs: number): number {
 	return Math.max(HOUR, 2 * (lagMs + overlapMs));
 }
 
-const fingerprint = (json: IDataObject) =>
+const fingerprint = (json: IDataObject, total: number | null) =>
 	createHash('sha256')
 		.update(
 			[
 				changeId(json.id) ?? '',
 				changeId(json.eventPoint ?? json.eventPointId) ?? '',
 				changeTime(json.payAt ?? json.paidAt) ?? '',
+				total ?? '',
 			].join('|'),
 		)
 		.digest('base64url')
@@ -42,9 +44,11 @@ export function withoutWidgetCopies(
 	const widget = new Map(Object.entries(remembered));
 	for (const change of changes)
 		if (change.source === 'widgetSales')
-			widget.set(fingerprint(change.json), Math.floor(change.time / 1000));
+			for (const total of widgetTotals(change.json))
+				widget.set(fingerprint(change.json, total), Math.floor(change.time / 1000));
+	const listedAs = (json: IDataObject) => fingerprint(json, moneyOf(json.totalPrice).amount);
 	const kept = changes.filter(
-		(change) => change.source !== 'eventOrders' || !widget.has(fingerprint(change.json)),
+		(change) => change.source !== 'eventOrders' || !widget.has(listedAs(change.json)),
 	);
 	// The newest MAX_REMEMBERED of those paid within keepMs.
 	const since = Math.floor((now - keepMs) / 1000);

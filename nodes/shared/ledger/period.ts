@@ -13,16 +13,17 @@ export interface Period {
 	to?: number;
 }
 
+// Alphabetical, as n8n lists options.
 const PERIODS = [
-	{ name: 'Today', value: 'today' },
-	{ name: 'Yesterday', value: 'yesterday' },
-	{ name: 'Last 7 Days', value: 'last7Days', description: 'Today and the 6 days before' },
+	{ name: 'Between Two Dates', value: 'between' },
 	{ name: 'Last 30 Days', value: 'last30Days', description: 'Today and the 29 days before' },
-	{ name: 'This Month', value: 'thisMonth' },
+	{ name: 'Last 7 Days', value: 'last7Days', description: 'Today and the 6 days before' },
 	{ name: 'Last Month', value: 'lastMonth' },
 	{ name: 'Last Number of Days', value: 'lastDays', description: 'Today and the days before' },
 	{ name: 'Since a Date', value: 'since' },
-	{ name: 'Between Two Dates', value: 'between' },
+	{ name: 'This Month', value: 'thisMonth' },
+	{ name: 'Today', value: 'today' },
+	{ name: 'Yesterday', value: 'yesterday' },
 ];
 
 export function periodProperties(defaultPeriod = 'yesterday'): INodeProperties[] {

@@ -243,19 +243,29 @@ export function apiOrderRows(order: IDataObject, at: string | null = null): Ledg
 }
 
 /**
- * Whether an order of an event's list is the same sale as a widget order: same number, event,
- * payment time and total, the total as the widget lists it, or what its tickets cost, or what is
- * left of them after refunds (a list may show either). A service may list widget orders among the
- * event's orders too; one that does not, or whose numbers only meet, gives two sales.
+ * The totals an event's list may show for a widget order: what was paid (as the widget lists it,
+ * or what its tickets cost), or what is left after a partial refund (a list may show either). Not
+ * 0 of an order refunded whole: two such orders of one number and second would be one sale.
  */
-export function sameSale(widget: IDataObject, listed: IDataObject): boolean {
-	const time = (o: IDataObject) => changeTime(o.payAt ?? o.paidAt);
+export function widgetTotals(widget: IDataObject): number[] {
 	const tickets = ticketsOf(widget);
+	const left = tickets.filter((ticket) => !isRefunded(ticket));
 	const totals = [
 		moneyOf(widget.totalPrice).amount,
 		sumOf(tickets).amount,
-		tickets.every(isRefunded) ? 0 : sumOf(tickets.filter((ticket) => !isRefunded(ticket))).amount,
-	].filter((amount): amount is number => amount !== null);
+		left.length > 0 && left.length < tickets.length ? sumOf(left).amount : null,
+	];
+	return [...new Set(totals.filter((amount): amount is number => amount !== null))];
+}
+
+/**
+ * Whether an order of an event's list is the same sale as a widget order: same number, event,
+ * payment time and total (widgetTotals). A service may list widget orders among the event's orders
+ * too; one that does not, or whose numbers only meet, gives two sales.
+ */
+export function sameSale(widget: IDataObject, listed: IDataObject): boolean {
+	const time = (o: IDataObject) => changeTime(o.payAt ?? o.paidAt);
+	const totals = widgetTotals(widget);
 	const listedTotal = moneyOf(listed.totalPrice).amount;
 	return (
 		changeId(widget.id) === changeId(listed.id) &&
