@@ -37,6 +37,20 @@ export function runPublicEvents(
 	});
 }
 
+/** The node's items as JSON for `parameters` (each input item a table row, say), or its error. */
+export async function nodeRows(
+	sb: SandboxClient,
+	parameters: IDataObject,
+	inputItems?: IDataObject[],
+): Promise<{ rows: IDataObject[]; error?: Error }> {
+	const { items, error } = await runPublicEvents(
+		credentialFor(sb).store,
+		parameters as INodeParameters,
+		inputItems ? { inputItems } : {},
+	);
+	return { rows: items.map((item) => item.json), error: error as Error | undefined };
+}
+
 export interface LogEntry {
 	seq: number;
 	at: number;

@@ -73,6 +73,18 @@ export function apiLedger(sb: SandboxClient, company = 'partner'): Map<string, T
 	return new Map(rows.map((row) => [row.key, row]));
 }
 
+/** A widget sale of `tickets` in the first event, one of its tickets refunded: its order. */
+export async function partlyRefundedWidgetSale(sb: SandboxClient, tickets = 2) {
+	const event = String((await sb.getAll('/event-points'))[0].id);
+	const res = await sb.admin('POST', '/widget-orders', {
+		company: 'partner',
+		eventPoint: event,
+		tickets,
+	});
+	await sb.admin('POST', `/widget-orders/${res.body.id}/refund`, { tickets: 1 });
+	return { order: res.body as { id: number }, event };
+}
+
 type TableRow = Record<string, unknown>;
 
 /**

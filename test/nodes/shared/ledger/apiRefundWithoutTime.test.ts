@@ -1,10 +1,11 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { credentialFor, runPublicEvents } from '../../../../harness/nodes/publicEvents';
+import { nodeRows } from '../../../../harness/nodes/publicEvents';
 import { SandboxClient } from '../../../../harness/sandbox/client';
 import { apiLedger } from '../../../../harness/sandbox/ledger';
 import { paidApiOrder } from '../../../../harness/sandbox/push';
 import { onlyEvents } from '../../../../harness/sandbox/suite';
+import { answersWithout } from '../../../../harness/sandbox/serviceShapes';
 
 const DAY = 24 * 3_600_000;
 
@@ -18,24 +19,14 @@ const DAY = 24 * 3_600_000;
 let sb: SandboxClient;
 beforeAll(async () => {
 	sb = await SandboxClient.start(onlyEvents(2, 60));
-	const serialize = sb.app.serialize;
-	const original = serialize.ticket.bind(serialize);
-	serialize.ticket = (ticket, eventPointId) => {
-		const { refundedAt, ...rest } = original(ticket, eventPointId);
-		void refundedAt;
-		return rest;
-	};
+	answersWithout(sb, 'ticket', ['refundedAt']);
 });
 afterAll(() => sb.stop());
 
 const run = async (parameters: IDataObject, inputItems?: IDataObject[]) => {
-	const { items, error } = await runPublicEvents(
-		credentialFor(sb).store,
-		parameters as INodeParameters,
-		inputItems ? { inputItems } : {},
-	);
+	const { rows, error } = await nodeRows(sb, parameters, inputItems);
 	if (error) throw error;
-	return items.map((i) => i.json);
+	return rows;
 };
 
 it(

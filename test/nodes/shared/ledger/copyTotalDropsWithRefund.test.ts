@@ -1,9 +1,14 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { credentialFor, runPublicEvents } from '../../../../harness/nodes/publicEvents';
+import { nodeRows } from '../../../../harness/nodes/publicEvents';
 import { SandboxClient } from '../../../../harness/sandbox/client';
-import { apiLedger, ledgerMismatches } from '../../../../harness/sandbox/ledger';
+import {
+	apiLedger,
+	ledgerMismatches,
+	partlyRefundedWidgetSale,
+} from '../../../../harness/sandbox/ledger';
 import { onlyEvents } from '../../../../harness/sandbox/suite';
+import { eventListTotalsLeft } from '../../../../harness/sandbox/serviceShapes';
 
 /**
  * A service that lists widget orders among an event's orders (widget-in-event-lists) with the total
@@ -15,40 +20,18 @@ import { onlyEvents } from '../../../../harness/sandbox/suite';
 let sb: SandboxClient;
 beforeAll(async () => {
 	sb = await SandboxClient.start(onlyEvents(2, 60));
-	await sb.setQuirks('widget-in-event-lists');
-	const serialize = sb.app.serialize;
-	const original = serialize.widgetOrder.bind(serialize);
-	serialize.widgetOrder = (order, withTickets = true) => {
-		const json = original(order, withTickets);
-		if (withTickets) return json;
-		const live = order.tickets.filter((t) => t.status !== 'refund');
-		return { ...json, totalPrice: serialize.total(live.reduce((n, t) => n + t.discountPrice, 0)) };
-	};
+	await eventListTotalsLeft(sb);
 });
 afterAll(() => sb.stop());
 
-const run = async (parameters: IDataObject, inputItems?: IDataObject[]) => {
-	const { items, error } = await runPublicEvents(
-		credentialFor(sb).store,
-		parameters as INodeParameters,
-		inputItems ? { inputItems } : {},
-	);
-	return { rows: items.map((i) => i.json), error };
-};
+const run = (parameters: IDataObject, inputItems?: IDataObject[]) =>
+	nodeRows(sb, parameters, inputItems);
 
 it(
 	'an event-list copy whose total drops with a partial widget refund is still the widget ' +
 		'sale: Reconcile Table fills the table once',
 	async () => {
-		const event = String((await sb.getAll('/event-points'))[0].id);
-		const sold = (
-			await sb.admin('POST', '/widget-orders', {
-				company: 'partner',
-				eventPoint: event,
-				tickets: 2,
-			})
-		).body;
-		await sb.admin('POST', `/widget-orders/${sold.id}/refund`, { tickets: 1 });
+		await partlyRefundedWidgetSale(sb);
 		const { rows, error } = await run(
 			{ resource: 'ledger', operation: 'reconcile', lookBackDays: 7 },
 			[{}],

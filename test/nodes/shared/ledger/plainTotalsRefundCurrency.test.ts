@@ -1,6 +1,7 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { credentialFor, runPublicEvents } from '../../../../harness/nodes/publicEvents';
+import { nodeRows } from '../../../../harness/nodes/publicEvents';
+import { partlyRefundedWidgetSale } from '../../../../harness/sandbox/ledger';
 import { SandboxClient } from '../../../../harness/sandbox/client';
 import { onlyEvents } from '../../../../harness/sandbox/suite';
 
@@ -17,28 +18,16 @@ beforeAll(async () => {
 afterAll(() => sb.stop());
 
 const run = async (parameters: IDataObject, inputItems?: IDataObject[]) => {
-	const { items, error } = await runPublicEvents(
-		credentialFor(sb).store,
-		parameters as INodeParameters,
-		inputItems ? { inputItems } : {},
-	);
+	const { rows, error } = await nodeRows(sb, parameters, inputItems);
 	if (error) throw error;
-	return items.map((i) => i.json);
+	return rows;
 };
 
 it(
 	'plain totals: a widget refund row has its sale`s currency (from the tickets), and the ' +
 		'summary one line for it',
 	async () => {
-		const event = String((await sb.getAll('/event-points'))[0].id);
-		const sold = (
-			await sb.admin('POST', '/widget-orders', {
-				company: 'partner',
-				eventPoint: event,
-				tickets: 2,
-			})
-		).body;
-		await sb.admin('POST', `/widget-orders/${sold.id}/refund`, { tickets: 1 });
+		const { event } = await partlyRefundedWidgetSale(sb);
 		const rows = await run({ resource: 'ledger', operation: 'reconcile', lookBackDays: 7 }, [{}]);
 		const [summary] = await run({
 			resource: 'event',

@@ -1,12 +1,16 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { PollSession } from '../../../../harness/engine';
-import { credentialFor, runPublicEvents } from '../../../../harness/nodes/publicEvents';
-import { PublicEventsPollTrigger } from '../../../../harness/nodes/pollTrigger';
+import { nodeRows } from '../../../../harness/nodes/publicEvents';
+import { ledgerPoll } from '../../../../harness/nodes/pollTrigger';
 import { SandboxClient } from '../../../../harness/sandbox/client';
-import { apiLedger, ledgerMismatches } from '../../../../harness/sandbox/ledger';
+import {
+	apiLedger,
+	ledgerMismatches,
+	partlyRefundedWidgetSale,
+} from '../../../../harness/sandbox/ledger';
 import { onlyEvents } from '../../../../harness/sandbox/suite';
 import { MINUTE } from '../../../../harness/time';
+import { answersWithout } from '../../../../harness/sandbox/serviceShapes';
 
 const DAY = 24 * 3_600_000;
 
@@ -19,24 +23,14 @@ const DAY = 24 * 3_600_000;
 let sb: SandboxClient;
 beforeAll(async () => {
 	sb = await SandboxClient.start(onlyEvents(2, 60));
-	const serialize = sb.app.serialize;
-	const original = serialize.widgetRefund.bind(serialize);
-	serialize.widgetRefund = (refund) => {
-		const { amount, ...rest } = original(refund);
-		void amount;
-		return rest;
-	};
+	answersWithout(sb, 'widgetRefund', ['amount']);
 });
 afterAll(() => sb.stop());
 
 const run = async (parameters: IDataObject, inputItems?: IDataObject[]) => {
-	const { items, error } = await runPublicEvents(
-		credentialFor(sb).store,
-		parameters as INodeParameters,
-		inputItems ? { inputItems } : {},
-	);
+	const { rows, error } = await nodeRows(sb, parameters, inputItems);
 	if (error) throw error;
-	return items.map((i) => i.json);
+	return rows;
 };
 const upsert = (table: Map<string, IDataObject>, rows: IDataObject[]) => {
 	for (const row of rows) table.set(String(row.key), { ...table.get(String(row.key)), ...row });
@@ -46,23 +40,10 @@ it(
 	'the poll trigger has no order to price it by (amount null); the reconcile over that table ' +
 		'writes the amount',
 	async () => {
-		const poll = new PollSession({
-			nodeType: new PublicEventsPollTrigger(),
-			type: 'CUSTOM.publicEventsPollTrigger',
-			parameters: { options: { output: 'rows', maxRetries: 0 } },
-			credentials: credentialFor(sb).store,
-		});
+		const poll = ledgerPoll(sb, { maxRetries: 0 });
 		expect((await poll.poll()).error).toBeUndefined();
 		await sb.advanceClock(MINUTE);
-		const event = String((await sb.getAll('/event-points'))[0].id);
-		const sold = (
-			await sb.admin('POST', '/widget-orders', {
-				company: 'partner',
-				eventPoint: event,
-				tickets: 2,
-			})
-		).body;
-		await sb.admin('POST', `/widget-orders/${sold.id}/refund`, { tickets: 1 });
+		await partlyRefundedWidgetSale(sb);
 		await sb.advanceClock(MINUTE);
 		const polled = (await poll.poll()).items.map((i) => i.json);
 		const fromPoll = polled.find((r) => r.type === 'refund')!;

@@ -1,9 +1,10 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { credentialFor, runPublicEvents } from '../../../../harness/nodes/publicEvents';
+import { nodeRows } from '../../../../harness/nodes/publicEvents';
 import { SandboxClient } from '../../../../harness/sandbox/client';
 import { apiLedger, ledgerMismatches } from '../../../../harness/sandbox/ledger';
 import { onlyEvents } from '../../../../harness/sandbox/suite';
+import { answersWithout } from '../../../../harness/sandbox/serviceShapes';
 
 /**
  * A service whose widget refund records carry no event: a refund is of its order's event, for Get
@@ -13,24 +14,14 @@ import { onlyEvents } from '../../../../harness/sandbox/suite';
 let sb: SandboxClient;
 beforeAll(async () => {
 	sb = await SandboxClient.start(onlyEvents(2, 60));
-	const serialize = sb.app.serialize;
-	const original = serialize.widgetRefund.bind(serialize);
-	serialize.widgetRefund = (refund) => {
-		const { eventPoint, ...rest } = original(refund);
-		void eventPoint;
-		return rest;
-	};
+	answersWithout(sb, 'widgetRefund', ['eventPoint']);
 });
 afterAll(() => sb.stop());
 
 const run = async (parameters: IDataObject, inputItems?: IDataObject[]) => {
-	const { items, error } = await runPublicEvents(
-		credentialFor(sb).store,
-		parameters as INodeParameters,
-		inputItems ? { inputItems } : {},
-	);
+	const { rows, error } = await nodeRows(sb, parameters, inputItems);
 	if (error) throw error;
-	return items.map((i) => i.json);
+	return rows;
 };
 
 it('Get Sales Summary counts a widget refund naming no event (its order`s)', async () => {
