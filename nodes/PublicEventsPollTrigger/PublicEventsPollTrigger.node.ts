@@ -15,6 +15,7 @@ import { getWatchableEvents } from './poll/events';
 import { toItems, toRowItems, type Change } from './poll/items';
 import { pollSales } from './poll/sales';
 import { sampleSales } from './poll/sample';
+import { rereadCredential } from '../shared/transport';
 import { pollSettings } from './poll/pollSettings';
 import { loadState, saveState, type PollState } from './poll/state';
 
@@ -88,6 +89,8 @@ export class PublicEventsPollTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		// n8n polls with one context per activation: the credential as saved now, not then.
+		await rereadCredential(this);
 		const settings = pollSettings.call(this);
 		const now = Date.now();
 		if (this.getMode() === 'manual') {

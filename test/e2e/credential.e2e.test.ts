@@ -28,6 +28,8 @@ import {
 	RETRY_WORKFLOW_ID,
 } from '../../harness/n8n/writeGraphs';
 import { manualTrigger } from '../../harness/bench/workflows';
+import { forwardingWorkflow, salesPollTrigger } from '../../harness/n8n/forwardingWorkflow';
+import { until } from '../../harness/sandbox/push';
 import { issuedFor } from '../../nodes/shared/transport';
 import type { TokenEvent } from '../../sandbox/auth';
 
@@ -39,6 +41,9 @@ type Credential = { id: string; name: string; type: string; data: Record<string,
 /** The credential a user edits (partner key -> organiser key); the workflow reading with it. */
 const EDITED = { id: 'PeE2eCredKeyEdit', name: 'Public Events edited' };
 const WRITES = { id: 'PeE2eCredWrites1', name: 'Public Events writes' };
+/** The credential of a published poll trigger whose key is replaced while it polls. */
+const POLLED = { id: 'PeE2eCredPolled1', name: 'Public Events polled' };
+const POLL_WORKFLOW = 'PeE2eWfPolledKey';
 const READ_WORKFLOW = 'PeE2eWfKeyEdited';
 
 const readWorkflow = () => ({
@@ -146,7 +151,12 @@ describe('real n8n: the credential tests', () => {
 			issuedBy: new URL(sandbox.sandbox.baseUrl).origin,
 			issuedFor: issuedFor(edited.data, token),
 		});
-		await n8n.importCredentials([...all, { ...edited, name: EDITED.name }, api(WRITES.id, {})]);
+		await n8n.importCredentials([
+			...all,
+			{ ...edited, name: EDITED.name },
+			api(WRITES.id, {}),
+			{ ...api(POLLED.id, {}), name: POLLED.name },
+		]);
 		for (const name of Object.keys(events) as Array<keyof typeof events>)
 			events[name] = (await sandbox.admin('POST', '/events', { places: 10 })).body.id;
 		server = await n8n.start();
@@ -156,6 +166,7 @@ describe('real n8n: the credential tests', () => {
 			readWorkflow(),
 			retryWorkflow(WRITES, events.retry),
 			graphsWorkflow(WRITES, events, await sandbox.freePlaces(events.once, 3)),
+			forwardingWorkflow(POLL_WORKFLOW, salesPollTrigger(POLLED), 'http://127.0.0.1:9/none'),
 		])
 			ids.set(
 				made.id,
@@ -268,6 +279,38 @@ describe('real n8n: the credential tests', () => {
 				`issued ${keyId('organiser')}`,
 				`used ${keyId('organiser')}`,
 			]);
+		},
+	);
+
+	it(
+		'a published poll trigger whose key is replaced in the dialog (n8n keeps polling with one ' +
+			'context): the polls after the edit read as the organiser',
+		async () => {
+			const company = (slug: string) =>
+				sandbox.app.store.companies.find((c) => c.slug === slug)!.id;
+			const reads = (seq: number) =>
+				sandbox.app.log
+					.since(seq)
+					.filter((e) => e.route === '/widget-orders' && e.status !== undefined)
+					.map((e) => e.companyId);
+			const published = sandbox.app.log.lastSeq;
+			await server.activateWorkflow(cookie, ids.get(POLL_WORKFLOW)!);
+			await until(async () => reads(published).length >= 2, 'two polls', 60_000, 500);
+			expect(new Set(reads(published))).toEqual(new Set([company('partner')]));
+			const shown = (await server.rest(
+				cookie,
+				'GET',
+				`/credentials/${POLLED.id}?includeData=true`,
+			)) as { data: Record<string, unknown> };
+			await server.rest(cookie, 'PATCH', `/credentials/${POLLED.id}`, {
+				name: POLLED.name,
+				type: 'publicEventsApi',
+				data: { ...shown.data, apiKey: sandbox.keys.organiser },
+			});
+			const edited = sandbox.app.log.lastSeq;
+			await until(async () => reads(edited).length >= 2, 'two polls after the edit', 60_000, 500);
+			await server.rest(cookie, 'POST', `/workflows/${ids.get(POLL_WORKFLOW)!}/deactivate`, {});
+			expect(new Set(reads(edited))).toEqual(new Set([company('organiser')]));
 		},
 	);
 

@@ -3,8 +3,9 @@
  * and whole refunds of both, widget and API orders of one number, widget orders listed among an
  * event's orders too, totals as plain numbers, refunded tickets with or without a refund time;
  * pushes dropped, doubled and reordered; polls with restarts; reconciles at any moment, some of
- * them fed a list answered empty or failing; after the final reconcile the table (a Data Table upserted by `key`) equals the API's ledger row by row and
- * in its totals, and Event > Get Sales Summary equals the table's sums for each event.
+ * them fed a list answered empty or failing; after the final reconcile the table (a Data Table
+ * upserted by `key`) equals the API's ledger row by row and in its totals, and Event > Get Sales
+ * Summary equals the table's sums for each event.
  *
  * The API's ledger is read from the sandbox's store (harness/sandbox/ledger.ts), not through the
  * nodes. Push: the sandbox's notifications, recorded, then delivered (signed) to the Public Events

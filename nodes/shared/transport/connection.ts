@@ -142,10 +142,16 @@ export function tokenFailure(error: unknown, address: string, environment: unkno
 	const e = error as {
 		httpCode?: string;
 		status?: number;
-		response?: { status?: number };
+		response?: { status?: number; data?: unknown; headers?: Record<string, unknown> };
+		body?: unknown;
+		headers?: Record<string, unknown>;
 		code?: string;
 	};
 	const status = Number(e?.response?.status ?? e?.status ?? e?.httpCode) || undefined;
+	// A web page is no answer of the API, whatever its status.
+	const body = e?.response?.data ?? e?.body;
+	const type = String(e?.response?.headers?.['content-type'] ?? e?.headers?.['content-type'] ?? '');
+	const page = /html/i.test(type) || (typeof body === 'string' && /^\s*</.test(body));
 	const env = environment === 'staging' ? 'staging' : 'production';
 	if (status !== undefined && status >= 300 && status < 400) {
 		return (
@@ -160,13 +166,22 @@ export function tokenFailure(error: unknown, address: string, environment: unkno
 			`for ${env} and that the Base URL is the ${env} address.`
 		);
 	}
-	if (status === 404 || status === 405 || status === 410) {
+	const notTheApi = status === 404 || status === 405 || status === 410;
+	// A 4xx web page: another site's refusal (a 5xx page may be a proxy while the API is down).
+	const otherSite = status !== undefined && page && status >= 400 && status < 500;
+	if (notTheApi || otherSite) {
 		return (
-			`POST ${url} answered ${status}: this address does not answer as the Public Events API ` +
+			`POST ${url} answered ${status}${notTheApi ? '' : ' with a web page'}: this address does ` +
+			`not answer as the Public Events API ` +
 			`(it has no token endpoint there). Check the Base URL: the service's address for ${env}, ` +
 			`as the service gave it to your company ("/api/v2" is added unless it ends with it).`
 		);
 	}
+	if (status && page)
+		return (
+			`POST ${url} failed with status ${status} while requesting a token, answering a web page: ` +
+			`the service may be down, or the Base URL may not be the Public Events API's`
+		);
 	if (status) return `POST ${url} failed with status ${status} while requesting a token`;
 	return (
 		`Could not reach ${url} to request a token (` +

@@ -148,8 +148,23 @@ export function adoptProcessToken(target: Target): void {
 	keepSecret(target, token);
 }
 
-// The credential is read once per node run (per activation for a poll trigger), not once per page.
+// The credential is read once per node run (per poll for a poll trigger), not once per page.
 const targets = new WeakMap<object, Promise<Target>>();
+/** The service's clock as a context's last target saw it, kept when its credential is re-read. */
+const clocks = new WeakMap<object, number>();
+
+/**
+ * n8n builds a poll trigger's context once per activation and polls with it until the workflow
+ * is unpublished; it does not re-activate on a credential edit. Each poll reads the credential
+ * again here, so a key (or Base URL, environment, language) saved since is what the poll uses.
+ */
+export async function rereadCredential(context: ApiContext): Promise<void> {
+	const old = targets.get(context);
+	if (!old) return;
+	targets.delete(context);
+	const offset = (await old.catch(() => undefined))?.serviceOffsetMs;
+	if (offset !== undefined) clocks.set(context, offset);
+}
 
 export function targetOf(context: ApiContext): Promise<Target> {
 	let target = targets.get(context);
@@ -184,6 +199,7 @@ export function targetOf(context: ApiContext): Promise<Target> {
 				quietUntil: 0,
 				shared: processTokenOf(context, credentials),
 				readAt: tick(),
+				serviceOffsetMs: clocks.get(context),
 			};
 		});
 		targets.set(context, target);
