@@ -222,7 +222,9 @@ function printReady({
 	const steps = [
 		sell
 			? `Open "${sell.name}" and click "Execute workflow": it sells one ` +
-				`ticket in the sandbox; the last node shows it with its barcode.`
+				`ticket in the sandbox; the last node shows it with its barcode. It sells once per ` +
+				`reference in its Sale node: run again with the same one and Sold Tickets shows that ` +
+				`sale's tickets instead.`
 			: 'Add a Public Events node to a new workflow, pick the ' +
 				'credential "Public Events (sandbox)" and click "Execute step".',
 		'Overview > Credentials > "Public Events (sandbox)": ' +
@@ -235,9 +237,12 @@ function printReady({
 			: []),
 		...(pushedTo
 			? [
-					`Open "${pushedTo}", click "Execute workflow" (it waits for a push), then sell ` +
-						`a ticket again (or run the curl line below): the sandbox pushes the sale ` +
-						`there, signed${crm ? CRM_STEP : ''}.`,
+					`Open "${pushedTo}", click "Execute workflow" (it waits for a push), then ` +
+						(sell
+							? 'sell a ticket again (step 1, after changing the reference in Sale: the ' +
+								'same one sells nothing new) or run the curl line below'
+							: 'run the curl line below') +
+						`: the sandbox pushes the sale there, signed${crm ? CRM_STEP : ''}.`,
 				]
 			: []),
 		...(tableSync

@@ -87,6 +87,14 @@ describe('npm run demo', () => {
 		},
 	);
 
+	it('the first steps printed read as docs/demo.md shows them, those with URLs aside', () => {
+		const steps = (text: string) =>
+			text.split('\n').filter((line) => /^ {2}\d\. /.test(line) && !line.includes('http'));
+		const documented = steps(readFileSync(join(REPO_ROOT, 'docs', 'demo.md'), 'utf8'));
+		expect(documented.length).toBeGreaterThanOrEqual(4);
+		expect(steps(output)).toEqual(documented);
+	});
+
 	it(
 		'the printed push step works: a workflow waiting in the editor receives a sale sold by ' +
 			'"sell a ticket", then a widget sale, and the stand-in CRM holds each as a complete deal',
@@ -147,10 +155,11 @@ describe('npm run demo', () => {
 			// Send to CRM wrote each sale to the printed stand-in CRM as a complete deal: this API
 			// sale, and a sale from the widget (the printed curl line), whose push names no amount.
 			const crm = /^\s+crm\s+(http\S+)/m.exec(output)![1];
-			const deal = (orderId: unknown) =>
+			// One deal per sale, keyed by its channel and order ID (the example's PUT .../{channel}-{id})
+			const deal = (channel: 'api' | 'widget', orderId: unknown) =>
 				until(
 					async () => {
-						const res = await fetch(`${crm}/${String(orderId)}`);
+						const res = await fetch(`${crm}/${channel}-${String(orderId)}`);
 						return res.status === 200 && ((await res.json()) as { properties: any });
 					},
 					`the deal of order ${String(orderId)}`,
@@ -162,8 +171,11 @@ describe('npm run demo', () => {
 				currency: expect.stringMatching(/^[A-Z]{3}$/),
 				barcodes: expect.arrayContaining([expect.stringMatching(/^\d{13}$/)]),
 			};
-			expect((await deal(deliveries[0].payload.data.orderId)).properties).toMatchObject({
+			const orderId = deliveries[0].payload.data.orderId;
+			expect((await deal('api', orderId)).properties).toMatchObject({
 				...complete,
+				channel: 'api',
+				orderId: String(orderId),
 				email: null,
 			});
 			expect(
@@ -174,8 +186,13 @@ describe('npm run demo', () => {
 			const widget = (await (
 				await fetch(`${printed.sandbox}/__sandbox/widget-orders`, { method: 'POST' })
 			).json()) as { id: number };
-			const widgetDeal = (await deal(widget.id)).properties;
-			expect(widgetDeal).toMatchObject({ ...complete, email: expect.stringContaining('@') });
+			const widgetDeal = (await deal('widget', widget.id)).properties;
+			expect(widgetDeal).toMatchObject({
+				...complete,
+				channel: 'widget',
+				orderId: String(widget.id),
+				email: expect.stringContaining('@'),
+			});
 			expect(widgetDeal.amount).toBeGreaterThan(0);
 		},
 	);
@@ -242,21 +259,26 @@ describe('npm run demo', () => {
 			).find((w) => /data table/i.test(w.name) && w.active)!;
 			expect([output.includes(`"${sync.name}" is published`), sync.active]).toEqual([true, true]);
 			const project = ((await rest('GET', '/projects/personal')) as { id: string }).id;
+			// the table the printed step names (Overview > Data tables > "…")
+			const name = /Data tables > "([^"]+)"/.exec(output)![1];
 			const table = (
 				(await rest('GET', `/projects/${project}/data-tables`)) as {
 					data: Array<{ id: string; name: string }>;
 				}
-			).data.find((t) => t.name === 'Public Events sales')!;
+			).data.find((t) => t.name === name);
+			expect([name, table?.name]).toEqual(['Public Events ledger', name]);
 			const curl = /curl -X POST (\S+)/.exec(output)![1];
 			const sale = (await (await fetch(curl, { method: 'POST' })).json()) as { id: number };
 			// It polls every minute; publishing again polls at once, as n8n does on activation.
 			await rest('POST', `/workflows/${sync.id}/deactivate`, {});
 			const { versionId } = (await rest('GET', `/workflows/${sync.id}`)) as { versionId: string };
 			await rest('POST', `/workflows/${sync.id}/activate`, { versionId });
+			// a ledger row, keyed by channel and order
+			const key = `sale:widget:${sale.id}`;
 			const filter = encodeURIComponent(
 				JSON.stringify({
 					type: 'and',
-					filters: [{ columnName: 'orderId', condition: 'eq', value: String(sale.id) }],
+					filters: [{ columnName: 'key', condition: 'eq', value: key }],
 				}),
 			);
 			const rows = await until(
@@ -264,7 +286,7 @@ describe('npm run demo', () => {
 					const found = (
 						(await rest(
 							'GET',
-							`/projects/${project}/data-tables/${table.id}/rows?take=5&filter=${filter}`,
+							`/projects/${project}/data-tables/${table!.id}/rows?take=5&filter=${filter}`,
 						)) as { data: Array<Record<string, unknown>> }
 					).data;
 					return found.length > 0 && found;
@@ -272,9 +294,10 @@ describe('npm run demo', () => {
 				'the sale to reach the table',
 				60_000,
 			);
-			expect(rows.map((r) => [r.orderId, r.type, r.status])).toEqual([
-				[String(sale.id), 'sale', 'paid'],
+			expect(rows.map((r) => [r.key, r.type, r.channel, r.orderId])).toEqual([
+				[key, 'sale', 'widget', String(sale.id)],
 			]);
+			expect(Number(rows[0].amount)).toBeGreaterThan(0);
 		},
 	);
 

@@ -39,6 +39,7 @@ import { CANVAS_BUTTONS } from '../examples/notes';
 
 const IDS = {
 	sale: 'PeExSellTicket01',
+	saleAgain: 'PeE2eSellSecond1',
 	sheet: 'PeExSalesSheet01',
 	sheetCloud: 'PeExSheetCloud01',
 	barcodes: 'PeExBarcodeCsv01',
@@ -62,6 +63,30 @@ type Workflow = {
 
 function example(file: string): Workflow {
 	return JSON.parse(readFileSync(join(REPO_ROOT, 'examples', file), 'utf8')) as Workflow;
+}
+
+/** The reference the shipped sell-a-ticket example sells under (its Sale node). */
+const FIRST_SALE = 'first sale';
+
+/**
+ * Sell a ticket as a user makes the next sale: the same workflow with another reference in its
+ * Sale node (here a copy under an id of its own, so the shipped file is imported unchanged).
+ */
+function sellAgain(): Workflow {
+	const shipped = example('sell-a-ticket.json');
+	const nodes = shipped.nodes.map((node) => {
+		if (node.name !== 'Sale') return node;
+		const [assignment] = node.parameters.assignments.assignments as Array<{ value: string }>;
+		expect(assignment.value).toBe(FIRST_SALE);
+		return {
+			...node,
+			parameters: {
+				...node.parameters,
+				assignments: { assignments: [{ ...assignment, value: 'second sale' }] },
+			},
+		};
+	});
+	return { ...shipped, id: IDS.saleAgain, name: `${shipped.name ?? ''} (second sale)`, nodes };
 }
 
 /** The SheetJS that n8n itself ships (2.x: @e965/xlsx, 1.x: xlsx). */
@@ -102,6 +127,8 @@ describe('real n8n: the example workflows', () => {
 	let packed: PackedPackage;
 	let n8n: N8nInstance;
 	let files: string;
+	/** The tickets the shipped sell-a-ticket example sold on its first run (Report Payment). */
+	let firstSale: any[] = [];
 
 	/** Error items the node sent to its error output (On Error: Continue (using error output)). */
 	function errorOutput(run: any, nodeName: string): any[] {
@@ -184,6 +211,7 @@ describe('real n8n: the example workflows', () => {
 		const workflows = [
 			{ ...withPartnerKey, id: IDS.barcodesPartner, name: `${barcodes.name ?? ''} (partner key)` },
 			example('sell-a-ticket.json'),
+			sellAgain(),
 			example('sales-and-refunds-to-spreadsheet.json'),
 			example('sales-and-refunds-to-spreadsheet-no-disk.json'),
 			barcodes,
@@ -264,12 +292,37 @@ describe('real n8n: the example workflows', () => {
 				paid.tickets.map((t: any) => ['paid', 'sold', placed.id, t.barcode]),
 			);
 			for (const t of tickets) expect(t.barcode).toMatch(BARCODE);
+			firstSale = tickets;
 		},
 	);
 
 	it(
-		'sell a ticket: when reporting the payment fails, the error ' +
-			'output releases the hold at once',
+		'sell a ticket run again with the same Sale reference: nothing sold, no order made; it ends ' +
+			"at Sold Tickets with the first sale's tickets",
+		async () => {
+			expect(firstSale.length).toBeGreaterThan(0);
+			const orders = () => [...sandbox.app.store.orders.values()];
+			const before = orders().map((o) => [o.id, o.status]);
+			const run = await n8n.execute(IDS.sale);
+
+			expect(run.status).toBe('success');
+			expect(run.data.resultData.lastNodeExecuted).toBe('Sold Tickets');
+			expect(orders().map((o) => [o.id, o.status])).toEqual(before);
+			const created = nodeOutput(run, 'Create Order');
+			expect(created.map((o) => [String(o.id), o.status, o.idempotency])).toEqual([
+				[String(firstSale[0].orderId), 'paid', { key: FIRST_SALE, repeated: true }],
+			]);
+			expect(
+				nodeOutput(run, 'Sold Tickets').map((t) => [t.orderId, t.status, t.placeId, t.barcode]),
+			).toEqual(firstSale.map((t) => [t.orderId, t.status, t.placeId, t.barcode]));
+			for (const node of ['Report Payment', 'Release Hold'])
+				expect([node, run.data.resultData.runData[node]]).toEqual([node, undefined]);
+		},
+	);
+
+	it(
+		'sell a ticket, the next sale (another Sale reference): when reporting the payment fails, ' +
+			'the error output releases the hold at once',
 		async () => {
 			await sandbox.admin('POST', '/faults', {
 				kind: 'status',
@@ -279,7 +332,7 @@ describe('real n8n: the example workflows', () => {
 				count: 1,
 			});
 			try {
-				const run = await n8n.execute(IDS.sale);
+				const run = await n8n.execute(IDS.saleAgain);
 
 				expect(run.status).toBe('success');
 				const created = nodeOutput(run, 'Create Order')[0];
@@ -503,7 +556,9 @@ describe('real n8n: the example workflows', () => {
 					mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 				},
 			]);
-			expect(nodeOutput(run, 'Sheet With Dates')[0].rows).toBe((await expectedSheet('UTC')).length);
+			// Yesterday in the workflow's time zone (n8n's, not the machine's UTC), as the file test.
+			const [{ timeZone, rows }] = nodeOutput(run, 'Sheet With Dates');
+			expect(rows).toBe((await expectedSheet(timeZone)).length);
 			expect(readdirSync(files)).toEqual(before);
 		},
 	);
@@ -582,9 +637,13 @@ describe('real n8n: the example workflows', () => {
 					250,
 				);
 				const listed = (await sandbox.getAll('/widget-orders')).find((o) => o.id === widget.id);
-				const deal = (sold: any, email: string | null) => ({
-					externalId: String(sold.id),
+				// One deal per sale, keyed by its channel and order ID (a widget and an API order may
+				// share a number).
+				const deal = (channel: 'widget' | 'api', sold: any, email: string | null) => ({
+					externalId: `${channel}-${String(sold.id)}`,
 					source: 'public-events',
+					channel,
+					orderId: String(sold.id),
 					status: 'paid',
 					eventPointId: String(sold.eventPoint),
 					closedAt: sold.payAt,
@@ -596,8 +655,8 @@ describe('real n8n: the example workflows', () => {
 				const byId = (all: any[]) =>
 					Object.fromEntries(all.map((d) => [d.externalId, [d.properties, d.writes]]));
 				expect(byId(deals)).toEqual({
-					[String(widget.id)]: [deal(listed, listed.email), 1],
-					[String(api.id)]: [deal(await order(api.id), null), 1],
+					[`widget-${String(widget.id)}`]: [deal('widget', listed, listed.email), 1],
+					[`api-${String(api.id)}`]: [deal('api', await order(api.id), null), 1],
 				});
 				for (const d of deals) {
 					expect(d.properties.amount).toBeGreaterThan(0);
@@ -617,14 +676,14 @@ describe('real n8n: the example workflows', () => {
 				expect(res.status).toBe(200);
 				const rewritten = await until(
 					async () => {
-						const one = (await sandbox.admin('GET', `/crm/deals/${widget.id}`)).body;
+						const one = (await sandbox.admin('GET', `/crm/deals/widget-${widget.id}`)).body;
 						return one.writes === 2 && one;
 					},
 					'the second write of the widget sale',
 					60_000,
 					250,
 				);
-				expect(rewritten.properties).toEqual(deal(listed, listed.email));
+				expect(rewritten.properties).toEqual(deal('widget', listed, listed.email));
 				expect((await sandbox.admin('GET', '/crm/deals')).body).toHaveLength(2);
 			} finally {
 				await server.stop();

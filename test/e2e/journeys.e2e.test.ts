@@ -1,8 +1,9 @@
 /**
  * A no-code partner's journeys in `npm run demo`, walked in headless Chromium as they click:
  * a new credential and its test, a workflow built from the node creator by search, each shipped
- * example run with "Execute workflow", both triggers' test modes, and the hint a write fed several
- * items shows. Asserts the texts a user sees. One demo, one browser.
+ * example run with "Execute workflow" (and a ticket sold again under a new Sale reference), both
+ * triggers' test modes, and the hint a write fed several items shows. Asserts the texts a user
+ * sees. One demo, one browser.
  * Screenshots: SCREENSHOTS_DIR=<folder> keeps them (journey-*.png).
  */
 import { readFileSync } from 'node:fs';
@@ -89,6 +90,11 @@ describe("a partner's journeys in the demo's editor (Chromium)", () => {
 	let sandbox: string;
 	let keys: { partner: string; organiser: string };
 
+	/** The orders made through the API so far, as the sandbox's control surface counts them. */
+	const apiOrders = async () =>
+		((await (await fetch(`${sandbox}/__sandbox/state`)).json()) as { orders: number }).orders;
+
+	/** A sale in the sandbox's sales widget (the demo's curl line): no workflow of n8n runs. */
 	const sellTicket = async () =>
 		(await (await fetch(`${sandbox}/__sandbox/widget-orders`, { method: 'POST' })).json()) as {
 			id: number;
@@ -331,6 +337,43 @@ describe("a partner's journeys in the demo's editor (Chromium)", () => {
 		}
 
 		it(
+			`${SELL.name} again, as the demo says: with the same Sale reference it sells nothing and ` +
+				"shows that sale's tickets; with a new reference typed into Sale it sells again",
+			async () => {
+				const before = await apiOrders();
+				await editor.canvas(SELL.id);
+				await executeWorkflow(editor);
+				expect(await runEnded(editor)).toMatch(/^Workflow executed successfully/);
+				const ended = async () =>
+					Object.fromEntries(
+						await Promise.all(
+							['Sold Tickets', 'Report Payment'].map(
+								async (node) => [node, await succeeded(editor, node)] as const,
+							),
+						),
+					);
+				expect(await ended()).toEqual({ 'Sold Tickets': true, 'Report Payment': false });
+				expect(await apiOrders()).toBe(before);
+				await checkpoint('3-sell-same-reference');
+
+				// the next sale: its own reference in Sale, as the note says
+				const panel = await editor.openPanel('Sale');
+				const value = panel
+					.locator('[data-test-id="assignment-value"]')
+					.locator('input, textarea, [contenteditable="true"]')
+					.first();
+				expect(await value.inputValue()).toBe('first sale');
+				await value.fill('second sale');
+				await editor.closePanel();
+				await executeWorkflow(editor);
+				expect(await runEnded(editor)).toMatch(/^Workflow executed successfully/);
+				expect(await ended()).toEqual({ 'Sold Tickets': false, 'Report Payment': true });
+				expect(await apiOrders()).toBe(before + 1);
+				await checkpoint('3-sell-new-reference');
+			},
+		);
+
+		it(
 			"the barcode export with the partner's key does not end " +
 				'green: it stops at Nothing Exported, saying an organiser key ' +
 				'is needed',
@@ -380,9 +423,10 @@ describe("a partner's journeys in the demo's editor (Chromium)", () => {
 				const sale = await sellTicket();
 				expect(await runEnded(editor)).toMatch(/^Workflow executed successfully/);
 				expect(await succeeded(editor, 'Send to CRM')).toBe(true);
+				// one deal per sale, keyed by its channel and order ID (as the example's note says)
 				const deal = await until(
 					async () => {
-						const res = await fetch(`${crm}/${sale.id}`);
+						const res = await fetch(`${crm}/widget-${sale.id}`);
 						return res.status === 200 && ((await res.json()) as { properties: any });
 					},
 					'the stand-in CRM to hold the deal',
@@ -390,7 +434,9 @@ describe("a partner's journeys in the demo's editor (Chromium)", () => {
 				);
 				// Complete: what the widget order holds, not the empty deal of a push without its order.
 				expect(deal.properties).toMatchObject({
-					externalId: String(sale.id),
+					externalId: `widget-${sale.id}`,
+					channel: 'widget',
+					orderId: String(sale.id),
 					status: 'paid',
 					amount: expect.any(Number),
 					currency: expect.stringMatching(/^[A-Z]{3}$/),
@@ -492,7 +538,7 @@ describe("a partner's journeys in the demo's editor (Chromium)", () => {
 				nodes: Array<{ name: string; parameters: object }>;
 				connections: Record<string, unknown>;
 			};
-			const kept = ['Start', 'Get Events', 'Get Places', 'Create Order'];
+			const kept = ['Start', 'Sale', 'Get Events', 'Get Places', 'Create Order'];
 			const nodes = sell.nodes
 				.filter((n) => kept.includes(n.name))
 				.map((n) => {
@@ -501,7 +547,9 @@ describe("a partner's journeys in the demo's editor (Chromium)", () => {
 							...n,
 							parameters: { ...n.parameters, limit: 2, options: { onlyAvailable: true } },
 						};
-					// a partner's own Create, one place per item, not the example's (which runs once)
+					// a partner's own Create, one place per item, not the example's (which runs once, under
+					// the Sale reference: with that one key for both items, the second would be taken for a
+					// repeat of the first and hold nothing)
 					if (n.name === 'Create Order')
 						return {
 							...n,
@@ -509,11 +557,13 @@ describe("a partner's journeys in the demo's editor (Chromium)", () => {
 							parameters: {
 								...n.parameters,
 								places: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+								options: {},
 							},
 						};
 					return n;
 				});
-			const connections = Object.fromEntries(kept.slice(0, 3).map((n) => [n, sell.connections[n]]));
+			// Start -> Sale -> Get Events -> Get Places -> Create Order, as in the example
+			const connections = Object.fromEntries(kept.slice(0, 4).map((n) => [n, sell.connections[n]]));
 			const { id } = (await rest('POST', '/workflows', {
 				name: 'Hold two places',
 				nodes,

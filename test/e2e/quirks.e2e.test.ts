@@ -9,7 +9,8 @@
  *   short, and redirects every read within its own origin: one order held (the cut 201 names it)
  *   and paid, its tickets out, nothing sent twice, nothing left held. Answered with bytes that are
  *   not HTTP instead, nothing ties the order to the request: the run stops at Create Order naming
- *   the order, which is never taken as its own nor paid.
+ *   the order, which is never taken as its own nor paid. Each of the two runs sells under a Sale
+ *   reference of its own (the example sells once per reference).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,6 +40,33 @@ import { API_CREDENTIAL as DEMO_API } from '../../scripts/demo/setup';
 
 const POLL_WORKFLOW = 'PeE2eWfQuirkPol1';
 const SELL_WORKFLOW = 'PeExSellTicket01';
+/** The example again, another sale: its Sale node's reference changed, as a user does per sale. */
+const SELL_AGAIN = 'PeE2eQuirkSell02';
+
+type Sell = { id: string; name?: string; nodes: Array<{ name: string; parameters: any }> };
+
+/** The shipped example under another id whose Sale node holds `reference`. */
+function nextSale(sell: Sell, id: string, reference: string): Sell {
+	const nodes = sell.nodes.map((node) =>
+		node.name === 'Sale'
+			? {
+					...node,
+					parameters: {
+						...node.parameters,
+						assignments: {
+							assignments: node.parameters.assignments.assignments.map((a: { name: string }) =>
+								a.name === 'saleReference' ? { ...a, value: reference } : a,
+							),
+						},
+					},
+				}
+			: node,
+	);
+	if (JSON.stringify(nodes) === JSON.stringify(sell.nodes))
+		throw new Error('the example has no Sale node with a saleReference');
+	return { ...sell, id, name: `${sell.name ?? ''} (${reference})`, nodes };
+}
+
 describe('real n8n against the sandbox in quirks mode', () => {
 	let sandbox: SandboxClient;
 	let packed: PackedPackage;
@@ -104,10 +132,12 @@ describe('real n8n against the sandbox in quirks mode', () => {
 		]);
 		const sell = JSON.parse(
 			readFileSync(join(REPO_ROOT, 'examples', 'sell-a-ticket.json'), 'utf8'),
-		);
+		) as Sell;
 		await n8n.importWorkflows([
 			forwardingWorkflow(POLL_WORKFLOW, salesPollTrigger(DEMO_API), polled.url),
 			sell,
+			// one sale per Sale reference: the second test's sale is another one
+			nextSale(sell, SELL_AGAIN, 'second sale'),
 		]);
 		server = await n8n.start();
 		const cookie = await server.setupOwner(OWNER);
@@ -220,7 +250,7 @@ describe('real n8n against the sandbox in quirks mode', () => {
 		async () => {
 			await sandbox.setQuirks('mangle-write-answers=truncated,redirect=same-origin,ignore-sort');
 			const from = sandbox.app.log.lastSeq;
-			const run = await n8n.execute(SELL_WORKFLOW);
+			const run = await n8n.execute(SELL_AGAIN);
 
 			expect(run.status).toBe('success');
 			const tickets = nodeOutput(run, 'Report Payment');
