@@ -355,6 +355,25 @@ describe('real n8n: the example workflows', () => {
 	);
 
 	it(
+		'sell a ticket run again under the reference whose payment failed: it stops at New ' +
+			'Reference Needed, no order made, nothing paid',
+		async () => {
+			const orders = () => [...sandbox.app.store.orders.values()].map((o) => [o.id, o.status]);
+			const before = orders();
+			const run = await n8n.executeAllowingFailure(IDS.saleAgain);
+
+			expect(run.status).toBe('error');
+			expect(run.data.resultData.lastNodeExecuted).toBe('New Reference Needed');
+			expect(run.data.resultData.error?.message).toMatch(
+				/Sale "second sale" ended unpaid \(order \d+ is expired\)/,
+			);
+			expect(orders()).toEqual(before);
+			for (const node of ['Report Payment', 'Release Hold', 'Sold Tickets'])
+				expect([node, run.data.resultData.runData[node]]).toEqual([node, undefined]);
+		},
+	);
+
+	it(
 		'nightly barcode export: one CSV per event ahead, holding ' +
 			'exactly the barcodes the sandbox has for that event',
 		async () => {
