@@ -1,13 +1,19 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteData, IExecuteFunctions } from 'n8n-workflow';
 
 /**
  * One run of the node in an execution, across the tries of n8n's Retry On Fail (node settings).
- * n8n runs the node again after it failed (or, with On Error: Continue, after its first item came
- * out an error item), with the very same execute data object: n8n-core's WorkflowExecute calls
- * runNode with it for every try, in 2.40 and 1.123 alike. Any other run of the node (the next
- * batch of Loop Over Items, a second branch into it, another execution) gets a new one. So that
- * object, which a node reads with getExecuteData(), tells a retry from a new run, whatever the
- * items hold.
+ * What n8n-core gives each try, in 2.40 and 1.123 alike:
+ * - a node on the canvas (WorkflowExecute, and an AI Agent 3.x's tool run as its own stack entry):
+ *   every try of one run gets the very same execute data object, whose `node` is this node
+ *   (runNode passes it and its node to each try); any other run of the node (the next batch of
+ *   Loop Over Items, a second branch into it, another execution) gets a new one;
+ * - a tool called by an AI Agent 2.x, an AI Agent Tool's sub-agent or an MCP Server Trigger
+ *   (get-input-connection-data.js, makeHandleToolInvocation): every call and every try gets the
+ *   caller's execute data (its `node` is the caller) and a run index of its own, so neither tells
+ *   a call from a try; the tries of one call share the arguments object the model's call was
+ *   parsed into, which is the json of the one input item each try gets, and no other call has it.
+ * So a node run is keyed by the execute data, the node and, for a tool call, that object: a retry
+ * is told from a new run, or another tool call, whatever the items hold.
  */
 export interface NodeRun {
 	tries: number;
@@ -18,13 +24,31 @@ export interface NodeRun {
 /** Applied: its output, given again. Uncertain: its error, thrown again (the message as it was). */
 type Ended = { output: IDataObject[] } | { error: Error; message: string };
 
-const runs = new WeakMap<object, NodeRun>();
+/** Execute data -> node name -> the run of a node on the canvas, or of one tool call. */
+const runs = new WeakMap<object, Map<string, WeakMap<object, NodeRun>>>();
 
-/** The node run this call belongs to (per try when n8n gives no execute data). */
+/**
+ * What stays the same across the tries of one node run and differs for any other: see NodeRun.
+ * Without execute data (not n8n's engine), each try is a run of its own.
+ */
+function runKeyOf(context: IExecuteFunctions): [object, string, object] {
+	const data = context.getExecuteData?.() as IExecuteData | undefined;
+	const name = context.getNode().name;
+	if (!data) return [context, name, context];
+	if (data.node?.name === name) return [data, name, data];
+	const call = context.getInputData()[0]?.json as object | undefined;
+	return [data, name, typeof call === 'object' && call !== null ? call : context];
+}
+
+/** The node run this call belongs to. */
 export function nodeRunOf(context: IExecuteFunctions): NodeRun {
-	const key = (context.getExecuteData?.() as object | undefined) ?? context;
-	let run = runs.get(key);
-	if (!run) runs.set(key, (run = { tries: 0, items: new Map() }));
+	const [data, name, call] = runKeyOf(context);
+	let nodes = runs.get(data);
+	if (!nodes) runs.set(data, (nodes = new Map()));
+	let calls = nodes.get(name);
+	if (!calls) nodes.set(name, (calls = new WeakMap()));
+	let run = calls.get(call);
+	if (!run) calls.set(call, (run = { tries: 0, items: new Map() }));
 	return run;
 }
 
