@@ -798,7 +798,7 @@ describe('real n8n: the shop checkout, closed, answers each case and leaves no h
 
 	it(
 		'a buyer who clicks twice buys once: two posts with one Idempotency-Key at once make one ' +
-			'order and one charge; asked again, the same tickets; the key with another body: 422',
+			'order and one charge; asked again, the same tickets; the key with another quantity: 422',
 		async () => {
 			await sandbox.startScenario('shop: two clicks');
 			const idempotencyKey = `click-${randomUUID()}`;
@@ -819,6 +819,46 @@ describe('real n8n: the shop checkout, closed, answers each case and leaves no h
 			const other = await buy({ eventId, quantity: 2 }, { idempotencyKey });
 			expect([other.status, other.body.error]).toEqual([422, 'idempotency_key_reused']);
 			expect(other.body.message).not.toMatch(NOT_FOR_BUYERS);
+			const found = await report();
+			expect([found.holds, found.placesSold]).toEqual([{ ...NO_HOLDS, created: 1, paid: 1 }, 1]);
+		},
+	);
+
+	it(
+		'a repeat of a paid purchase whose order cannot be read just now: 409 in_progress with its ' +
+			'order, never "nothing was charged"; asked again, the same tickets. An Idempotency-Key ' +
+			'over 1,000 characters: 400 naming the header, nothing held',
+		async () => {
+			await sandbox.startScenario('shop: a repeat not read, a long key');
+			const idempotencyKey = `repeat-${randomUUID()}`;
+			const request = { eventId, quantity: 1 };
+			const first = await buy(request, { idempotencyKey });
+			expect(first.status).toBe(200);
+			await sandbox.admin('POST', '/faults', {
+				kind: 'status',
+				status: 503,
+				method: 'GET',
+				path: '/orders/{id}',
+				count: 0,
+			});
+			const again = await buy(request, { idempotencyKey });
+			await sandbox.admin('DELETE', '/faults');
+			expect([again.status, again.body.error, again.body.orderId]).toEqual([
+				409,
+				'in_progress',
+				first.body.orderId,
+			]);
+			expect(again.body.message).not.toMatch(/charged/i);
+			expect(again.body.message).not.toMatch(NOT_FOR_BUYERS);
+			const later = await buy(request, { idempotencyKey });
+			expect([later.status, later.body]).toEqual([200, first.body]);
+			const long = await buy(request, { idempotencyKey: `cart.${'x'.repeat(1200)}` });
+			expect([long.status, long.body.error, long.body.field]).toEqual([
+				400,
+				'invalid_request',
+				'Idempotency-Key',
+			]);
+			expect(long.body.message).not.toMatch(NOT_FOR_BUYERS);
 			const found = await report();
 			expect([found.holds, found.placesSold]).toEqual([{ ...NO_HOLDS, created: 1, paid: 1 }, 1]);
 		},

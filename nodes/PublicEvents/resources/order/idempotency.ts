@@ -12,8 +12,15 @@ import { orderIdOf, readOrder } from './readBack';
  * - in this process's memory, which is what makes two requests at once one purchase: the second
  *   waits for the first (a webhook's runs, the editor's and a schedule's all run in n8n's main
  *   process outside queue mode);
- * - in the node's workflow static data, which n8n saves when a run that is not a manual one ends:
- *   a repeat after a restart, or in another process once the first run ended, finds it there.
+ * - in the node's workflow static data, which n8n loads when a run starts and saves whole when a
+ *   run that is not a manual one ends (WorkflowStaticDataService.saveStaticDataById, for webhook
+ *   and trigger runs in the main process and for queue-mode workers alike): a repeat after a
+ *   restart, or in another process, finds it there. Two runs that overlap each load a copy and the
+ *   one that ends last is what is saved; so every run of the node in a process holds the same
+ *   table of keys (one object: what each run loaded, and every key settled in the process), and
+ *   whichever of them n8n saves last saves every key of that process. Runs in other processes
+ *   (queue-mode workers) save their own tables: one that overlapped can save its table without a
+ *   key settled elsewhere meanwhile, until that process saves the key again with its next run.
  * n8n offers nothing better to a community node: its Data Tables refuse nodes other than its own
  * (DataTableProxyService), its dedupe store (checkProcessedAndRecord) keeps hashes only, and
  * neither locks; static data is one object per workflow, written whole by each run.
@@ -56,37 +63,76 @@ const STATIC_FIELD = 'idempotencyKeys';
 const digest = (value: unknown) =>
 	createHash('sha256').update(JSON.stringify(value)).digest('base64url');
 
-const processes = new Map<string, Map<string, Claim>>();
+/** A workflow's node in this process. */
+interface Scope {
+	/** Every key this process claimed or settled, by digest. */
+	claims: Map<string, Claim>;
+	/**
+	 * The keys this process saves: one object, which the static data of every run of the node here
+	 * holds, so that whichever run n8n saves last saves them all.
+	 */
+	table: Record<string, Entry>;
+}
 
-function claimsOf(context: IExecuteFunctions): Map<string, Claim> {
+const scopes = new Map<string, Scope>();
+
+function scopeOf(context: IExecuteFunctions): Scope {
 	const node = context.getNode();
-	const scope = `${context.getWorkflow().id ?? ''}/${node.id ?? node.name}`;
-	let claims = processes.get(scope);
-	if (!claims) processes.set(scope, (claims = new Map()));
-	return claims;
+	const name = `${context.getWorkflow().id ?? ''}/${node.id ?? node.name}`;
+	let scope = scopes.get(name);
+	if (!scope) scopes.set(name, (scope = { claims: new Map(), table: {} }));
+	return scope;
 }
 
-function stored(context: IExecuteFunctions): Record<string, Entry> {
-	const data = context.getWorkflowStaticData('node');
-	if (!data[STATIC_FIELD] || typeof data[STATIC_FIELD] !== 'object') data[STATIC_FIELD] = {};
-	return data[STATIC_FIELD] as Record<string, Entry>;
-}
+const isEntry = (entry: unknown): entry is Entry =>
+	typeof entry === 'object' &&
+	entry !== null &&
+	typeof (entry as Entry).f === 'string' &&
+	typeof (entry as Entry).e === 'number';
 
-/** Writes the entry to static data, leaving out expired ones and the oldest past the cap. */
-function store(context: IExecuteFunctions, hash: string, entry: Entry | undefined): void {
-	const kept = stored(context);
+/** Leaves out expired keys, and the oldest past the cap. */
+function tidy(table: Record<string, Entry>): void {
 	const now = Date.now();
-	const live = Object.entries(kept).filter(([id, e]) => id !== hash && e.e > now);
-	if (entry) live.push([hash, entry]);
+	const live = Object.entries(table).filter(([hash, entry]) => {
+		if (entry.e > now) return true;
+		delete table[hash];
+		return false;
+	});
+	if (live.length <= STORED_AT_MOST) return;
 	live.sort(([, a], [, b]) => b.e - a.e);
+	for (const [hash] of live.slice(STORED_AT_MOST)) delete table[hash];
+}
+
+/**
+ * The process's table of keys, which this run's static data now holds: the keys the run loaded
+ * (saved by earlier runs, maybe in other processes) are added to it first.
+ */
+function tableOf(context: IExecuteFunctions, scope: Scope): Record<string, Entry> {
 	const data = context.getWorkflowStaticData('node');
-	data[STATIC_FIELD] = Object.fromEntries(live.slice(0, STORED_AT_MOST));
+	const loaded = data[STATIC_FIELD];
+	if (loaded === scope.table) return scope.table;
+	if (loaded && typeof loaded === 'object') {
+		for (const [hash, entry] of Object.entries(loaded as IDataObject)) {
+			const known = scope.table[hash];
+			if (isEntry(entry) && (!known || known.e < entry.e)) scope.table[hash] = { ...entry };
+		}
+		tidy(scope.table);
+	}
+	data[STATIC_FIELD] = scope.table;
+	return scope.table;
+}
+
+/** Writes the key's entry (none: the key is free) into the table this run saves. */
+function store(table: Record<string, Entry>, hash: string, entry?: Entry): void {
+	if (entry) table[hash] = entry;
+	else delete table[hash];
+	tidy(table);
 }
 
 /** The key's entry once no run of this process is holding with it: its own, else the saved one. */
 async function settledEntry(
-	context: IExecuteFunctions,
 	claims: Map<string, Claim>,
+	table: Record<string, Entry>,
 	hash: string,
 ): Promise<Entry | undefined> {
 	let claim = claims.get(hash);
@@ -96,7 +142,7 @@ async function settledEntry(
 	}
 	const now = Date.now();
 	if (claim?.entry && claim.entry.e > now) return claim.entry;
-	const saved = stored(context)[hash];
+	const saved = table[hash];
 	return saved && saved.e > now ? saved : undefined;
 }
 
@@ -126,7 +172,16 @@ async function repeat(
 				`held places, and it is not known whether it did: nothing was sent again. ${entry.u ?? ''}`,
 			{ itemIndex: i },
 		);
-	const order = await readOrder.call(context, entry.o, settings);
+	const made = entry.o;
+	const order = await readOrder.call(context, made, settings).catch(async (error: Error) => {
+		// Not a first request's failure: the purchase was made, and may be paid. Said as such, so a
+		// workflow does not answer "nothing was charged"; the error's class and status are kept.
+		error.message =
+			`Repeated: an earlier request with Idempotency Key "${key.slice(0, 80)}" made order ` +
+			`${made}; reading that order again failed, so what became of it is not known here ` +
+			`(nothing was sent). ${error.message}`;
+		return await Promise.reject(error);
+	});
 	return { ...order, idempotency: { key, repeated: true } };
 }
 
@@ -146,10 +201,13 @@ export async function oncePerKey(
 	// Left empty (or an expression that found no header): no key. Blank text is a mistake.
 	if (raw === undefined || raw === null || raw === '') return await hold();
 	const key = inputs.text(raw, idempotencyKeyOption.displayName);
-	const claims = claimsOf(context);
+	const scope = scopeOf(context);
+	const { claims } = scope;
+	// This run's static data holds the process's table from now on (what it loaded added to it).
+	const table = tableOf(context, scope);
 	const hash = digest(key);
 	const f = digest(purchase);
-	const entry = await settledEntry(context, claims, hash);
+	const entry = await settledEntry(claims, table, hash);
 	if (entry) {
 		if (entry.f !== f) throw refusal(context, i, key, entry);
 		return await repeat(context, i, key, entry, settings);
@@ -163,7 +221,7 @@ export async function oncePerKey(
 	const finish = (ended: Entry | undefined) => {
 		if (ended) claims.set(hash, { entry: ended });
 		else claims.delete(hash);
-		store(context, hash, ended);
+		store(table, hash, ended);
 		settle();
 	};
 	const until = Date.now() + minutes * MINUTE + KEPT_AFTER_HOLD_MS;
