@@ -17,7 +17,8 @@ export const SECRET_TTL_MS = 60_000;
  * per REREAD_EVERY_MS. Forged deliveries all fail the check: unbounded, each would cost a
  * credential read (a flood of them, a flood of database queries). A secret rotated while they are
  * spent is taken at the next read allowed: the sender's next attempt passes (docs/security.md,
- * "Rotating the secret").
+ * "Rotating the secret"). Reads after a failed read (the credential deleted, the database down)
+ * take from the same allowance: the other deliveries fail with the kept error, unread.
  */
 export const REREADS_AT_ONCE = 3;
 export const REREAD_EVERY_MS = 5_000;
@@ -25,6 +26,11 @@ export const REREAD_EVERY_MS = 5_000;
 interface Kept {
 	secret: string;
 	readAt: number;
+	/**
+	 * The last read failed (the credential deleted or not decrypted, the database down): kept, so
+	 * that while reading fails a delivery reads again only when the allowance lets it.
+	 */
+	failed?: { error: unknown };
 	/** Re-reads after failed checks still allowed, as of `allowanceAt`. */
 	allowance: number;
 	allowanceAt: number;
@@ -62,19 +68,24 @@ async function readSecret(context: IWebhookFunctions, name: string | undefined):
 		allowance: REREADS_AT_ONCE,
 		allowanceAt: now,
 	};
-	entry.reading = read();
+	entry.reading = read().then(
+		(secret) => {
+			// A blank secret is kept too: every delivery fails against it, and must not read for that.
+			entry.secret = secret;
+			entry.readAt = Date.now();
+			entry.failed = undefined;
+			return secret;
+		},
+		async (error: unknown) => {
+			entry.failed = { error };
+			return await Promise.reject(error);
+		},
+	);
 	kept.set(name, entry);
-	let done = false;
 	try {
-		// A blank secret is kept too: every delivery fails against it, and must not read for that.
-		entry.secret = await entry.reading;
-		entry.readAt = Date.now();
-		done = true;
-		return entry.secret;
+		return await entry.reading;
 	} finally {
 		entry.reading = undefined;
-		// A failed first read keeps nothing.
-		if (!done && !known) kept.delete(name);
 	}
 }
 
@@ -95,8 +106,12 @@ export async function webhookSecret(
 	const known = name === undefined ? undefined : kept.get(name);
 	if (known && !known.reading) {
 		const now = Date.now();
-		const current = now - known.readAt < SECRET_TTL_MS;
-		if (fresh ? !mayReread(known, now) : current) return { secret: known.secret, cached: true };
+		// While reading fails, a delivery reads again only when a re-read is allowed.
+		if (known.failed) {
+			if (!mayReread(known, now)) throw known.failed.error;
+		} else if (fresh ? !mayReread(known, now) : now - known.readAt < SECRET_TTL_MS) {
+			return { secret: known.secret, cached: true };
+		}
 	}
 	return { secret: await readSecret(this, name), cached: false };
 }

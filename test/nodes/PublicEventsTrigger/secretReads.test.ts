@@ -2,7 +2,9 @@
  * The webhook credential is read once per minute per trigger, and again when a delivery fails the
  * check (the secret may have been rotated): only a few times at once, then once per
  * REREAD_EVERY_MS, so forged deliveries (which all fail it) cannot make every post a credential
- * read. A secret rotated meanwhile is taken at the next read allowed.
+ * read. A secret rotated meanwhile is taken at the next read allowed. A read that fails is bounded
+ * the same way (found by an outside review: a failed read was forgotten, so while reading failed
+ * every delivery read the credential again).
  */
 import { PublicEventsApi } from '../../../credentials/PublicEventsApi.credentials';
 import { PublicEventsWebhookApi } from '../../../credentials/PublicEventsWebhookApi.credentials';
@@ -80,6 +82,39 @@ describe('forged deliveries do not make the trigger read its credential', () => 
 			jest.spyOn(Date, 'now').mockReturnValue(now + REREAD_EVERY_MS);
 			expect((await post(trigger.url, body, signed)).status).toBe(200);
 			expect(reads()).toBe(spent + 1);
+			expect(trigger.executions).toHaveLength(1);
+		},
+	);
+
+	it(
+		'the credential cannot be read (deleted, the database down): 20 deliveries, one after ' +
+			`another and 20 at once, fail (500) with it read at most ${1 + REREADS_AT_ONCE} times; ` +
+			'readable again, the next delivery allowed a re-read passes',
+		async () => {
+			const { trigger, store } = await triggerWith('unreadable');
+			const now = Date.now();
+			jest.spyOn(Date, 'now').mockReturnValue(now);
+			const getDecrypted = store.getDecrypted.bind(store);
+			let failedReads = 0;
+			const failing = jest.spyOn(store, 'getDecrypted').mockImplementation(async (...args) => {
+				if (args[2] !== WEBHOOK) return await getDecrypted(...args);
+				failedReads++;
+				throw new Error('The database did not answer');
+			});
+			const genuine = async (id: string) => {
+				const body = sale(id);
+				return (await post(trigger.url, body, { 'x-signature': sign(SECRET, body) })).status;
+			};
+			for (let n = 0; n < 20; n++) expect(await genuine(`unread-${n}`)).toBe(500);
+			const at = await Promise.all(
+				Array.from({ length: 20 }, async (_, n) => await genuine(`unread-at-once-${n}`)),
+			);
+			expect(at).toEqual(at.map(() => 500));
+			expect(failedReads).toBeLessThanOrEqual(1 + REREADS_AT_ONCE);
+			expect(trigger.executions).toEqual([]);
+			failing.mockRestore();
+			jest.spyOn(Date, 'now').mockReturnValue(now + REREAD_EVERY_MS);
+			expect(await genuine('readable-again')).toBe(200);
 			expect(trigger.executions).toHaveLength(1);
 		},
 	);
