@@ -44,8 +44,9 @@ async function newestRuns(
 }
 
 /**
- * Runs the workflow from `trigger` as the editor's "Execute workflow" on that trigger does, and
- * waits for the run to end; throws unless it succeeded.
+ * Runs the workflow from `trigger` as the editor's "Execute workflow" on that trigger does, waits
+ * for that run to end (not a poll's that started meanwhile) and answers its ID; throws unless it
+ * succeeded.
  */
 export async function runFrom(
 	server: N8nServer,
@@ -53,15 +54,19 @@ export async function runFrom(
 	workflow: { id: string; name: string },
 	trigger: string,
 	timeoutMs = 60_000,
-): Promise<void> {
+): Promise<string> {
 	const before = new Set((await newestRuns(server, cookie, workflow.id)).map((r) => r.id));
-	await server.rest(cookie, 'POST', `/workflows/${workflow.id}/run`, {
+	const started = (await server.rest(cookie, 'POST', `/workflows/${workflow.id}/run`, {
 		triggerToStartFrom: { name: trigger },
-	});
+	})) as { executionId?: string } | undefined;
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const run = (await newestRuns(server, cookie, workflow.id, 10)).find((r) => !before.has(r.id));
-		if (run?.status === 'success') return;
+		const run = (await newestRuns(server, cookie, workflow.id, 20)).find((r) =>
+			started?.executionId
+				? String(r.id) === String(started.executionId)
+				: !before.has(r.id) && r.mode === 'manual',
+		);
+		if (run?.status === 'success') return String(run.id);
 		if (run && !['new', 'running', 'waiting'].includes(run.status))
 			throw new Error(`"${workflow.name}": ${trigger} ended ${run.status}`);
 		if (Date.now() > deadline)

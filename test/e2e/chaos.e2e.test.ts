@@ -318,9 +318,8 @@ for (const mode of MODES) {
 				const problems = ledgerMismatches(after, apiLedger(sandbox()));
 
 				// A second reconcile over the healed table: nothing to write.
-				await runFrom(n8n.main(), n8n.cookie, shipped, 'Reconcile Now', 120_000);
-				const [again] = await runs();
-				const second = await nodeOutput(n8n.main(), n8n.cookie, again.id, 'Reconcile');
+				const again = await runFrom(n8n.main(), n8n.cookie, shipped, 'Reconcile Now', 120_000);
+				const second = await nodeOutput(n8n.main(), n8n.cookie, again, 'Reconcile');
 
 				// The summary of each event equals the table's sums.
 				const sums = new Map<string, number>();

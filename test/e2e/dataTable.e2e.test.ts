@@ -338,9 +338,9 @@ describe2x('real n8n: sales and refunds into a Data Table (and the Google Sheets
 			const reconcile = async () => {
 				const before = sandbox.app.log.lastSeq;
 				const t = performance.now();
-				await runFrom(server!, cookie, table, 'Reconcile Now', 180_000);
-				const [last] = await runs();
-				const written = await nodeOutput(server!, cookie, last.id, 'Reconcile');
+				const run = await runFrom(server!, cookie, table, 'Reconcile Now', 180_000);
+				const written = await nodeOutput(server!, cookie, run, 'Reconcile');
+				expect(written).toBeDefined();
 				const requests = sandbox.app.log.since(before).filter((e) => e.status !== undefined);
 				return { written: written ?? [], seconds: (performance.now() - t) / 1000, requests };
 			};

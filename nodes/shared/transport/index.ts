@@ -6,7 +6,13 @@ export { apiRequestAllItems, type PageSettings } from './allItems';
 export { MAX_PAGE_SIZE, Pager } from './paging';
 export { inOrder, MAX_PAGES_IN_FLIGHT } from './pages';
 export { readListPage, type ListPage } from './listEnvelope';
-export { CREDENTIAL_TYPE, rereadCredential, serviceNow, type ApiContext } from './target';
+export {
+	CREDENTIAL_TYPE,
+	rereadCredential,
+	serviceNow,
+	serviceOf,
+	type ApiContext,
+} from './target';
 export { successOf, uncertainWrite, type Success } from './answers';
 export { apiError, type ApiFailure } from './errors';
 export { backoffMs, DEFAULT_RETRY, retryPolicyFrom } from './retry';

@@ -134,6 +134,15 @@ export async function serviceNow(context: ApiContext): Promise<number | undefine
 	return serviceOffsetMs === undefined ? undefined : Date.now() + serviceOffsetMs;
 }
 
+/**
+ * Which service the credential speaks to: its API address and environment (not the key, so a
+ * rotated key is the same service). What one order number means depends on it.
+ */
+export async function serviceOf(context: ApiContext): Promise<string> {
+	const { apiUrl: url, credentials } = await targetOf(context);
+	return `${url} ${credentials.environment === 'staging' ? 'staging' : 'production'}`;
+}
+
 /** Takes this process's token when the run's own is missing or refused. */
 export function adoptProcessToken(target: Target): void {
 	const token = processTokenFor(target);

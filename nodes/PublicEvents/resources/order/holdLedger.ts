@@ -3,6 +3,7 @@ import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-work
 import { statusText } from '../../../shared/format';
 import { path } from '../../../shared/path';
 import { apiRequest } from '../../../shared/transport';
+import { forgetOrder } from './idempotency';
 import { orderIdOf, readOrder } from './readBack';
 import { nodeRunOf, triesLeft, type NodeRun } from './retryGuard';
 
@@ -120,6 +121,7 @@ function keeps(context: IExecuteFunctions, item: number): boolean {
 }
 
 const RELEASE = 'Order > Change Status > Release Hold';
+const RELEASED = 'was released';
 
 /**
  * Releases a hold and says what became of it: released only when the answer or a read of the
@@ -140,7 +142,7 @@ async function release(context: IExecuteFunctions, hold: Hold): Promise<string> 
 			? answer
 			: await readOrder.call(context, hold.order, settings);
 	return shown.status === 'expired'
-		? 'was released'
+		? RELEASED
 		: `was asked to be released, but it is ${statusText(shown.status)}: it may still be held`;
 }
 
@@ -172,14 +174,16 @@ export async function afterStoppedRun(
 			words.push(`${what} is still held`);
 		} else {
 			try {
-				words.push(`${what} ${await release(context, hold)}`);
+				const outcome = await release(context, hold);
+				if (outcome === RELEASED) forgetOrder(context, hold.order);
+				words.push(`${what} ${outcome}`);
 			} catch (failure) {
 				const why = (failure as Error).message.replace(/\.$/, '');
 				words.push(`${what} could not be released (${why}): it may still be held`);
 			}
 		}
 	}
-	const kept = words.some((word) => !word.endsWith('was released'));
+	const kept = words.some((word) => !word.endsWith(RELEASED));
 	error.message =
 		`${error.message.replace(/\.$/, '')}. Item ${failed + 1} of ${count} stopped the run; what ` +
 		`earlier items booked: ${words.join('; ')}.` +

@@ -2,7 +2,7 @@ import { createHash } from 'crypto';
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import type { Inputs } from '../../../shared/inputs';
-import type { RequestSettings } from '../../../shared/transport';
+import { serviceOf, type RequestSettings } from '../../../shared/transport';
 import { idempotencyKeyOption } from './orderFields';
 import { orderIdOf, readOrder } from './readBack';
 
@@ -54,7 +54,17 @@ interface Claim {
 }
 
 const MINUTE = 60_000;
-const KEPT_AFTER_HOLD_MS = 60 * MINUTE;
+/**
+ * A key that made an order answers with it for a day, whatever became of the order (Stripe keeps
+ * its keys as long): a buyer's second click, a resent request, a manual run again.
+ */
+const KEPT_MS = 24 * 60 * MINUTE;
+/**
+ * A key in doubt (its first request may have held) stays so until any hold it made has ended:
+ * the hold length from the first request's end, and this margin for the service's clock. Then no
+ * one can pay that hold (its order number was never known), so the key holds anew.
+ */
+const DOUBT_MARGIN_MS = 2 * MINUTE;
 /** Keys a node keeps in its static data (saved with the workflow after each run): the newest. */
 const STORED_AT_MOST = 2_000;
 const MEMORY_AT_MOST = 20_000;
@@ -157,6 +167,11 @@ function refusal(context: IExecuteFunctions, i: number, key: string, entry: Entr
 	);
 }
 
+/** Until when a key in doubt is answered so, in the words a shop can pass on (ISO time, UTC). */
+const doubtEnds = (key: string, until: number) =>
+	`Idempotency Key "${key.slice(0, 80)}" is in doubt until ${new Date(until).toISOString()}, ` +
+	'when any hold it made has ended; asked again after that, it holds anew.';
+
 /** A later run with the key: the first one's order, read afresh; nothing is held. */
 async function repeat(
 	context: IExecuteFunctions,
@@ -169,7 +184,8 @@ async function repeat(
 		throw new NodeOperationError(
 			context.getNode(),
 			`Uncertain: an earlier request with Idempotency Key "${key.slice(0, 80)}" may have ` +
-				`held places, and it is not known whether it did: nothing was sent again. ${entry.u ?? ''}`,
+				`held places, and it is not known whether it did: nothing was sent again. ` +
+				`${doubtEnds(key, entry.e)} ${entry.u ?? ''}`,
 			{ itemIndex: i },
 		);
 	const made = entry.o;
@@ -205,7 +221,9 @@ export async function oncePerKey(
 	const { claims } = scope;
 	// This run's static data holds the process's table from now on (what it loaded added to it).
 	const table = tableOf(context, scope);
-	const hash = digest(key);
+	// Per service: a key tried on staging is not a repeat on production (that order number there
+	// is another buyer's).
+	const hash = digest([await serviceOf(context), key]);
 	const f = digest(purchase);
 	const entry = await settledEntry(claims, table, hash);
 	if (entry) {
@@ -224,17 +242,37 @@ export async function oncePerKey(
 		store(table, hash, ended);
 		settle();
 	};
-	const until = Date.now() + minutes * MINUTE + KEPT_AFTER_HOLD_MS;
 	return await hold().then(
 		(order) => {
-			finish({ f, o: orderIdOf(order), e: until });
+			finish({ f, o: orderIdOf(order), e: Date.now() + KEPT_MS });
 			return order;
 		},
 		async (error: unknown) => {
 			const outcome = ((error as { context?: IDataObject }).context?.writeCheck as IDataObject)
 				?.outcome;
-			finish(outcome === 'uncertain' ? { f, u: (error as Error).message, e: until } : undefined);
+			// A run stopped while its hold was on the way cannot tell: the service may apply it.
+			const cancelled = context.getExecutionCancelSignal?.()?.aborted === true;
+			if (outcome !== 'uncertain' && !(outcome === undefined && cancelled)) {
+				finish(undefined);
+				return await Promise.reject(error);
+			}
+			const until = Date.now() + minutes * MINUTE + DOUBT_MARGIN_MS;
+			const words = (error as Error).message;
+			finish({ f, u: words, e: until });
+			if (error instanceof Error)
+				error.message = `${words.replace(/\s+$/, '')} ${doubtEnds(key, until)}`;
 			return await Promise.reject(error);
 		},
 	);
+}
+
+/**
+ * Frees the keys that made `order`, once the node released it itself (a later item stopped the
+ * run): nothing was sold under them, so the batch run again holds anew.
+ */
+export function forgetOrder(context: IExecuteFunctions, order: string): void {
+	const scope = scopeOf(context);
+	for (const [hash, claim] of scope.claims) if (claim.entry?.o === order) scope.claims.delete(hash);
+	for (const [hash, entry] of Object.entries(tableOf(context, scope)))
+		if (entry.o === order) delete scope.table[hash];
 }

@@ -144,11 +144,12 @@ export const idempotencyKeyOption: INodeProperties = {
 		'header. The first run with a key holds the places; a later run with the same key (a ' +
 		'second click, a resent request) gets that order again, read afresh and marked ' +
 		'idempotency.repeated, and holds nothing. With another event, number of places, price or ' +
-		'hold length the key is refused. Kept until an hour after the hold ends, in the memory of ' +
-		'the n8n process that ran it and in the static data n8n saves with the workflow after a run ' +
-		'that is not manual: a repeat in that process, or after a restart outside queue mode, ' +
-		'finds it. In queue mode, while checkouts overlap on several workers, a repeat on another ' +
-		'worker may not find it and holds again.',
+		'hold length the key is refused. Kept for 24 hours per service (Base URL and environment), ' +
+		'in the memory of the n8n process that ran it and in the static data n8n saves with the ' +
+		'workflow after a run that is not manual: a repeat in that process, or after a restart ' +
+		'outside queue mode, finds it. A key whose first request may have held is in doubt until ' +
+		'that hold would have ended. In queue mode, while checkouts overlap on several workers, a ' +
+		'repeat on another worker may not find it and holds again.',
 };
 
 /**

@@ -83,8 +83,11 @@ export async function writeOrder(
 			)
 		: await send(write);
 	const output = orderOutput(order, settings.options.splitTickets === true);
-	// Split, each ticket row says how its order's change was confirmed.
-	return Array.isArray(output) && order.writeCheck
-		? output.map((item) => ({ ...item, writeCheck: order.writeCheck }))
-		: output;
+	if (!Array.isArray(output)) return output;
+	// Split, each ticket row says how its order's change was confirmed, and that it is a repeat.
+	const { writeCheck, idempotency } = order;
+	const marks = Object.fromEntries(
+		Object.entries({ writeCheck, idempotency }).filter(([, value]) => value !== undefined),
+	);
+	return output.map((item) => ({ ...item, ...marks }));
 }
