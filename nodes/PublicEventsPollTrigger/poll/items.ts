@@ -3,6 +3,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { changeId, type ChangeType } from '../../shared/changes';
 import { dedupeKey, eventFingerprint } from '../../shared/dedupeKey';
 import { EventNames } from '../../shared/eventNames';
+import { mergedRead } from '../../shared/ledger/apiOrders';
 import { rowsOf, type RecordSource } from '../../shared/ledger/output';
 import {
 	apiRequest,
@@ -98,11 +99,14 @@ async function whole(
 	const id = changeId(json.id);
 	if (id === null || !/^\d+$/.test(id)) return json;
 	return await apiRequest
-		.call<
-			IPollFunctions,
-			Parameters<typeof apiRequest>,
-			Promise<IDataObject>
-		>(context, 'GET', `/orders/${id}`, {}, settings)
+		.call<IPollFunctions, Parameters<typeof apiRequest>, Promise<IDataObject>>(
+			context,
+			'GET',
+			`/orders/${id}`,
+			{},
+			settings,
+		)
+		.then((read) => mergedRead(json, read))
 		.catch(async (error: unknown) =>
 			// Not this key's API order (a widget order an event's list shows too): no row of its own.
 			['403', '404'].includes(String((error as { httpCode?: unknown }).httpCode))
@@ -139,8 +143,19 @@ export async function toRowItems(
 	);
 	// A refund the service gives no time for is timed by this poll, which noticed it.
 	const noticed = new Date().toISOString();
+	// A widget refund whose order this poll brought too is priced and placed by it.
+	const widgetOrders = new Map(
+		sales.flatMap((sale) =>
+			sale.source === 'widgetSales' ? [[changeId(sale.json.id), sale.json] as const] : [],
+		),
+	);
 	const { rows, unreadable } = await new EventNames(this, settings).fillWhatCanBeRead(
-		sales.flatMap(({ source }, i) => (records[i] ? rowsOf(records[i], source, noticed) : [])),
+		sales.flatMap(({ source }, i) => {
+			const record = records[i];
+			if (!record) return [];
+			const order = widgetOrders.get(changeId(record.order ?? record.orderId));
+			return rowsOf(record, source, noticed, source === 'widgetRefunds' ? order : undefined);
+		}),
 	);
 	const unread = records.filter((record) => record === undefined).length;
 	if (unread > 0)

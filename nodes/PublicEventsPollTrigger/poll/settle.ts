@@ -1,3 +1,4 @@
+import { withEvent } from '../../shared/ledger/apiOrders';
 import type { Chunk } from './chunk';
 import { advance, offsetToSave, readAtToSave, type FeedRecord, type FeedState } from './feed';
 import type { Change } from './items';
@@ -113,8 +114,12 @@ function settleFeed(
 	} else {
 		const { fresh, feed } = afterRead(planned, outcome, index, poll);
 		const { type, source } = planned.spec;
+		// An event's list may leave out the event of its records: it is the listed one.
+		const { eventId } = planned;
+		const json = (r: FeedRecord) =>
+			source === 'eventOrders' && eventId ? withEvent(r.json, eventId) : r.json;
 		if (planned.emit)
-			settled.changes.push(...fresh.map((r) => ({ type, source, time: r.time, json: r.json })));
+			settled.changes.push(...fresh.map((r) => ({ type, source, time: r.time, json: json(r) })));
 		settled.feeds[key] = feed;
 	}
 }

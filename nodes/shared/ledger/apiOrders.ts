@@ -61,12 +61,31 @@ async function eventOrders(
 			settings,
 		)
 		.catch(async (error: unknown) => (!chosen && gone(error) ? [] : await Promise.reject(error)));
-	const paid = listed.filter((o) => (timeOf(o, 'payAt') ?? -Infinity) >= from);
+	// A record of an event's list may leave out its event: it is the listed one.
+	const paid = listed
+		.filter((o) => (timeOf(o, 'payAt') ?? -Infinity) >= from)
+		.map((o) => withEvent(o, eventId));
 	const sold = paid.filter((o) => {
 		const twin = widget.get(changeId(o.id) ?? '');
 		return !(twin && sameSale(twin, o));
 	});
 	return { sold, copies: paid.length - sold.length };
+}
+
+/** The record with `eventPoint` set to the event it was listed under, when it names none. */
+export const withEvent = (order: IDataObject, eventId: string): IDataObject =>
+	changeId(order.eventPoint ?? order.eventPointId) === null
+		? { ...order, eventPoint: eventId }
+		: order;
+
+/**
+ * An order read whole, with what its listed record says and the read does not (the spec shows an
+ * order's read with id, status, reservedToDate, totals and tickets only: its event and payment
+ * time may be the list's alone). The read wins where it has a value.
+ */
+export function mergedRead(listed: IDataObject, read: IDataObject): IDataObject {
+	const stated = Object.entries(read).filter(([, value]) => value !== null && value !== undefined);
+	return { ...listed, ...Object.fromEntries(stated) };
 }
 
 /**
@@ -98,7 +117,7 @@ export async function readWhole(
 		orders.length - 1,
 		settings.maxPagesInFlight ?? MAX_PAGES_IN_FLIGHT,
 		(i, order) => {
-			read[i] = order;
+			read[i] = order && mergedRead(orders[i], order);
 			return true;
 		},
 		{ ahead: Infinity },
@@ -130,15 +149,20 @@ export async function apiRows(
 }> {
 	const from = scope.from - scope.refundLookBackMs;
 	const ids = await eventIdsOf(context, scope, settings);
-	const sold: IDataObject[] = [];
+	// An order listed twice (a list that repeats a record across pages, or under two events) is one.
+	const sold = new Map<string, IDataObject>();
 	let copies = 0;
 	for (const id of ids) {
 		const chosen = scope.eventIds !== undefined;
 		const listed = await eventOrders(context, id, from, settings, { widget, chosen });
-		sold.push(...listed.sold);
+		for (const order of listed.sold) {
+			const orderId = changeId(order.id) ?? '';
+			if (sold.has(orderId)) copies++;
+			else sold.set(orderId, order);
+		}
 		copies += listed.copies;
 	}
-	const { orders: whole, unread } = await readWhole(context, sold, settings);
+	const { orders: whole, unread } = await readWhole(context, [...sold.values()], settings);
 	const estimated = new Set<string>();
 	const rows = whole.flatMap((order) => {
 		const [sale, ...refunds] = apiOrderRows(order);

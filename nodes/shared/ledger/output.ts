@@ -46,17 +46,18 @@ export function wantsRows(options: IDataObject, inputs: Inputs): boolean {
 }
 
 /**
- * A listed record as ledger rows: a widget sale, a widget refund, or an event's order (its sale,
- * and its refunds when the record carries its tickets, timed `noticedAt` when the service states
- * no time; an event's list carries no tickets).
+ * A listed record as ledger rows: a widget sale, a widget refund (with its order when known), or an
+ * event's order (its sale, and its refunds when the record carries its tickets, timed `noticedAt`
+ * when the service states no time; an event's list carries no tickets).
  */
 export function rowsOf(
 	json: IDataObject,
 	source: RecordSource,
 	noticedAt: string | null = null,
+	order?: IDataObject,
 ): LedgerRow[] {
 	if (source === 'widgetSales') return [saleRow(json, 'widget')];
-	if (source === 'widgetRefunds') return [widgetRefundRow(json)];
+	if (source === 'widgetRefunds') return [widgetRefundRow(json, order)];
 	return ticketsOf(json).length > 0 ? apiOrderRows(json, noticedAt) : [saleRow(json, 'api')];
 }
 

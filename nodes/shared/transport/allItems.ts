@@ -21,7 +21,8 @@ export interface PageSettings extends RequestSettings {
 /**
  * Every item of a list, page by page (`page` from 1, `itemsPerPage` at most 100), for any
  * envelope, in order. Page 1 comes alone; then pages go out ahead in a window (paging.ts) up to
- * the last page a stated total or Limit allows, or, without a total, until a short page.
+ * the last page a stated total or Limit allows, or, without a total, until a short page. A service
+ * that pages by fewer items than asked while its total says more is read by its own page size.
  */
 export async function apiRequestAllItems(
 	this: ApiContext,
@@ -56,12 +57,16 @@ export async function apiRequestAllItems(
 	const collected = kept(previous.items);
 	let read = previous.items.length;
 	const finished = (list: ListPage) =>
-		collected.length >= wanted || read >= (list.total ?? Infinity) || list.items.length < perPage;
+		collected.length >= wanted ||
+		read >= (list.total ?? Infinity) ||
+		list.items.length === 0 ||
+		(list.total === undefined && list.items.length < perPage);
 	if (!finished(previous)) {
 		// The last page that can hold an item needed: from the total and, without a filter, from Limit.
 		const needed = Math.min(previous.total ?? Infinity, keep ? Infinity : wanted);
+		const size = Math.min(perPage, previous.items.length);
 		const ceiling = settings.maxPagesInFlight ?? MAX_PAGES_IN_FLIGHT;
-		await pager.window(2, Math.ceil(needed / perPage), ceiling, (page, answered) => {
+		await pager.window(2, Math.ceil(needed / size), ceiling, (page, answered) => {
 			// No budget: every page is answered.
 			const list = answered!;
 			pager.expectMoved(page, previous, list);

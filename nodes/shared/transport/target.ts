@@ -139,7 +139,15 @@ export async function serviceNow(context: ApiContext): Promise<number | undefine
  * rotated key is the same service). What one order number means depends on it.
  */
 export async function serviceOf(context: ApiContext): Promise<string> {
-	const { apiUrl: url, credentials } = await targetOf(context);
+	const { apiUrl, credentials } = await targetOf(context);
+	// One address however it is written (HTTP://Host:443/ is https://host).
+	let url = apiUrl;
+	try {
+		const parsed = new URL(apiUrl);
+		url = `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, '')}`;
+	} catch {
+		// Kept as written: the request itself says what is wrong with it.
+	}
 	return `${url} ${credentials.environment === 'staging' ? 'staging' : 'production'}`;
 }
 

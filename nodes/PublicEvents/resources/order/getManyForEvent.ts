@@ -13,7 +13,7 @@ import { asRows, outputOption, wantsRows } from '../../../shared/ledger/output';
 import { path } from '../../../shared/path';
 import { apiRequestAllItems } from '../../../shared/transport';
 import { changeTime } from '../../../shared/changes';
-import { readWhole } from '../../../shared/ledger/apiOrders';
+import { readWhole, withEvent } from '../../../shared/ledger/apiOrders';
 
 export const option = {
 	name: 'Get Many for Event',
@@ -120,7 +120,9 @@ export async function execute(this: IExecuteFunctions, i: number) {
 	if (!rows) return orders;
 	// The ledger's rows: sold orders only, each read whole (its list total may already be less its
 	// refunds, and its refunds are rows of their own).
-	const sold = orders.filter((order) => changeTime(order.payAt) !== undefined);
+	const sold = orders
+		.filter((order) => changeTime(order.payAt) !== undefined)
+		.map((order) => withEvent(order, eventId));
 	const { orders: whole } = await readWhole(this, sold, settings);
 	return await asRows(this, settings, whole, 'eventOrders');
 }

@@ -259,9 +259,29 @@ export async function execute(this: IExecuteFunctions, i: number) {
 	);
 	// Under an Idempotency Key, what the buyer asked for is the purchase: the places are picked.
 	const purchase = { eventId, sectorId: sectorId ?? null, ...wish, reservedMinutes };
-	return await oncePerKey(this, i, inputs, { purchase, minutes: reservedMinutes, settings }, () =>
-		holdPicked.call(this, i, { plan, wish, limits, send, hold, planPath }),
+	const answer = { note: (first: IDataObject) => String(first.priceCategory), shape: heldAgain };
+	return await oncePerKey(
+		this,
+		i,
+		inputs,
+		{ purchase, minutes: reservedMinutes, settings, answer },
+		() => holdPicked.call(this, i, { plan, wish, limits, send, hold, planPath }),
 	);
+}
+
+/** A repeat's order as the first answer was: its places (from its tickets) and price category. */
+function heldAgain(order: IDataObject, priceCategory?: string): IDataObject {
+	const tickets = Array.isArray(order.tickets) ? (order.tickets as IDataObject[]) : [];
+	return {
+		...order,
+		places: tickets.map(({ placeId, sectorName, rowName, placeName }) => ({
+			id: placeId === undefined || placeId === null ? null : String(placeId),
+			sectorName,
+			rowName,
+			placeName,
+		})),
+		priceCategory: priceCategory ?? null,
+	};
 }
 
 /** Picks places, holds them, and picks again after a conflict, within the limits. */

@@ -1,10 +1,12 @@
 import { createHash } from 'crypto';
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
+import { withAdditionalBody } from '../../../shared/body';
 import type { Inputs } from '../../../shared/inputs';
 import { serviceOf, type RequestSettings } from '../../../shared/transport';
 import { idempotencyKeyOption } from './orderFields';
 import { orderIdOf, readOrder } from './readBack';
+import { writesSentBy } from './writeCheck';
 
 /**
  * A buyer's key for one purchase (a shop's Idempotency-Key header): the first run with it holds,
@@ -34,7 +36,14 @@ export interface Held {
 	purchase: IDataObject;
 	minutes: number;
 	settings: RequestSettings & { options: IDataObject };
+	/**
+	 * A repeat's answer in the first answer's shape: `note` keeps a short text of that answer with
+	 * the key, `shape` gives the order read again the fields the first answer had.
+	 */
+	answer?: { note: (first: IDataObject) => string | undefined; shape: Reshape };
 }
+
+type Reshape = (order: IDataObject, note?: string) => IDataObject;
 
 interface Entry {
 	/** The purchase's digest. */
@@ -43,6 +52,8 @@ interface Entry {
 	o?: string;
 	/** The first request's words, when its outcome is not known: a repeat is told the same. */
 	u?: string;
+	/** The operation's note of its first answer (Held.answer). */
+	n?: string;
 	/** Until when (epoch ms) the key is kept. */
 	e: number;
 }
@@ -100,7 +111,10 @@ const isEntry = (entry: unknown): entry is Entry =>
 	typeof (entry as Entry).f === 'string' &&
 	typeof (entry as Entry).e === 'number';
 
-/** Leaves out expired keys, and the oldest past the cap. */
+/**
+ * Leaves out expired keys, and past the cap the oldest: keys in doubt go last (they end within a
+ * hold's length, and one dropped would hold a second time), then made keys, soonest to end first.
+ */
 function tidy(table: Record<string, Entry>): void {
 	const now = Date.now();
 	const live = Object.entries(table).filter(([hash, entry]) => {
@@ -109,7 +123,8 @@ function tidy(table: Record<string, Entry>): void {
 		return false;
 	});
 	if (live.length <= STORED_AT_MOST) return;
-	live.sort(([, a], [, b]) => b.e - a.e);
+	const doubt = (entry: Entry) => (entry.o === undefined ? 1 : 0);
+	live.sort(([, a], [, b]) => doubt(b) - doubt(a) || b.e - a.e);
 	for (const [hash] of live.slice(STORED_AT_MOST)) delete table[hash];
 }
 
@@ -179,6 +194,7 @@ async function repeat(
 	key: string,
 	entry: Entry,
 	settings: RequestSettings,
+	shape: Reshape = (order) => order,
 ): Promise<IDataObject> {
 	if (entry.u !== undefined || entry.o === undefined)
 		throw new NodeOperationError(
@@ -198,7 +214,7 @@ async function repeat(
 			`(nothing was sent). ${error.message}`;
 		return await Promise.reject(error);
 	});
-	return { ...order, idempotency: { key, repeated: true } };
+	return { ...shape(order, entry.n), idempotency: { key, repeated: true } };
 }
 
 /**
@@ -221,14 +237,15 @@ export async function oncePerKey(
 	const { claims } = scope;
 	// This run's static data holds the process's table from now on (what it loaded added to it).
 	const table = tableOf(context, scope);
-	// Per service: a key tried on staging is not a repeat on production (that order number there
-	// is another buyer's).
+	// Per service (a key tried on staging is no repeat on production); Additional Body Fields are
+	// part of what is bought (a buyer's reference, a comment).
 	const hash = digest([await serviceOf(context), key]);
-	const f = digest(purchase);
+	const extra = withAdditionalBody(settings.options, {}, inputs) ?? {};
+	const f = digest(Object.keys(extra).length > 0 ? [purchase, extra] : purchase);
 	const entry = await settledEntry(claims, table, hash);
 	if (entry) {
 		if (entry.f !== f) throw refusal(context, i, key, entry);
-		return await repeat(context, i, key, entry, settings);
+		return await repeat(context, i, key, entry, settings, held.answer?.shape);
 	}
 	// Another run may have claimed the key while this one awaited: check again before claiming.
 	if (claims.get(hash)?.settled) return await oncePerKey(context, i, inputs, held, hold);
@@ -242,28 +259,44 @@ export async function oncePerKey(
 		store(table, hash, ended);
 		settle();
 	};
+	const sentBefore = writesSentBy(context);
 	return await hold().then(
 		(order) => {
-			finish({ f, o: orderIdOf(order), e: Date.now() + KEPT_MS });
+			finish({ f, o: orderIdOf(order), n: held.answer?.note(order), e: Date.now() + KEPT_MS });
 			return order;
 		},
 		async (error: unknown) => {
-			const outcome = ((error as { context?: IDataObject }).context?.writeCheck as IDataObject)
-				?.outcome;
-			// A run stopped while its hold was on the way cannot tell: the service may apply it.
-			const cancelled = context.getExecutionCancelSignal?.()?.aborted === true;
-			if (outcome !== 'uncertain' && !(outcome === undefined && cancelled)) {
-				finish(undefined);
-				return await Promise.reject(error);
+			// A run stopped while its hold was on the way cannot tell: the service may apply it. One
+			// stopped before sending (waiting for the key, reading the plan) held nothing.
+			const sent = writesSentBy(context) > sentBefore;
+			const until = inDoubtUntil(context, error, sent, minutes);
+			if (until === undefined) finish(undefined);
+			else {
+				const words = (error as Error).message;
+				finish({ f, u: words, e: until });
+				if (error instanceof Error)
+					error.message = `${words.replace(/\s+$/, '')} ${doubtEnds(key, until)}`;
 			}
-			const until = Date.now() + minutes * MINUTE + DOUBT_MARGIN_MS;
-			const words = (error as Error).message;
-			finish({ f, u: words, e: until });
-			if (error instanceof Error)
-				error.message = `${words.replace(/\s+$/, '')} ${doubtEnds(key, until)}`;
 			return await Promise.reject(error);
 		},
 	);
+}
+
+/**
+ * Until when a failed hold leaves its key in doubt (its outcome unknown: any hold it made ends by
+ * then); undefined when it surely held nothing.
+ */
+function inDoubtUntil(
+	context: IExecuteFunctions,
+	error: unknown,
+	sent: boolean,
+	minutes: number,
+): number | undefined {
+	const outcome = ((error as { context?: IDataObject }).context?.writeCheck as IDataObject)
+		?.outcome;
+	const cancelled = context.getExecutionCancelSignal?.()?.aborted === true && sent;
+	if (outcome !== 'uncertain' && !(outcome === undefined && cancelled)) return undefined;
+	return Date.now() + minutes * MINUTE + DOUBT_MARGIN_MS;
 }
 
 /**

@@ -108,6 +108,21 @@ function confirmWaitMs(settings: RequestSettings & { options?: IDataObject }): n
 	return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
 }
 
+/** Writes each node run (its execute functions) has sent so far. */
+const sent = new WeakMap<object, number>();
+
+/** How many writes `context` has sent: a run stopped after one went out cannot know its outcome. */
+export const writesSentBy = (context: object): number => sent.get(context) ?? 0;
+
+async function send(
+	this: IExecuteFunctions,
+	{ method, path, body }: OrderWrite,
+	settings: RequestSettings,
+): Promise<IDataObject> {
+	sent.set(this, writesSentBy(this) + 1);
+	return (await apiRequest.call(this, method, path, { body }, settings)) as IDataObject;
+}
+
 /**
  * Sends a write once; when its outcome is not known, reads the state back until it is (within Max
  * Wait to Confirm a Lost Answer) and says what it found. Applied gives the order read, with
@@ -135,13 +150,7 @@ export async function checkedWrite(
 	let cause: string;
 	let answer: Answer;
 	try {
-		const answered = (await apiRequest.call(
-			this,
-			method,
-			write.path,
-			{ body: write.body },
-			settings,
-		)) as IDataObject;
+		const answered = await send.call(this, write, settings);
 		if (check.shownBy(answered, before)) return withOrderId(answered);
 		if (await check.shownOnRead?.call(this, answered, settings)) return withOrderId(answered);
 		// A 2xx that does not show the change: the service took the write; the state says the rest.
