@@ -1,8 +1,11 @@
-import type { IDataObject } from 'n8n-workflow';
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { createRunExecutionData, type IDataObject, type INodeParameters } from 'n8n-workflow';
 
-import type { orderNodeSuite } from './orderNode';
+import { PublicEvents } from '../../nodes/PublicEvents/PublicEvents.node';
+import { buildAdditionalData, buildWorkflow } from '../engine/runtime';
 import type { SandboxClient } from '../sandbox/client';
-import { mark, since, type LogEntry } from './publicEvents';
+import type { orderNodeSuite } from './orderNode';
+import { credentialFor, mark, since, type LogEntry } from './publicEvents';
 
 type Suite = ReturnType<typeof orderNodeSuite>;
 
@@ -102,4 +105,54 @@ export async function arrived(
 		await new Promise((resolve) => setImmediate(resolve));
 	}
 	throw new Error(`${count} ${method} ${route} did not arrive`);
+}
+
+/**
+ * One run of the Public Events node with `parameters` through WorkflowExecute, as n8n runs a
+ * webhook's execution: its promise can be cancelled (a Stop, an execution timeout).
+ */
+export function stoppableRun(
+	store: ReturnType<typeof credentialFor>['store'],
+	parameters: INodeParameters,
+	executionId: string,
+) {
+	const { workflow, start } = buildWorkflow(
+		{ nodeType: new PublicEvents(), type: 'CUSTOM.publicEvents', parameters, credentials: store },
+		true,
+	);
+	const hooks = new ExecutionLifecycleHooks('webhook', executionId, {
+		id: workflow.id,
+		name: workflow.name ?? '',
+		active: false,
+		activeVersionId: null,
+		isArchived: false,
+		nodes: Object.values(workflow.nodes),
+		connections: workflow.connectionsBySourceNode,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as never);
+	const additionalData = buildAdditionalData(store, { hooks, mode: 'webhook' });
+	const runData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [{ node: start!, data: { main: [[{ json: {} }]] }, source: null }],
+		},
+	});
+	return new WorkflowExecute(additionalData, 'webhook', runData).processRunExecutionData(workflow);
+}
+
+/** A hold's answer lost, and the event's orders unreadable: its outcome stays unknown. */
+export async function loseTheHoldsAnswer(sb: SandboxClient): Promise<void> {
+	await sb.admin('POST', '/faults', {
+		kind: 'drop',
+		phase: 'after',
+		method: 'POST',
+		path: '/orders',
+	});
+	await sb.admin('POST', '/faults', {
+		kind: 'status',
+		status: 500,
+		method: 'GET',
+		path: '/event-points/{id}/orders',
+		count: 0,
+	});
 }

@@ -9,7 +9,7 @@ import * as workflow from 'n8n-workflow';
 import type { IDataObject, INodeType } from 'n8n-workflow';
 
 import { byId, EVENT, orderNodeSuite } from '../../../../../harness/nodes/orderNode';
-import { sent } from '../../../../../harness/nodes/orderWrites';
+import { loseTheHoldsAnswer, sent } from '../../../../../harness/nodes/orderWrites';
 import { mark, since } from '../../../../../harness/nodes/publicEvents';
 
 const suite = orderNodeSuite();
@@ -105,19 +105,7 @@ describe('Idempotency Key on Hold Best Available', () => {
 	});
 
 	it('a first run left uncertain: the repeat says so and sends nothing', async () => {
-		await sb().admin('POST', '/faults', {
-			kind: 'drop',
-			phase: 'after',
-			method: 'POST',
-			path: '/orders',
-		});
-		await sb().admin('POST', '/faults', {
-			kind: 'status',
-			status: 500,
-			method: 'GET',
-			path: '/event-points/{id}/orders',
-			count: 0,
-		});
+		await loseTheHoldsAnswer(sb());
 		const options = { confirmWaitSeconds: 0, maxRetries: 0 };
 		const uncertain = (key: string) => ({
 			...hold(key),

@@ -28,7 +28,7 @@ import {
 } from '../../../../../harness/engine/graphNodes';
 import { byId, orderNodeSuite } from '../../../../../harness/nodes/orderNode';
 import { credentialFor, mark, since } from '../../../../../harness/nodes/publicEvents';
-import { sent } from '../../../../../harness/nodes/orderWrites';
+import { loseTheHoldsAnswer, sent } from '../../../../../harness/nodes/orderWrites';
 import { PublicEvents } from '../../../../../nodes/PublicEvents/PublicEvents.node';
 
 const suite = orderNodeSuite();
@@ -205,19 +205,7 @@ describe('Retry On Fail, On Error: Continue (n8n retries when the first item is 
 
 /** The first POST /orders is applied and its answer lost, and every read back fails. */
 async function loseFirstCreate() {
-	await sb().admin('POST', '/faults', {
-		kind: 'drop',
-		phase: 'after',
-		method: 'POST',
-		path: '/orders',
-	});
-	await sb().admin('POST', '/faults', {
-		kind: 'status',
-		status: 500,
-		method: 'GET',
-		path: '/event-points/{id}/orders',
-		count: 0,
-	});
+	await loseTheHoldsAnswer(sb());
 }
 
 describe('the same content, a new run of the node: not a retry', () => {

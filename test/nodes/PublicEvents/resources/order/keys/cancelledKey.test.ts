@@ -4,14 +4,11 @@
  * first, sends nothing and says so: one key, at most one hold (outside review: the key was freed
  * and the repeat held a second time, the first hold known to nobody).
  */
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
-import { createRunExecutionData, type INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
-import { buildAdditionalData, buildWorkflow } from '../../../../../../harness/engine/runtime';
 import { byId, EVENT, orderNodeSuite } from '../../../../../../harness/nodes/orderNode';
-import { arrived } from '../../../../../../harness/nodes/orderWrites';
+import { arrived, stoppableRun } from '../../../../../../harness/nodes/orderWrites';
 import { credentialFor, mark, since } from '../../../../../../harness/nodes/publicEvents';
-import { PublicEvents } from '../../../../../../nodes/PublicEvents/PublicEvents.node';
 
 const { sb, setStatus } = orderNodeSuite();
 
@@ -22,32 +19,6 @@ const parameters = {
 	quantity: 1,
 	options: { idempotencyKey: 'checkout-cancelled-91c', maxRetries: 0 },
 } as unknown as INodeParameters;
-
-/** One run of the node through WorkflowExecute, as n8n runs it, with its cancel. */
-function start(store: ReturnType<typeof credentialFor>['store']) {
-	const { workflow, start: trigger } = buildWorkflow(
-		{ nodeType: new PublicEvents(), type: 'CUSTOM.publicEvents', parameters, credentials: store },
-		true,
-	);
-	const hooks = new ExecutionLifecycleHooks('webhook', 'stopped-exec', {
-		id: workflow.id,
-		name: workflow.name ?? '',
-		active: false,
-		activeVersionId: null,
-		isArchived: false,
-		nodes: Object.values(workflow.nodes),
-		connections: workflow.connectionsBySourceNode,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	} as never);
-	const additionalData = buildAdditionalData(store, { hooks, mode: 'webhook' });
-	const runData = createRunExecutionData({
-		executionData: {
-			nodeExecutionStack: [{ node: trigger!, data: { main: [[{ json: {} }]] }, source: null }],
-		},
-	});
-	return new WorkflowExecute(additionalData, 'webhook', runData).processRunExecutionData(workflow);
-}
 
 afterEach(() => sb().admin('DELETE', '/faults'));
 
@@ -63,11 +34,11 @@ describe('a keyed hold cut off by a stopped run', () => {
 			count: 1,
 		});
 		const before = await mark(sb());
-		const first = start(store);
+		const first = stoppableRun(store, parameters, 'stopped-exec');
 		first.catch(() => {});
 		await arrived(sb(), before, 'POST', '/orders');
 		// The buyer's second request, same key: it waits for the first.
-		const second = start(store);
+		const second = stoppableRun(store, parameters, 'stopped-exec');
 		await new Promise((resolve) => setTimeout(resolve, 100));
 		// The first run is stopped (timeout / Stop) while its POST is on the way.
 		first.cancel();

@@ -4,14 +4,11 @@
  * key is not in doubt: the next request with it holds (outside review: it was told "Uncertain"
  * for the hold's length, and the shop answered 409 in_doubt meanwhile).
  */
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
-import { createRunExecutionData, type INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
-import { buildAdditionalData, buildWorkflow } from '../../../../../../harness/engine/runtime';
 import { byId, EVENT, orderNodeSuite } from '../../../../../../harness/nodes/orderNode';
-import { arrived } from '../../../../../../harness/nodes/orderWrites';
+import { arrived, stoppableRun } from '../../../../../../harness/nodes/orderWrites';
 import { credentialFor, mark, since } from '../../../../../../harness/nodes/publicEvents';
-import { PublicEvents } from '../../../../../../nodes/PublicEvents/PublicEvents.node';
 
 const { sb, order, setStatus } = orderNodeSuite();
 
@@ -24,31 +21,6 @@ const parameters = {
 	reservedMinutes: 15,
 	options: { idempotencyKey: KEY, maxRetries: 0, limitWaitSeconds: 2 },
 } as unknown as INodeParameters;
-
-function start(store: ReturnType<typeof credentialFor>['store'], id: string) {
-	const { workflow, start: trigger } = buildWorkflow(
-		{ nodeType: new PublicEvents(), type: 'CUSTOM.publicEvents', parameters, credentials: store },
-		true,
-	);
-	const hooks = new ExecutionLifecycleHooks('webhook', id, {
-		id: workflow.id,
-		name: workflow.name ?? '',
-		active: false,
-		activeVersionId: null,
-		isArchived: false,
-		nodes: Object.values(workflow.nodes),
-		connections: workflow.connectionsBySourceNode,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	} as never);
-	const additionalData = buildAdditionalData(store, { hooks, mode: 'webhook' });
-	const runData = createRunExecutionData({
-		executionData: {
-			nodeExecutionStack: [{ node: trigger!, data: { main: [[{ json: {} }]] }, source: null }],
-		},
-	});
-	return new WorkflowExecute(additionalData, 'webhook', runData).processRunExecutionData(workflow);
-}
 
 afterEach(() => sb().admin('DELETE', '/faults'));
 
@@ -64,11 +36,11 @@ it('a stopped resend that never sent anything does not put the key in doubt', as
 		body: { code: 'reserved_tickets_limit', message: 'Limit of reserved tickets reached' },
 	});
 	const before = await mark(sb());
-	const first = start(store, 'first-exec');
+	const first = stoppableRun(store, parameters, 'first-exec');
 	first.catch(() => {});
 	await arrived(sb(), before, 'POST', '/orders');
 	// The buyer's resend, same key: it waits for the first.
-	const second = start(store, 'second-exec');
+	const second = stoppableRun(store, parameters, 'second-exec');
 	second.catch(() => {});
 	await new Promise((resolve) => setTimeout(resolve, 100));
 	second.cancel(); // its execution timeout, while it only waits

@@ -9,6 +9,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { executeFromStart } from '../../../../../../harness/engine/execute';
 import { buildWorkflow } from '../../../../../../harness/engine/runtime';
 import { byId, EVENT, orderNodeSuite } from '../../../../../../harness/nodes/orderNode';
+import { loseTheHoldsAnswer } from '../../../../../../harness/nodes/orderWrites';
 import { credentialFor } from '../../../../../../harness/nodes/publicEvents';
 import { PublicEvents } from '../../../../../../nodes/PublicEvents/PublicEvents.node';
 
@@ -52,24 +53,12 @@ afterEach(() => sb().admin('DELETE', '/faults'));
 it('a key in doubt survives in static data beside 2,000 sold keys', async () => {
 	// 2,000 keys of today's sales, as a busy shop's node keeps them (any hash, made orders).
 	const keys: IDataObject = {};
-	for (let n = 0; n < Number(process.env.PREFILL ?? 2000); n++)
+	for (let n = 0; n < 2000; n++)
 		keys[`sale-${n}`] = { f: 'x', o: String(900000 + n), e: Date.now() + 20 * 3600_000 };
 	const loaded = { 'node:Node under test': { idempotencyKeys: keys } };
 
 	// Process A: the hold's answer is lost and cannot be read back: the key is in doubt.
-	await sb().admin('POST', '/faults', {
-		kind: 'drop',
-		phase: 'after',
-		method: 'POST',
-		path: '/orders',
-	});
-	await sb().admin('POST', '/faults', {
-		kind: 'status',
-		status: 500,
-		method: 'GET',
-		path: '/event-points/{id}/orders',
-		count: 0,
-	});
+	await loseTheHoldsAnswer(sb());
 	const first = await runIn('process-A', loaded);
 	await sb().admin('DELETE', '/faults');
 	expect(String(first.outputs[1]?.[0]?.json.error)).toMatch(/^Uncertain/);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
 import { byId, EVENT, orderNodeSuite } from '../../../../../../harness/nodes/orderNode';
+import { loseTheHoldsAnswer } from '../../../../../../harness/nodes/orderWrites';
 
 const { sb, order } = orderNodeSuite();
 
@@ -47,19 +48,7 @@ afterEach(async () => {
 describe('a checkout whose first hold ended uncertain', () => {
 	it('the buyer tries again as told, after the possible hold has ended: it can buy', async () => {
 		const key = 'checkout-uncertain-7f2a';
-		await sb().admin('POST', '/faults', {
-			kind: 'drop',
-			phase: 'after',
-			method: 'POST',
-			path: '/orders',
-		});
-		await sb().admin('POST', '/faults', {
-			kind: 'status',
-			status: 500,
-			method: 'GET',
-			path: '/event-points/{id}/orders',
-			count: 0,
-		});
+		await loseTheHoldsAnswer(sb());
 		const first = await order('holdBestAvailable', hold(key), { onError: 'continueErrorOutput' });
 		await sb().admin('DELETE', '/faults');
 		const firstAnswer = whyNoHold(first.outputs[1][0].json, checked);
