@@ -280,6 +280,14 @@ describe2x('real n8n: sales and refunds into a Data Table (and the Google Sheets
 				);
 			}
 
+			async function refundFirstTicket(order: {
+				id: number;
+				tickets: Array<{ ticketId: number }>;
+			}) {
+				const path = `/orders/${order.id}/tickets/${order.tickets[0].ticketId}/status`;
+				expect((await sandbox.send('PUT', path, { toStatus: 'refund' })).status).toBe(200);
+			}
+
 			/** `SALES` widget sales, `api` API sales, refunds of one ticket of `refunds` orders. */
 			async function batch(api: number, refunds: number) {
 				const t0 = performance.now();
@@ -298,16 +306,7 @@ describe2x('real n8n: sales and refunds into a Data Table (and the Google Sheets
 					expect(
 						(await sandbox.admin('POST', `/widget-orders/${id}/refund`, { tickets: 1 })).status,
 					).toBe(201);
-				for (const order of orders.slice(0, refunds / 5))
-					expect(
-						(
-							await sandbox.send(
-								'PUT',
-								`/orders/${order.id}/tickets/${order.tickets[0].ticketId}/status`,
-								{ toStatus: 'refund' },
-							)
-						).status,
-					).toBe(200);
+				for (const order of orders.slice(0, refunds / 5)) await refundFirstTicket(order);
 				timings.push(`batch made ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 			}
 
@@ -340,16 +339,7 @@ describe2x('real n8n: sales and refunds into a Data Table (and the Google Sheets
 				.filter((o) => o.tickets.every((t) => t.status !== 'refund'))
 				.slice(0, 5);
 			expect(late).toHaveLength(5);
-			for (const order of late)
-				expect(
-					(
-						await sandbox.send(
-							'PUT',
-							`/orders/${order.id}/tickets/${order.tickets[0].ticketId}/status`,
-							{ toStatus: 'refund' },
-						)
-					).status,
-				).toBe(200);
+			for (const order of late) await refundFirstTicket(order);
 
 			// Reconcile Now: the refunds of API orders the poll cannot list; then nothing to heal.
 			const reconcile = async () => {
