@@ -16,8 +16,9 @@ const DAY = 24 * 3_600_000;
 
 /**
  * A service whose widget refund records omit the amount: the refund is priced by its order's
- * tickets. The poll trigger has no order to price it by (its row's amount is null, the reconcile
- * fills it); Reconcile Table looks for an order older than its window in the whole widget list.
+ * tickets. The poll trigger prices it when the same poll brought the order (else its amount is
+ * null, and the reconcile fills it); Reconcile Table looks for an order older than its window in
+ * the whole widget list.
  * (Outside review: an order paid before the reconcile's reach left the amount null for good.)
  */
 let sb: SandboxClient;
@@ -37,8 +38,8 @@ const upsert = (table: Map<string, IDataObject>, rows: IDataObject[]) => {
 };
 
 it(
-	'the poll trigger has no order to price it by (amount null); the reconcile over that table ' +
-		'writes the amount',
+	'the poll trigger prices it by its order of the same poll; the reconcile over that table ' +
+		'finds the ledger whole',
 	async () => {
 		const poll = ledgerPoll(sb, { maxRetries: 0 });
 		expect((await poll.poll()).error).toBeUndefined();
@@ -47,7 +48,11 @@ it(
 		await sb.advanceClock(MINUTE);
 		const polled = (await poll.poll()).items.map((i) => i.json);
 		const fromPoll = polled.find((r) => r.type === 'refund')!;
-		expect(fromPoll.amount).toBeNull();
+		expect([fromPoll.amount, fromPoll.currency, fromPoll.eventPointId]).toEqual([
+			-70,
+			expect.any(String),
+			expect.any(String),
+		]);
 		const written = await run(
 			{ resource: 'ledger', operation: 'reconcile', lookBackDays: 7 },
 			polled.map((row, id) => ({ id, ...row })),
@@ -55,6 +60,7 @@ it(
 		const table = new Map<string, IDataObject>();
 		upsert(table, polled);
 		upsert(table, written);
+		expect(written.filter((r) => r.key === fromPoll.key)).toEqual([]);
 		expect(table.get(String(fromPoll.key))!.amount).toBe(-70);
 		expect(ledgerMismatches([...table.values()], apiLedger(sb))).toEqual([]);
 	},
