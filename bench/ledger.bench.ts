@@ -1,6 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness/engine';
+import { startWan } from '../harness/net/wan';
 import { credentialFor, mark, since } from '../harness/nodes/publicEvents';
 import { SandboxClient } from '../harness/sandbox/client';
 import { apiLedger, ledgerMismatches } from '../harness/sandbox/ledger';
@@ -10,7 +11,9 @@ import { apiLedger, ledgerMismatches } from '../harness/sandbox/ledger';
  * (widget sales, sales through the API, partial refunds of both), through n8n-core's engine
  * against the sandbox: the first run over an empty table (it writes the whole ledger), the second
  * over the table it made (it writes nothing). The requests are the figure that holds anywhere:
- * list pages of 100, one read per API order in the look-back.
+ * list pages of 100, one read per API order in the look-back. The second run is then timed again
+ * over the WAN stand-in (harness/net/wan.ts, LEDGER_RTT ms round trip, 50 by default), beside the
+ * loopback run as its baseline.
  */
 const WIDGET = Number(process.env.LEDGER_WIDGET ?? 6000);
 const API = Number(process.env.LEDGER_API ?? 2000);
@@ -90,7 +93,13 @@ async function main() {
 		`ledger: ${truth.size} rows made in ${((performance.now() - t0) / 1000).toFixed(1)} s ` +
 			`(${WIDGET} widget sales, ${API} API sales, refunds of both)\n`,
 	);
-	const { store } = credentialFor(sb);
+	const link = await startWan({
+		upstreamPort: Number(new URL(sb.sandbox.baseUrl).port),
+		rttMs: Number(process.env.LEDGER_RTT ?? 50),
+	});
+	const overWan = new URL(sb.sandbox.baseUrl);
+	overWan.port = String(link.port);
+	let { store } = credentialFor(sb);
 	const { PublicEvents } = (await import(
 		NODE_FILE
 	)) as typeof import('../nodes/PublicEvents/PublicEvents.node');
@@ -121,15 +130,26 @@ async function main() {
 	const problems = ledgerMismatches(first.rows, truth);
 	if (problems.length > 0)
 		throw new Error(`the first reconcile: ${problems.slice(0, 5).join('; ')}`);
-	const second = await reconcile(first.rows.map((row, id) => ({ id: id + 1, ...row })));
+	const made = first.rows.map((row, id) => ({ id: id + 1, ...row }));
+	const second = await reconcile(made);
+	store = credentialFor(sb, { baseUrl: overWan.toString().replace(/\/$/, '') }).store;
+	const wan = await reconcile(made);
+	if (wan.rows.length > 0)
+		throw new Error(`over the WAN stand-in: ${wan.rows.length} rows to write`);
 	for (const [what, run] of [
 		['empty table', first],
 		['the table it made', second],
+		[`the table it made, over the WAN stand-in (${process.env.LEDGER_RTT ?? 50} ms)`, wan],
 	] as const)
 		process.stdout.write(
 			`reconcile over ${what}: ${run.rows.length} rows to write, ${run.requests} requests ` +
 				`in ${run.seconds.toFixed(1)} s ${JSON.stringify(run.routes)}\n`,
 		);
+	process.stdout.write(
+		`over the WAN stand-in: ${(wan.seconds / second.seconds).toFixed(1)}x the loopback time, ` +
+			`${wan.requests} requests as on loopback (${second.requests})\n`,
+	);
+	await link.close();
 	await sb.stop();
 }
 

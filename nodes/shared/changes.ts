@@ -1,4 +1,4 @@
-import type { INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 import { numericId } from './inputs';
 
@@ -49,6 +49,10 @@ export function changeId(value: unknown): string | null {
  * A record or notification time as epoch ms: ISO text (without a zone: UTC, not the server's
  * local time), or a number of epoch seconds or milliseconds.
  */
+/** The event a record names (`eventPoint`: an IRI, id or object; or `eventPointId`), as an id. */
+export const eventOf = (record: IDataObject): string | null =>
+	changeId(record.eventPoint ?? record.eventPointId ?? record.event_point);
+
 export function changeTime(value: unknown): number | undefined {
 	if (typeof value === 'number') {
 		if (!Number.isFinite(value) || value <= 0) return undefined;

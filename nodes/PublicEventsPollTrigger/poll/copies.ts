@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { changeId, changeTime } from '../../shared/changes';
+import { changeId, changeTime, eventOf } from '../../shared/changes';
 import { moneyOf, widgetTotals } from '../../shared/ledger/rows';
 import type { Change } from './items';
 
@@ -26,7 +26,7 @@ const fingerprint = (json: IDataObject, total: number | null) =>
 		.update(
 			[
 				changeId(json.id) ?? '',
-				changeId(json.eventPoint ?? json.eventPointId) ?? '',
+				eventOf(json) ?? '',
 				changeTime(json.payAt ?? json.paidAt) ?? '',
 				total ?? '',
 			].join('|'),

@@ -3,14 +3,9 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { changeId, type ChangeType } from '../../shared/changes';
 import { dedupeKey, eventFingerprint } from '../../shared/dedupeKey';
 import { EventNames } from '../../shared/eventNames';
-import { mergedRead } from '../../shared/ledger/apiOrders';
+import { readWholeOrder } from '../../shared/ledger/apiOrders';
 import { rowsOf, type RecordSource } from '../../shared/ledger/output';
-import {
-	apiRequest,
-	inOrder,
-	MAX_PAGES_IN_FLIGHT,
-	type RequestSettings,
-} from '../../shared/transport';
+import { inOrder, MAX_PAGES_IN_FLIGHT, type RequestSettings } from '../../shared/transport';
 
 /** Where an item came from: the Include option's value, or the catalog. */
 export type ItemSource = 'widgetSales' | 'widgetRefunds' | 'eventOrders' | 'catalog';
@@ -98,21 +93,8 @@ async function whole(
 	if (change.source !== 'eventOrders' || Array.isArray(json.tickets)) return json;
 	const id = changeId(json.id);
 	if (id === null || !/^\d+$/.test(id)) return json;
-	return await apiRequest
-		.call<IPollFunctions, Parameters<typeof apiRequest>, Promise<IDataObject>>(
-			context,
-			'GET',
-			`/orders/${id}`,
-			{},
-			settings,
-		)
-		.then((read) => mergedRead(json, read))
-		.catch(async (error: unknown) =>
-			// Not this key's API order (a widget order an event's list shows too): no row of its own.
-			['403', '404'].includes(String((error as { httpCode?: unknown }).httpCode))
-				? undefined
-				: await Promise.reject(error),
-		);
+	// Not this key's API order (a widget order an event's list shows too): no row of its own.
+	return await readWholeOrder(context, json, settings);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { sleep, type IDataObject, type IWebhookFunctions } from 'n8n-workflow';
 
-import { changeId, changeTime } from '../../shared/changes';
+import { changeId, changeTime, eventOf } from '../../shared/changes';
 import { dedupeKey, eventFingerprint } from '../../shared/dedupeKey';
 import type { RecordSource } from '../../shared/ledger/output';
 import { apiRequest } from '../../shared/transport';
@@ -96,7 +96,6 @@ const isoOf = (value: unknown) => {
 	const ms = changeTime(value);
 	return ms === undefined ? null : new Date(ms).toISOString();
 };
-const eventOf = (record: IDataObject) => changeId(record.eventPoint ?? record.eventPointId);
 
 async function confirmOrder(
 	context: IWebhookFunctions,

@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { changeId } from '../../shared/changes';
+import { changeId, eventOf } from '../../shared/changes';
 import type { RecordSource } from '../../shared/ledger/output';
 import { isRefunded, type Channel } from '../../shared/ledger/rows';
 import { apiRequest } from '../../shared/transport';
@@ -146,7 +146,7 @@ async function readOrder(
 	const otherEvent =
 		isObject(order) &&
 		notification.eventPointId !== null &&
-		changeId(order.eventPoint ?? order.eventPointId) !== notification.eventPointId;
+		eventOf(order) !== notification.eventPointId;
 	if (order !== undefined && !otherEvent) {
 		if (!isObject(order) || changeId(order.id) !== orderId)
 			return { source, missing: `GET /orders/${orderId} answered another record` };

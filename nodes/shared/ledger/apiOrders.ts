@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { changeId, changeTime } from '../changes';
+import { changeId, changeTime, eventOf } from '../changes';
 import { path } from '../path';
 import { afterParam } from '../widgetFeeds';
 import {
@@ -10,8 +10,9 @@ import {
 	MAX_PAGES_IN_FLIGHT,
 	type ApiContext,
 	type PageSettings,
+	type RequestSettings,
 } from '../transport';
-import { apiOrderRows, sameSale, type LedgerRow } from './rows';
+import { apiOrderRows, moneyOf, sameSale, type LedgerRow } from './rows';
 import type { LedgerScope } from './scope';
 
 // The API channel of a ledger read: each event's orders, each read whole for its tickets.
@@ -74,9 +75,7 @@ async function eventOrders(
 
 /** The record with `eventPoint` set to the event it was listed under, when it names none. */
 export const withEvent = (order: IDataObject, eventId: string): IDataObject =>
-	changeId(order.eventPoint ?? order.eventPointId) === null
-		? { ...order, eventPoint: eventId }
-		: order;
+	eventOf(order) === null ? { ...order, eventPoint: eventId } : order;
 
 /**
  * An order read whole, with what its listed record says and the read does not (the spec shows an
@@ -88,36 +87,59 @@ export function mergedRead(listed: IDataObject, read: IDataObject): IDataObject 
 	return { ...listed, ...Object.fromEntries(stated) };
 }
 
+/** Of an order's listings, the one the read shows it is: by its event, else by its total. */
+function listingOf(read: IDataObject, listings: IDataObject[]): IDataObject {
+	const event = eventOf(read);
+	const total = moneyOf(read.totalPrice).amount;
+	return (
+		listings.find((listing) => event !== null && eventOf(listing) === event) ??
+		listings.find((listing) => total !== null && moneyOf(listing.totalPrice).amount === total) ??
+		listings[0]
+	);
+}
+
 /**
- * Each order read whole (GET /orders/{id}), Pages Read at Once at a time, in the listed order. One
- * this key cannot read (404, 403: an order of an event's list that is no API order of this key, a
- * widget order listed there too) is left out: `unread` counts them. Any other failure fails all.
+ * A listed order read whole (GET /orders/{id}) and completed by its listed record (mergedRead);
+ * undefined when this key cannot read it (404, 403: no API order of this key, such as a widget
+ * order an event's list shows too).
+ */
+export async function readWholeOrder(
+	context: ApiContext,
+	listed: IDataObject | IDataObject[],
+	settings: RequestSettings,
+): Promise<IDataObject | undefined> {
+	const listings = Array.isArray(listed) ? listed : [listed];
+	const orderPath = path`/orders/${changeId(listings[0].id) ?? ''}`;
+	return await apiRequest
+		.call<ApiContext, Parameters<typeof apiRequest>, Promise<IDataObject>>(
+			context,
+			'GET',
+			orderPath,
+			{},
+			settings,
+		)
+		.then((read) => mergedRead(listingOf(read, listings), read))
+		.catch(async (error: unknown) => (gone(error) ? undefined : await Promise.reject(error)));
+}
+
+/**
+ * Each order read whole (readWholeOrder), Pages Read at Once at a time, in the listed order. One
+ * this key cannot read is left out: `unread` counts them. Any other failure fails all.
  */
 export async function readWhole(
 	context: ApiContext,
-	orders: IDataObject[],
+	orders: Array<IDataObject | IDataObject[]>,
 	settings: PageSettings,
 ): Promise<{ orders: IDataObject[]; unread: number }> {
 	const read: Array<IDataObject | undefined> = [];
 	const { retry, language, itemIndex } = settings;
-	const one = { retry, language, itemIndex };
-	const readOne = async (order: IDataObject): Promise<IDataObject | undefined> => {
-		const orderPath = path`/orders/${changeId(order.id) ?? ''}`;
-		return await apiRequest
-			.call<
-				ApiContext,
-				Parameters<typeof apiRequest>,
-				Promise<IDataObject>
-			>(context, 'GET', orderPath, {}, one)
-			.catch(async (error: unknown) => (gone(error) ? undefined : await Promise.reject(error)));
-	};
 	await inOrder(
-		async (i) => await readOne(orders[i]),
+		async (i) => await readWholeOrder(context, orders[i], { retry, language, itemIndex }),
 		0,
 		orders.length - 1,
 		settings.maxPagesInFlight ?? MAX_PAGES_IN_FLIGHT,
 		(i, order) => {
-			read[i] = order && mergedRead(orders[i], order);
+			read[i] = order;
 			return true;
 		},
 		{ ahead: Infinity },
@@ -149,8 +171,9 @@ export async function apiRows(
 }> {
 	const from = scope.from - scope.refundLookBackMs;
 	const ids = await eventIdsOf(context, scope, settings);
-	// An order listed twice (a list that repeats a record across pages, or under two events) is one.
-	const sold = new Map<string, IDataObject>();
+	// An order listed twice (a list that repeats a record across pages, or under two events: a
+	// widget order of the same number) is read once, and completed by the listing it matches.
+	const sold = new Map<string, IDataObject[]>();
 	let copies = 0;
 	for (const id of ids) {
 		const chosen = scope.eventIds !== undefined;
@@ -158,7 +181,7 @@ export async function apiRows(
 		for (const order of listed.sold) {
 			const orderId = changeId(order.id) ?? '';
 			if (sold.has(orderId)) copies++;
-			else sold.set(orderId, order);
+			sold.set(orderId, [...(sold.get(orderId) ?? []), order]);
 		}
 		copies += listed.copies;
 	}

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { changeId, changeTime } from '../changes';
+import { changeId, changeTime, eventOf } from '../changes';
 import { EventNames } from '../eventNames';
 import { afterParam } from '../widgetFeeds';
 import {
@@ -49,7 +49,6 @@ export async function ledgerNow(context: ApiContext, settings: PageSettings): Pr
 }
 
 const timeOf = (json: IDataObject, field: string) => changeTime(json[field]);
-const eventOf = (json: IDataObject) => changeId(json.eventPoint ?? json.eventPointId);
 
 function within(scope: LedgerScope, at: number | undefined): boolean {
 	return at !== undefined && at >= scope.from && (scope.to === undefined || at < scope.to);

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { changeId, changeTime } from '../changes';
+import { changeId, changeTime, eventOf } from '../changes';
 
 /**
  * The sales ledger: one row per sale and one row per refund, whatever the channel, each keyed
@@ -109,8 +109,6 @@ function sumOf(tickets: IDataObject[]): { amount: number | null; currency: strin
 	return { amount, currency: prices.find((p) => p.currency)?.currency ?? null };
 }
 
-const eventOf = (json: IDataObject) =>
-	changeId(json.eventPoint ?? json.eventPointId ?? json.event_point);
 const orderCurrency = (order: IDataObject) =>
 	moneyOf(order.totalPrice).currency ?? text(order.currency);
 

@@ -83,10 +83,16 @@ export class Pager {
 		await inOrder((n, onThrottle) => this.page(n, onThrottle), from, last, ceiling, take);
 	}
 
+	/** Whether `list` starts as the page before it did. */
+	repeats(before: ListPage, list: ListPage): boolean {
+		return (
+			list.items.length > 0 && JSON.stringify(list.items[0]) === JSON.stringify(before.items[0])
+		);
+	}
+
 	/** Throws when `list` starts as the page before it did: the service answers page 1 again. */
 	expectMoved(page: number, before: ListPage, list: ListPage): void {
-		if (list.items.length > 0 && JSON.stringify(list.items[0]) === JSON.stringify(before.items[0]))
-			throw this.ignoredPage(page, ` repeats page ${page - 1}`);
+		if (this.repeats(before, list)) throw this.ignoredPage(page, ` repeats page ${page - 1}`);
 	}
 
 	/** A page that shows the service ignored `page`; `symptom` says how. */

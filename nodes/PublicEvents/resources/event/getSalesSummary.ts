@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { changeId } from '../../../shared/changes';
+import { changeId, eventOf } from '../../../shared/changes';
 import { eventLocator, optionsCollection, pagesInFlightOption } from '../../../shared/commonFields';
 import { eventNamesOf } from '../../../shared/eventNames';
 import { Inputs, show } from '../../../shared/inputs';
@@ -145,7 +145,7 @@ export async function execute(this: IExecuteFunctions, i: number) {
 	);
 	const summaries: IDataObject[] = [];
 	for (const id of ids) {
-		const ofEvent = (json: IDataObject) => changeId(json.eventPoint ?? json.eventPointId) === id;
+		const ofEvent = (json: IDataObject) => eventOf(json) === id;
 		const rows = read.rows.filter((row) => row.eventPointId === id);
 		summaries.push(
 			summarize({

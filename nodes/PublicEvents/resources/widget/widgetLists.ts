@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { changeId } from '../../../shared/changes';
+import { eventOf } from '../../../shared/changes';
 import {
 	EVENT_COLLECTIONS,
 	filtersCollection,
@@ -95,7 +95,7 @@ function widgetList(list: WidgetList): OperationModule {
 			const event = filters.eventPoint;
 			if (event !== undefined && event !== null && event !== '') {
 				const id = inputs.id(event, widgetEventFilter);
-				settings.keep = (record) => changeId(record.eventPoint ?? record.eventPointId) === id;
+				settings.keep = (record) => eventOf(record) === id;
 			}
 			const found = await apiRequestAllItems.call(this, path, qs, settings);
 			if (rows) return await asRows(this, settings, found, source);
