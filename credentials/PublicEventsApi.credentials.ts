@@ -63,7 +63,7 @@ export class PublicEventsApi implements ICredentialType {
 				'accepts http://, errors about a refused key name the environment, and the test ' +
 				'fails when the service names the other environment in its token. Each ' +
 				'environment has its own key and address: a staging key is refused in production.',
-			hint: 'Sets no address: the Base URL below decides which service is called',
+			hint: 'The environment your key was issued for. The address goes in Base URL below.',
 		},
 		{
 			displayName: 'Base URL',
@@ -96,6 +96,9 @@ export class PublicEventsApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description: 'Key issued to your company for this environment; exchanged for a 24-hour token',
+			hint:
+				'The secret key the Public Events service sent your company for this environment. ' +
+				'n8n keeps it encrypted; after saving, this field shows a placeholder.',
 		},
 		{
 			displayName:

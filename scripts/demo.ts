@@ -227,8 +227,8 @@ function printReady({
 				`sale's tickets instead.`
 			: 'Add a Public Events node to a new workflow, pick the ' +
 				'credential "Public Events (sandbox)" and click "Execute step".',
-		'Overview > Credentials > "Public Events (sandbox)": ' +
-			'the Test button lists an event through the sandbox.',
+		'Overview > Credentials > "Public Events (sandbox)": opening it tests the key against ' +
+			'the sandbox and shows "Connection tested successfully" (Retry tests it again).',
 		...(fileExamples.length
 			? [
 					`Open ${fileExamples.map((e) => `"${e.name}"`).join(', ')} and click "Execute ` +

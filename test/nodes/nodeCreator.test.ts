@@ -18,6 +18,38 @@ describe('the nodes in the node creator', () => {
 		},
 	);
 
+	// n8n's search is fuzzy in order: every letter typed, in order, in the name or an alias. A
+	// plural is longer than its singular, so "sales" does not find an alias "sale".
+	const found = (typed: string, names: string[]) =>
+		names.some((name) => {
+			let at = 0;
+			for (const letter of name.toLowerCase()) if (letter === typed[at]) at++;
+			return at === typed.length;
+		});
+
+	it.each([
+		'sales',
+		'orders',
+		'tickets',
+		'events',
+		'refunds',
+		'payments',
+		'seats',
+		'places',
+		'holds',
+		'barcodes',
+		'reservations',
+		'bookings',
+	])('the Public Events node is found by the plural "%s"', (word) => {
+		expect(found(word, ['Public Events', ...actionCodex.alias])).toBe(true);
+	});
+
+	it('both triggers are found by sales, orders and refunds too', () => {
+		for (const codex of [pushCodex, pollCodex])
+			for (const word of ['sales', 'orders', 'refunds', 'tickets'])
+				expect([word, found(word, codex.alias)]).toEqual([word, true]);
+	});
+
 	it('both triggers are found by sale, refund and ticket', () => {
 		for (const codex of [pushCodex, pollCodex])
 			expect(codex.alias).toEqual(expect.arrayContaining(['sale', 'refund', 'ticket']));

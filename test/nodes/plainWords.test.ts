@@ -57,13 +57,18 @@ describe('words a partner understands (names and values unchanged)', () => {
 		},
 	);
 
-	it('Environment says what it does and does not do; Base URL says where to find it', () => {
+	it('Environment, Base URL and API Key each have a hint in words', () => {
 		const { properties } = new PublicEventsApi();
 		const environment = properties.find((p) => p.name === 'environment')!;
-		expect(environment.hint).toMatch(/Sets no address: the Base URL below decides/);
+		expect(environment.hint).toBe(
+			'The environment your key was issued for. The address goes in Base URL below.',
+		);
 		expect(environment.description).toMatch(/Production requires an https:\/\/ Base URL/);
 		expect(properties.find((p) => p.name === 'baseUrl')!.hint).toMatch(
 			/gave your company with the API key/,
+		);
+		expect(properties.find((p) => p.name === 'apiKey')!.hint).toMatch(
+			/^The secret key the Public Events service sent your company/,
 		);
 	});
 });

@@ -90,23 +90,31 @@ export function notEnough(node: INode, i: number, free: IDataObject[], wish: Wis
 	const left =
 		free.length === 0
 			? 'none is free (sold out, or all held)'
-			: `${most === 0 ? 'none' : `at most ${most}`} can be held that way; ${free.length} ` +
+			: `${most === 0 ? 'none is' : most === 1 ? 'only 1 is' : `at most ${most} are`} free that way; ` +
+				`${free.length} ` +
 				`place${free.length === 1 ? ' is' : 's are'} free in all`;
+	// Sold out: fewer would not help. Otherwise the service may still refuse a number that is
+	// free (its tickets-per-order limit is not published, and is said only in a refusal).
+	const advice =
+		free.length === 0
+			? ['Places held by others may come free again when their holds end: try again later']
+			: [
+					'Places held by others may come free again when their holds end. Ask for fewer',
+					wish.together && 'turn off Together in One Row',
+					wish.price === 'category' && 'choose another price',
+					wish.sector && 'leave Sector empty',
+				];
 	return new NodeOperationError(
 		node,
 		`Not enough places: ${wish.quantity} asked${how.length ? ` ${how.join(', ')}` : ''}, ` +
 			`${left}`,
 		{
 			itemIndex: i,
-			description: [
-				'Places held by others may come free again when their holds end. Ask for fewer',
-				wish.together && 'turn off Together in One Row',
-				wish.price === 'category' && 'choose another price',
-				wish.sector && 'leave Sector empty',
-			]
-				.filter(Boolean)
-				.join(', or ')
-				.concat('.'),
+			description:
+				advice.filter(Boolean).join(', or ').concat('.') +
+				(free.length === 0
+					? ''
+					: ' The service may also limit the tickets in one order: its refusal names that limit.'),
 		},
 	);
 }

@@ -31,6 +31,9 @@ async function holdDirectly(eventId: number, places: Place[]) {
 const hold = (eventId: number, parameters: IDataObject = {}) =>
 	order('holdBestAvailable', { eventId: byId(String(eventId)), ...parameters });
 
+/** Said after every "Not enough places" while places are free. */
+const PER_ORDER_CAVEAT =
+	' The service may also limit the tickets in one order: its refusal names that limit.';
 const posts = (log: LogEntry[]) => log.filter((e) => e.method === 'POST' && e.route === '/orders');
 
 /** Waits (polling the sandbox's request log, not a clock) until `count` order POSTs arrived. */
@@ -108,18 +111,39 @@ describe('Order: Hold Best Available', () => {
 		const before = await mark(sb());
 		const together = await hold(id, { quantity: 2, together: true });
 		expect(together.error?.message).toBe(
-			'Not enough places: 2 asked together in one row, at most 1 can be held that way; ' +
+			'Not enough places: 2 asked together in one row, only 1 is free that way; ' +
 				'2 places are free in all',
 		);
 		expect(together.error?.description).toBe(
 			'Places held by others may come free again when their holds end. Ask for fewer, or ' +
-				'turn off Together in One Row.',
+				'turn off Together in One Row.' +
+				PER_ORDER_CAVEAT,
 		);
 		const three = await hold(id, { quantity: 3 });
-		expect(three.error?.message).toMatch(/^Not enough places: 3 asked, at most 1 can be held/);
+		expect(three.error?.message).toMatch(/^Not enough places: 3 asked, only 1 is free that way/);
 		// Together is off: the advice does not ask to turn it off.
 		expect(three.error?.description).toBe(
-			'Places held by others may come free again when their holds end. Ask for fewer.',
+			'Places held by others may come free again when their holds end. Ask for fewer.' +
+				PER_ORDER_CAVEAT,
+		);
+		expect(posts(await since(sb(), before))).toEqual([]);
+	});
+
+	it('sold out: "Not enough places" says none is free and does not ask for fewer', async () => {
+		const { id, plan } = await newEvent(40);
+		await holdDirectly(
+			id,
+			plan.filter((p) => p.sectorId === plan[0].sectorId),
+		);
+		await holdDirectly(
+			id,
+			plan.filter((p) => p.sectorId !== plan[0].sectorId),
+		);
+		const before = await mark(sb());
+		const { error } = await hold(id, { quantity: 1 });
+		expect(error?.message).toBe('Not enough places: 1 asked, none is free (sold out, or all held)');
+		expect(error?.description).toBe(
+			'Places held by others may come free again when their holds end: try again later.',
 		);
 		expect(posts(await since(sb(), before))).toEqual([]);
 	});

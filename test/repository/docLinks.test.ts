@@ -1,0 +1,51 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { REPO_ROOT } from '../../scripts/n8n/instance';
+
+// The node's "Docs" link and the credential's open the repository's pages on GitHub: each must
+// land on a heading that exists (a walk-through once followed one to a heading README lacked).
+const HOME = 'https://github.com/public-events/n8n-nodes-public-events';
+const LINK = new RegExp(`${HOME}(?:/blob/main/([\\w./-]+))?#([\\w-]+)`, 'g');
+
+function filesUnder(folder: string): string[] {
+	return readdirSync(folder).flatMap((name) => {
+		const path = join(folder, name);
+		if (statSync(path).isDirectory()) return name === '__schema__' ? [] : filesUnder(path);
+		return /\.(ts|json)$/.test(name) ? [path] : [];
+	});
+}
+
+/** GitHub's anchor of a Markdown heading. */
+const anchorOf = (heading: string) =>
+	heading
+		.trim()
+		.toLowerCase()
+		.replace(/[^\w\- ]/g, '')
+		.replace(/ /g, '-');
+
+function anchorsIn(file: string): string[] {
+	const text = readFileSync(join(REPO_ROOT, file), 'utf8');
+	return [...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchorOf(m[1]));
+}
+
+describe('documentation links the editor shows', () => {
+	const links = ['nodes', 'credentials']
+		.flatMap((folder) => filesUnder(join(REPO_ROOT, folder)))
+		.flatMap((path) =>
+			[...readFileSync(path, 'utf8').matchAll(LINK)].map((m) => ({
+				from: path.slice(REPO_ROOT.length + 1),
+				file: m[1] ?? 'README.md',
+				anchor: m[2],
+			})),
+		);
+
+	it('are found in the node and credential files', () => {
+		expect(links.length).toBeGreaterThanOrEqual(8);
+	});
+
+	it('each lands on a heading of a file in the repository', () => {
+		const missing = links.filter(({ file, anchor }) => !anchorsIn(file).includes(anchor));
+		expect(missing).toEqual([]);
+	});
+});
