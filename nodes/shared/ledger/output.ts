@@ -32,9 +32,10 @@ export const outputOption: INodeProperties = {
 		"event's list is read whole for its rows (one request each)",
 	// The output schema n8n previews before a run is the default's (full records).
 	hint:
-		'Ledger Rows: key, type (sale or refund), channel (api or widget), orderId, ' +
-		'eventPointId, eventName, at, tickets, amount (a refund negative), currency, email, ' +
-		'refundId, ticketIds',
+		'Full Records (the default): each record as the API gives it. Ledger Rows: key, type ' +
+		'(sale or refund), channel (api or widget), orderId, eventPointId, eventName, at, ' +
+		'tickets, amount (a refund negative), currency, email, refundId, ticketIds. A Data Table ' +
+		'needs all these columns: "A new table in one step" in the docs makes it',
 };
 
 /** Whether the Options collection asks for rows; any value but the two offered names the field. */
