@@ -18,7 +18,8 @@ export class PublicEventsWebhookApi implements ICredentialType {
 	} as const;
 
 	documentationUrl =
-		'https://github.com/public-events/n8n-nodes-public-events/blob/main/docs/triggers.md#public-events-trigger-push';
+		'https://github.com/public-events/n8n-nodes-public-events/blob/main/docs/triggers.md' +
+		'#public-events-trigger-push';
 
 	properties: INodeProperties[] = [
 		{

@@ -1,6 +1,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
+import type { ICredentialType } from 'n8n-workflow';
+
+import { PublicEventsApi } from '../../credentials/PublicEventsApi.credentials';
+import { PublicEventsWebhookApi } from '../../credentials/PublicEventsWebhookApi.credentials';
 import { REPO_ROOT } from '../../scripts/n8n/instance';
 
 // The node's "Docs" link and the credential's open the repository's pages on GitHub: each must
@@ -30,15 +34,18 @@ function anchorsIn(file: string): string[] {
 }
 
 describe('documentation links the editor shows', () => {
-	const links = ['nodes', 'credentials']
-		.flatMap((folder) => filesUnder(join(REPO_ROOT, folder)))
-		.flatMap((path) =>
-			[...readFileSync(path, 'utf8').matchAll(LINK)].map((m) => ({
-				from: path.slice(REPO_ROOT.length + 1),
-				file: m[1] ?? 'README.md',
-				anchor: m[2],
-			})),
-		);
+	const linksIn = (text: string, from: string) =>
+		[...text.matchAll(LINK)].map((m) => ({ from, file: m[1] ?? 'README.md', anchor: m[2] }));
+	const credentials: ICredentialType[] = [new PublicEventsApi(), new PublicEventsWebhookApi()];
+	const links = [
+		...filesUnder(join(REPO_ROOT, 'nodes')).flatMap((path) =>
+			linksIn(readFileSync(path, 'utf8'), path.slice(REPO_ROOT.length + 1)),
+		),
+		// the credentials' links as n8n reads them (a long one is split over two lines)
+		...credentials.flatMap((c) =>
+			linksIn(`${c.documentationUrl} ${c.httpRequestNode?.docsUrl ?? ''}`, c.name),
+		),
+	];
 
 	it('are found in the node and credential files', () => {
 		expect(links.length).toBeGreaterThanOrEqual(8);

@@ -87,12 +87,12 @@ export function notEnough(node: INode, i: number, free: IDataObject[], wish: Wis
 		wish.together && 'together in one row',
 		wish.price === 'category' && `at price category ${wish.priceCategory}`,
 	].filter(Boolean);
+	const fit = most === 0 ? 'none is' : most === 1 ? 'only 1 is' : `at most ${most} are`;
 	const left =
 		free.length === 0
 			? 'none is free (sold out, or all held)'
-			: `${most === 0 ? 'none is' : most === 1 ? 'only 1 is' : `at most ${most} are`} free that way; ` +
-				`${free.length} ` +
-				`place${free.length === 1 ? ' is' : 's are'} free in all`;
+			: `${fit} free that way; ${free.length} place${free.length === 1 ? ' is' : 's are'} ` +
+				'free in all';
 	// Sold out: fewer would not help. Otherwise the service may still refuse a number that is
 	// free (its tickets-per-order limit is not published, and is said only in a refusal).
 	const advice =
