@@ -17,9 +17,7 @@ export class PublicEventsWebhookApi implements ICredentialType {
 		dark: 'file:../nodes/PublicEvents/publicEvents.dark.svg',
 	} as const;
 
-	documentationUrl =
-		'https://github.com/public-events/n8n-nodes-public-events/blob/main/docs/triggers.md' +
-		'#public-events-trigger-push';
+	documentationUrl = 'https://github.com/public-events/n8n-nodes-public-events#credentials';
 
 	properties: INodeProperties[] = [
 		{
