@@ -186,6 +186,8 @@ export interface NodeUnderTest {
 	 */
 	workflowStaticData?: IDataObject;
 	name?: string;
+	/** The workflow's time zone (Settings > Timezone); unset: n8n's default, America/New_York. */
+	timezone?: string;
 }
 
 export const NODE_NAME = 'Node under test';
@@ -231,7 +233,10 @@ export function buildWorkflow(options: NodeUnderTest, withStart: boolean) {
 		connections,
 		active: false,
 		nodeTypes: new NodeTypeRegistry({ [options.type]: options.nodeType }),
-		settings: { executionOrder: 'v1' },
+		settings: {
+			executionOrder: 'v1',
+			...(options.timezone === undefined ? {} : { timezone: options.timezone }),
+		},
 		staticData: options.workflowStaticData,
 	});
 	return { workflow, node: workflow.getNode(node.name)!, start: workflow.getNode(start.name) };

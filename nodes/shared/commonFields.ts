@@ -162,8 +162,8 @@ export const requestOptions: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. en',
 		description:
-			'Language code for names and descriptions, sent as ' +
-			"X-API-Language. Overrides the credential's default language.",
+			'Language code such as en or pt-BR for names and descriptions. ' +
+			"Overrides the credential's default language.",
 	},
 	{
 		displayName: 'Max Retries',

@@ -32,6 +32,28 @@ describe('words a partner understands (names and values unchanged)', () => {
 		}
 	});
 
+	it('no API wire names (query keys, headers, requests) in what the editor shows', () => {
+		// The events' filters and sort are being reworded on their own (resources/event/filters.ts).
+		const eventFilters = (p: INodeProperties) =>
+			p.displayOptions?.show?.resource?.includes('event') &&
+			(p.name === 'filters' || p.name === 'options');
+		const shown = (p: INodeProperties): string[] => [
+			p.displayName,
+			p.description ?? '',
+			p.hint ?? '',
+			...((p.options ?? []) as Array<INodePropertyOptions | INodeProperties>).flatMap((o) =>
+				'displayName' in o ? shown(o) : [o.name, o.description ?? ''],
+			),
+		];
+		const texts = [new PublicEvents(), new PublicEventsTrigger(), new PublicEventsPollTrigger()]
+			.flatMap((node) => node.description.properties)
+			.filter((p) => !eventFilters(p))
+			.flatMap(shown);
+		const wire = /\w\[\w*\]|\bsent as\b|\bX-API-|\b(GET|POST|PUT) \//i;
+		expect(texts.filter((text) => wire.test(text))).toEqual([]);
+		expect(texts.length).toBeGreaterThan(300);
+	});
+
 	it('reserved_to_time is explained where orders are read and created', () => {
 		const statuses = action.find((p) => p.name === 'status' && p.type === 'multiOptions')!
 			.options as INodePropertyOptions[];

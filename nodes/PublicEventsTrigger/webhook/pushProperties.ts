@@ -136,8 +136,8 @@ export const triggerProperties: INodeProperties[] = [
 		description:
 			'Whether to read each sale or refund from the API before emitting it, as the ' +
 			'poll trigger lists it: the order with amount, status and tickets with barcodes ' +
-			'(GET /orders/{ID}; a widget order from its list, with the email), a widget ' +
-			'refund. Needs the Public Events API credential. An item whose record cannot be ' +
+			'(one more read per delivery; a widget order from the widget sales, with the email), ' +
+			'a widget refund. Needs the Public Events API credential. An item whose record cannot be ' +
 			'read still comes, saying why in orderUnavailable.',
 	},
 	// Security None reads the order to check the delivery, so the order always comes with it. This

@@ -73,7 +73,8 @@ interface PeriodValues {
 	until?: unknown;
 }
 
-function moment(value: unknown, field: string, zone: string, inputs: Inputs): number {
+/** A day or moment of a field, a wall time in `zone` unless it has an offset; else it fails. */
+export function moment(value: unknown, field: string, zone: string, inputs: Inputs): number {
 	const ms = zonedTime(value, zone);
 	if (ms === undefined)
 		return inputs.fail(field, `expected a date such as 2026-05-01, got ${show(value)}`);

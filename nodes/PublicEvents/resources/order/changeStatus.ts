@@ -49,7 +49,8 @@ export const properties: INodeProperties[] = [
 			},
 		],
 		default: 'paid',
-		description: 'Sent as toStatus. Another value the service accepts can be given by expression.',
+		description:
+			"The order's new status. Another status the service accepts can be given by expression.",
 	},
 	orderOptions(true),
 ];

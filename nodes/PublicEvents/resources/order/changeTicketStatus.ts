@@ -33,7 +33,7 @@ export const properties: INodeProperties[] = [
 		default: 'refund',
 		required: true,
 		description:
-			'Sent as toStatus. The spec does not list ticket ' +
+			"The ticket's new status. The API description lists no ticket " +
 			'statuses; "refund" refunds one ticket of a paid order.',
 	},
 	orderOptions(true),

@@ -56,7 +56,7 @@ export const properties: INodeProperties[] = [
 				typeOptions: { loadOptionsMethod: 'getPromoCodes' },
 				default: '',
 				description:
-					'A promo code available to your company. The spec does not name its body field: it is sent as "promocode", as the staging service takes it; if yours differs, use Additional Body Fields (JSON). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					'A promo code available to your company, given to the service the way its staging service takes it (the API description does not say how). If your service does not apply it, ask its staff how it wants the code and add it in Additional Body Fields (JSON). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			},
 		],
 	},

@@ -26,7 +26,7 @@ export const properties: INodeProperties[] = [
 	orderIdField,
 	{
 		...holdMinutesField,
-		description: 'The new hold length, in whole minutes from now (sent as reservedMinutes)',
+		description: 'The new hold length, in whole minutes from now',
 	},
 	holdNotice,
 	orderOptions(true),

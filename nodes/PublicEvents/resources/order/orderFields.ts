@@ -43,9 +43,7 @@ export const holdMinutesField: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1 },
 	default: 15,
-	description:
-		'How long the places stay reserved, in whole minutes ' +
-		'(sent as reservedMinutes; the service default is 15)',
+	description: "How long the places stay reserved, in whole minutes (the service's default is 15)",
 };
 
 export const holdNotice: INodeProperties = {

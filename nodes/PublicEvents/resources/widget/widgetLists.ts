@@ -18,7 +18,8 @@ import { apiRequestAllItems } from '../../../shared/transport';
 import type { OperationModule } from '../operation';
 
 // The spec names no filters for the widget lists. These follow the API Platform style the API
-// uses for events (`dateStarted[after]`, `order[dateStarted]`); each description says so.
+// uses for events (`dateStarted[after]`, `order[dateStarted]`); each description says, in plain
+// words, that the API description does not list it.
 /** One widget list: Get Many Orders and Get Many Refunds differ only in these. */
 interface WidgetList {
 	option: OperationModule['option'];
@@ -46,7 +47,7 @@ export const widgetEventFilter = idField<INodeProperties>(
 	EVENT_COLLECTIONS,
 );
 
-function widgetProperties({ time, records, verb, withTickets }: WidgetList): INodeProperties[] {
+function widgetProperties({ records, verb, withTickets }: WidgetList): INodeProperties[] {
 	return [
 		...returnAllAndLimit,
 		filtersCollection([
@@ -57,9 +58,8 @@ function widgetProperties({ time, records, verb, withTickets }: WidgetList): INo
 				type: 'dateTime',
 				default: '',
 				description:
-					`${records} ${verb.toLowerCase()} at or after this time, ` +
-					`sent as ${time}[after] (ISO 8601). Not named by the API ` +
-					`spec: a service that ignores it returns the whole list.`,
+					`${records} ${verb.toLowerCase()} at or after this time. The API description ` +
+					`does not list this filter: a service without it returns the whole list.`,
 			},
 		]),
 		optionsCollection([
@@ -69,8 +69,8 @@ function widgetProperties({ time, records, verb, withTickets }: WidgetList): INo
 				`Sort by ${verb} Time`,
 				'Oldest First',
 				'Newest First',
-				`Sent as order[${time}]. Not named by the API spec: ` +
-					`a service that ignores it keeps its own order.`,
+				'The API description does not list this sort: a service without it keeps its ' +
+					'own order.',
 			),
 			...(withTickets ? [splitTicketsOption] : []),
 		]),

@@ -262,8 +262,13 @@ describe('Order: input is checked before any request', () => {
 			['getPaymentData', { orderId: '={{ "" }}' }, /^Order ID: expected a numeric ID/],
 			[
 				'getManyForEvent',
-				{ eventId: byId(String(EVENT)), filters: { payAtAfter: 'yesterday' } },
+				{ eventId: byId(String(EVENT)), paid: 'between', paidAfter: 'yesterday' },
 				/^Paid After: expected a date/,
+			],
+			[
+				'getManyForEvent',
+				{ eventId: byId(String(EVENT)), filters: { payAtAfter: 'yesterday' } },
+				/^Paid After \(Kept for Older Workflows\): expected a date/,
 			],
 		];
 		const before = await mark(sb());
