@@ -119,7 +119,7 @@ export class PublicEventsApi implements ICredentialType {
 			placeholder: 'en',
 			hint: 'A language code such as en, de or pt-BR, not a language name',
 			description:
-				'Language code sent as X-API-Language for names and descriptions. ' +
+				'The language the service answers event names and descriptions in. ' +
 				'Leave empty for the service default. A node option can override it.',
 		},
 		{
