@@ -189,7 +189,8 @@ interface Ready {
 	sandbox: Sandbox;
 	examples: Example[];
 	pushedTo?: string;
-	tableSync?: { name: string; pushed: boolean };
+	/** The published Data Table example, whether it is pushed to, and its big button's trigger. */
+	tableSync?: { name: string; pushed: boolean; button: { trigger: string; polls: boolean } };
 	mcp?: { name: string; url: string; token?: string };
 	crm?: string;
 	/** The published shop checkout: its name, production URL and the key its webhook asks for. */
@@ -222,19 +223,15 @@ function printReady({
 	const steps = [
 		sell
 			? `Open "${sell.name}" and click "Execute workflow": it sells one ` +
-				`ticket in the sandbox; the last node shows it with its barcode. It sells once per ` +
-				`reference in its Sale node: run again with the same one and Sold Tickets shows that ` +
-				`sale's tickets instead.`
+				`ticket in the sandbox; Report Payment shows it, one item per ticket with its barcode ` +
+				`(Release Hold and Payment Not Confirmed, after it, run only when the payment report ` +
+				`fails). It sells once per reference in its Sale node: run again with the same one and ` +
+				`Sold Tickets shows that sale's tickets instead.`
 			: 'Add a Public Events node to a new workflow, pick the ' +
 				'credential "Public Events (sandbox)" and click "Execute step".',
 		'Overview > Credentials > "Public Events (sandbox)": opening it tests the key against ' +
 			'the sandbox and shows "Connection tested successfully" (Retry tests it again).',
-		...(fileExamples.length
-			? [
-					`Open ${fileExamples.map((e) => `"${e.name}"`).join(', ')} and click "Execute ` +
-						`workflow" (from "Run Now"): the files land in the files folder above.`,
-				]
-			: []),
+		...(fileExamples.length ? [fileStep(fileExamples)] : []),
 		...(pushedTo
 			? [
 					`Open "${pushedTo}", click "Execute workflow" (it waits for a push), then ` +
@@ -254,7 +251,11 @@ function printReady({
 						`Make a sale (the curl line below), then Overview > Data tables > "Public ` +
 						`Events ledger" shows its row${tableSync.pushed ? '' : ' within a minute'}, ` +
 						`beside the last 7 days' sales and refunds of every channel; its Reconcile Now ` +
-						`heals the table after an outage.`,
+						`(point at it for its own button) heals the table after an outage; the big ` +
+						`"Execute workflow" button starts from ${tableSync.button.trigger} and ` +
+						(tableSync.button.polls
+							? 'saves the latest sale or refund.'
+							: 'waits for a push to its Test URL.'),
 				]
 			: []),
 		...(shop
@@ -295,6 +296,39 @@ ${steps.map((s, i) => `  ${i + 1}. ${s}`).join('\n')}
 A sale from the sandbox's sales widget: curl -X POST ${sandbox.baseUrl}/__sandbox/widget-orders
 n8n's log: ${dataFolder}/ (removed on exit)
 Ctrl+C stops n8n and the sandbox.`);
+}
+
+const isPollTrigger = (node: { type: string }) => node.type.endsWith('.publicEventsPollTrigger');
+const isTrigger = (node: { type: string }) => /trigger$/i.test(node.type);
+
+/**
+ * What "Execute workflow" does in each file example. The editor's big button starts from the
+ * catalog's one trigger, the poll (a sample event, then the whole catalog), and in the others from
+ * their schedule (ranked above their Run Now), which runs what the schedule runs.
+ */
+function fileStep(fileExamples: Example[]): string {
+	const polled = fileExamples.filter((e) => e.nodes.some(isPollTrigger));
+	const scheduled = fileExamples.filter((e) => !polled.includes(e));
+	const schedules = scheduled.flatMap((e) =>
+		e.nodes.filter((n) => n.type === 'n8n-nodes-base.scheduleTrigger').map((n) => n.name),
+	);
+	const names = (list: Example[]) => list.map((e) => `"${e.name}"`).join(', ');
+	const catalog = polled.map((e) => {
+		const triggers = e.nodes.filter(isTrigger);
+		const poll = triggers.find(isPollTrigger)!.name;
+		return (
+			` ${names([e])}: ${triggers.length === 1 ? `its one trigger, ${poll},` : poll} fetches ` +
+			`an event as a sample and the run writes the whole catalog to events.json.`
+		);
+	});
+	return (
+		`Click "Execute workflow" in the file examples; the files land in the files folder above.` +
+		catalog.join('') +
+		(scheduled.length
+			? ` ${names(scheduled)}: the button reads "Execute workflow from <their schedule>" ` +
+				`(${schedules.join(', ')}) and runs now what the schedule runs.`
+			: '')
+	);
 }
 
 /** An example's name, and why it cannot run here when it needs an outside account. */

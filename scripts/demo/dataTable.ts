@@ -140,7 +140,9 @@ export async function startTableSync(
 	examples: Example[],
 	sandbox: Sandbox,
 	secret: string,
-): Promise<{ name: string; pushed: boolean } | undefined> {
+): Promise<
+	{ name: string; pushed: boolean; button: { trigger: string; polls: boolean } } | undefined
+> {
 	const tables = examples.filter(usesDataTable);
 	const setUp = tables.find((e) => e.nodes.some((n) => n.name === SET_UP));
 	if (!setUp) return undefined;
@@ -158,5 +160,19 @@ export async function startTableSync(
 			types: ['order.sale', 'order.refund'],
 			companyId: sandbox.app.store.companies.find((c) => c.slug === 'partner')!.id,
 		});
-	return { name: published.name, pushed: Boolean(trigger?.webhookId) };
+	return {
+		name: published.name,
+		pushed: Boolean(trigger?.webhookId),
+		button: bigButton(published),
+	};
+}
+
+/**
+ * The trigger the editor's big "Execute workflow" button starts from in a Data Table example: the
+ * first listed of the package's triggers (n8n's editor ranks an app's trigger above Schedule and
+ * Manual Triggers, and keeps the nodes' order between equals), and whether it is the poll.
+ */
+function bigButton(example: Example): { trigger: string; polls: boolean } {
+	const first = example.nodes.find((n) => /^n8n-nodes-public-events\.\w+Trigger$/.test(n.type))!;
+	return { trigger: first.name, polls: first.type.endsWith('.publicEventsPollTrigger') };
 }

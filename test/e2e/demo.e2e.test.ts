@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp';
 
 import { REPO_ROOT } from '../../scripts/n8n/instance';
+import { defaultTrigger, type CanvasNode } from '../../harness/n8n/editor/canvas';
 import { until } from '../../harness/sandbox/push';
 import {
 	DemoProcess,
@@ -325,18 +326,24 @@ describe('npm run demo', () => {
 	);
 
 	it(
-		'the file examples run green from the editor and write into ' + 'the printed files folder',
+		'the file examples run green from the trigger the big "Execute workflow" button names, as ' +
+			'the printed step says, and write into the printed files folder',
 		async () => {
 			const folder = /files\s+(\S+?)\/?\s/.exec(output)![1];
 			const workflows = (await rest('GET', '/workflows')) as Array<{ id: string; name: string }>;
 			for (const [pattern, file] of [
 				[/barcode export/i, /^barcodes-\d+\.csv$/],
 				[/spreadsheet file/i, /^sales-and-refunds\.xlsx$/],
-				[/catalog every/i, /^countries\.json$/],
+				[/reference lists daily \(files/i, /^countries\.json$/],
+				[/catalog on each change \(file/i, /^events\.json$/],
 			] as const) {
 				const workflow = workflows.find((w) => pattern.test(w.name))!;
+				const { nodes } = (await rest('GET', `/workflows/${workflow.id}`)) as {
+					nodes: CanvasNode[];
+				};
+				// as the big button asks: the schedule of a scheduled example, the catalog's poll
 				await rest('POST', `/workflows/${workflow.id}/run`, {
-					triggerToStartFrom: { name: 'Run Now' },
+					triggerToStartFrom: { name: defaultTrigger(nodes)!.name },
 				});
 				const filter = encodeURIComponent(JSON.stringify({ workflowId: workflow.id }));
 				const run = await until(

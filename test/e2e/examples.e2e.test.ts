@@ -44,8 +44,8 @@ const IDS = {
 	sheetCloud: 'PeExSheetCloud01',
 	barcodes: 'PeExBarcodeCsv01',
 	barcodesCloud: 'PeExBarcodeCloud',
-	catalog: 'PeExCatalogSync1',
-	catalogCloud: 'PeExCatalogCloud',
+	lists: 'PeExReferences01',
+	listsCloud: 'PeExRefListCloud',
 	crm: 'PeE2eCrmWired001',
 	barcodesPartner: 'PeE2eBarcodePrt1',
 };
@@ -216,8 +216,8 @@ describe('real n8n: the example workflows', () => {
 			example('sales-and-refunds-to-spreadsheet-no-disk.json'),
 			barcodes,
 			example('nightly-barcode-export-no-disk.json'),
-			example('catalog-sync.json'),
-			example('catalog-sync-no-disk.json'),
+			example('reference-lists.json'),
+			example('reference-lists-no-disk.json'),
 			example('push-sale-to-crm.json'),
 			crmWired(),
 		];
@@ -251,6 +251,8 @@ describe('real n8n: the example workflows', () => {
 			'nightly-barcode-export-no-disk',
 			'catalog-sync',
 			'catalog-sync-no-disk',
+			'reference-lists',
+			'reference-lists-no-disk',
 			'push-sale-to-crm',
 		]
 			.flatMap((name) => example(`${name}.json`).nodes)
@@ -426,10 +428,10 @@ describe('real n8n: the example workflows', () => {
 	);
 
 	it(
-		'catalog sync, Run Now: each reference list in its own file, ' + "equal to the sandbox's list",
+		'reference lists, Run Now: each list in its own file, equal to ' + "the sandbox's list",
 		async () => {
 			mkdirSync(files, { recursive: true });
-			const run = await n8n.execute(IDS.catalog);
+			const run = await n8n.execute(IDS.lists);
 
 			expect(run.status).toBe('success');
 			const lists: Array<[string, string]> = [
@@ -583,8 +585,8 @@ describe('real n8n: the example workflows', () => {
 	);
 
 	it(
-		'barcodes and catalog with no disk: one CSV per event ahead, and the seven lists, kept by ' +
-			'their Deliver node; nothing written to disk',
+		'barcodes and reference lists with no disk: one CSV per event ahead, and the seven lists, ' +
+			'kept by their Deliver node; nothing written to disk',
 		async () => {
 			mkdirSync(files, { recursive: true });
 			const before = readdirSync(files);
@@ -599,10 +601,10 @@ describe('real n8n: the example workflows', () => {
 				events.map((e) => [`barcodes-${e.id}.csv`, 'text/csv']).sort(),
 			);
 
-			const catalog = await n8n.execute(IDS.catalogCloud);
-			expect(catalog.status).toBe('success');
+			const lists = await n8n.execute(IDS.listsCloud);
+			expect(lists.status).toBe('success');
 			expect(
-				filesOut(catalog, 'Deliver Files (replace me)')
+				filesOut(lists, 'Deliver Files (replace me)')
 					.map((f) => f.fileName)
 					.sort(),
 			).toEqual([

@@ -1,9 +1,9 @@
 /**
  * A no-code partner's journeys in `npm run demo`, walked in headless Chromium as they click:
  * a new credential and its test, a workflow built from the node creator by search, each shipped
- * example run with "Execute workflow" (and a ticket sold again under a new Sale reference), both
- * triggers' test modes, and the hint a write fed several items shows. Asserts the texts a user
- * sees. One demo, one browser.
+ * example run with the big "Execute workflow" button as it is, reading the trigger it names (and a
+ * ticket sold again under a new Sale reference), both triggers' test modes, and the hint a write
+ * fed several items shows. Asserts the texts a user sees. One demo, one browser.
  * Screenshots: SCREENSHOTS_DIR=<folder> keeps them (journey-*.png).
  */
 import { readFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { EditorBrowser, UNKNOWN_NODE_TEXTS } from '../../harness/n8n/editor/brow
 import {
 	choose,
 	chooseCredential,
+	executeButtonLabel,
 	executeWorkflow,
 	outputCount,
 	runEnded,
@@ -32,39 +33,50 @@ const example = (file: string) =>
 const SELL = example('sell-a-ticket');
 const PUSH = example('push-sale-to-crm');
 const TABLE = example('sales-to-data-table');
+const PUSH_AND_POLL = example('sales-push-and-poll-to-data-table');
 const BARCODES = example('nightly-barcode-export');
 const SHEETS = example('sales-to-google-sheets');
 const DESK = example('ai-ticket-desk');
 /**
- * Run from the editor: the trigger to run from (undefined: the only one) and the node that ends the
- * run.
+ * Run from the editor with the big button as it is: the trigger it names (undefined: the only one,
+ * and the button says just "Execute workflow"), as the notes and docs say, and the node that ends
+ * the run.
  */
 const RUNS = [
-	{ example: SELL, trigger: undefined, last: 'Report Payment' },
-	{ example: example('catalog-sync'), trigger: 'Run Now', last: 'Write List' },
+	{ example: SELL, from: undefined, last: 'Report Payment' },
+	{ example: example('catalog-sync'), from: undefined, last: 'Write Catalog' },
 	{
 		example: example('catalog-sync-no-disk'),
-		trigger: 'Run Now',
+		from: undefined,
+		last: 'Deliver Catalog (replace me)',
+	},
+	{ example: example('reference-lists'), from: 'Every Day at 3', last: 'Write List' },
+	{
+		example: example('reference-lists-no-disk'),
+		from: 'Every Day at 3',
 		last: 'Deliver Files (replace me)',
 	},
-	{ example: BARCODES, trigger: 'Run Now', last: 'Write CSV' },
+	{ example: BARCODES, from: 'Every Night at 2', last: 'Write CSV' },
 	{
 		example: example('nightly-barcode-export-no-disk'),
-		trigger: 'Run Now',
+		from: 'Every Night at 2',
 		last: 'Deliver CSV (replace me)',
 	},
 	{
 		example: example('sales-and-refunds-to-spreadsheet'),
-		trigger: 'Run Now',
+		from: 'Every Morning',
 		last: 'Write Spreadsheet',
 	},
 	{
 		example: example('sales-and-refunds-to-spreadsheet-no-disk'),
-		trigger: 'Run Now',
+		from: 'Every Morning',
 		last: 'Deliver Spreadsheet (replace me)',
 	},
-	{ example: TABLE, trigger: 'New Sales and Refunds', last: 'Save to Table' },
+	{ example: TABLE, from: 'New Sales and Refunds', last: 'Save to Table' },
+	{ example: PUSH_AND_POLL, from: 'New Sales and Refunds', last: 'Save to Table' },
 ];
+/** The examples whose big button runs a poll of sales, which fetches the latest one. */
+const POLLED = new Set([TABLE.id, PUSH_AND_POLL.id]);
 const WRONG_KEY = 'pe_test_partner_not_issued_0000000000';
 const SEARCH_WORDS = [
 	'ticket',
@@ -312,18 +324,26 @@ describe("a partner's journeys in the demo's editor (Chromium)", () => {
 		},
 	);
 
-	describe('3. each shipped example, run with "Execute workflow"', () => {
+	describe('3. each shipped example, run with the big "Execute workflow" button as it is', () => {
 		for (const {
 			example: { id, name },
-			trigger,
+			from,
 			last,
 		} of RUNS) {
-			it(`${name}${trigger ? ` (from "${trigger}")` : ''} runs green`, async () => {
+			const label = from ? `Execute workflow from ${from}` : 'Execute workflow';
+			it(`${name}: the button reads "${label}" and the run ends green at ${last}`, async () => {
 				// the poll trigger's test run fetches the latest sale: make one, as the demo's curl line
 				// does
-				if (id === TABLE.id) await sellTicket();
+				if (POLLED.has(id)) await sellTicket();
 				await editor.canvas(id);
-				await executeWorkflow(editor, trigger);
+				expect(
+					await settled(
+						() => executeButtonLabel(editor),
+						(l) => l === label,
+						15_000,
+					),
+				).toBe(label);
+				await executeWorkflow(editor);
 				expect(await runEnded(editor)).toMatch(/^Workflow executed successfully/);
 				expect([last, await succeeded(editor, last)]).toEqual([last, true]);
 				await checkpoint(`3-${id}`);

@@ -164,6 +164,8 @@ describe('example workflows', () => {
 				'nightly-barcode-export.json',
 				'nightly-barcode-export-no-disk.json',
 				'push-sale-to-crm.json',
+				'reference-lists.json',
+				'reference-lists-no-disk.json',
 				'sales-and-refunds-to-spreadsheet.json',
 				'sales-and-refunds-to-spreadsheet-no-disk.json',
 				'sell-a-ticket.json',
@@ -330,8 +332,8 @@ describe('example workflows', () => {
 						expect.arrayContaining([scheduled]),
 					]);
 				}
-				// `n8n execute` (2.40.7) wants a Manual Trigger, but starts from the first trigger in the
-				// node list.
+				// `n8n execute` (2.40.7) starts from the first Manual Trigger in the node list. (The
+				// editor's big button picks by kind: test/examples/canvas.test.ts.)
 				const first = example.nodes.find((n) => /trigger/i.test(n.type))!;
 				if (example.nodes.some((n) => n.type === 'n8n-nodes-base.manualTrigger'))
 					expect([file, first.type]).toEqual([file, 'n8n-nodes-base.manualTrigger']);
@@ -406,6 +408,7 @@ describe('example workflows', () => {
 			expect(disk.map(([file]) => file)).toEqual([
 				'catalog-sync.json',
 				'nightly-barcode-export.json',
+				'reference-lists.json',
 				'sales-and-refunds-to-spreadsheet.json',
 			]);
 			for (const [file, example] of disk) {

@@ -93,6 +93,16 @@ export async function executeWorkflow(editor: EditorBrowser, trigger?: string): 
 	await editor.testId(`execute-workflow-button-${trigger}`).click();
 }
 
+/**
+ * What the canvas's big "Execute workflow" button reads, spaces made single: "Execute workflow",
+ * or with several triggers "Execute workflow from <the trigger it starts from>".
+ */
+export async function executeButtonLabel(editor: EditorBrowser): Promise<string> {
+	const button = editor.testId('execute-workflow-button');
+	await button.waitFor();
+	return (await button.innerText()).replace(/\s+/g, ' ').trim();
+}
+
 /** Whether the canvas shows the node's success mark (its last run ended without error). */
 export function succeeded(editor: EditorBrowser, node: string): Promise<boolean> {
 	return editor.canvasNode(node).locator('[data-test-id="canvas-node-status-success"]').isVisible();
