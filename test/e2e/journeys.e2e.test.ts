@@ -6,9 +6,11 @@
  * fed several items shows. Asserts the texts a user sees. One demo, one browser.
  * Screenshots: SCREENSHOTS_DIR=<folder> keeps them (journey-*.png).
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { LEDGER_COLUMNS } from '../../nodes/shared/ledger/rows';
 import { REPO_ROOT } from '../../scripts/n8n/instance';
 import { until } from '../../harness/sandbox/push';
 import { DemoProcess, restClient } from '../../harness/n8n/demoProcess';
@@ -92,8 +94,34 @@ const SEARCH_WORDS = [
 	'checkout',
 	'new sale',
 	'report payment',
+	'sales',
+	'orders',
+	'refunds',
+	'tickets',
 	'Public Events',
 ];
+/** The docs' node that makes the ledger's table (docs/ledger.md, "A new table in one step"). */
+const TABLE_SNIPPET = /## A new table in one step[\s\S]*?```json\n(.+)\n```/.exec(
+	readFileSync(join(REPO_ROOT, 'docs', 'ledger.md'), 'utf8'),
+)![1];
+
+/** A workflow node as the REST API takes it. */
+const node = (name: string, type: string, typeVersion: number, parameters: object) => ({
+	id: randomUUID(),
+	name,
+	type,
+	typeVersion,
+	position: [0, 0],
+	parameters,
+});
+
+/** Connections of nodes one after the other. */
+const chain = (...names: string[]) =>
+	Object.fromEntries(
+		names
+			.slice(0, -1)
+			.map((from, i) => [from, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]),
+	);
 
 describe("a partner's journeys in the demo's editor (Chromium)", () => {
 	let demo: DemoProcess;
@@ -602,6 +630,152 @@ describe("a partner's journeys in the demo's editor (Chromium)", () => {
 				.getByText(/^This node ran 2 times, once for each input item/);
 			expect(await hint.innerText()).toContain("turn on Execute Once in the node's Settings");
 			await checkpoint('5-execute-once-hint');
+		},
+	);
+
+	it(
+		"6. a new table from Ledger Rows in one step: the docs' Create Ledger Table, pasted and " +
+			'run, makes a table with every column; Get Rows upserted into it by Map Automatically ' +
+			'runs green',
+		async () => {
+			const name = 'My sales ledger';
+			await editor.goto('/workflow/new');
+			await editor
+				.testId('canvas-add-button')
+				.or(editor.testId('canvas-plus-button'))
+				.first()
+				.waitFor();
+			// Ctrl+V on the canvas: n8n reads the text of the paste event (the table named anew, as
+			// a partner may)
+			const pasted = JSON.stringify(TABLE_SNIPPET.replace('Public Events ledger', name));
+			await editor.page.evaluate(
+				`(() => { const data = new DataTransfer(); data.setData('text/plain', ${pasted}); ` +
+					"document.dispatchEvent(new ClipboardEvent('paste', " +
+					'{ clipboardData: data, bubbles: true })); })()',
+			);
+			await editor.canvasNode('Create Ledger Table').waitFor();
+			await editor.openPanel('Create Ledger Table');
+			await editor.testId('node-execute-button').click();
+			expect(await outputCount(editor)).toBe('1 item');
+			await checkpoint('6-ledger-table-created');
+			await editor.closePanel();
+
+			const project = (await rest('GET', '/projects/personal')) as { id: string };
+			const tables = `/projects/${project.id}/data-tables`;
+			const table = (
+				(await rest('GET', tables)) as { data: Array<{ id: string; name: string }> }
+			).data.find((t) => t.name === name)!;
+			const columns = (await rest('GET', `${tables}/${table.id}/columns`)) as Array<{
+				name: string;
+				type: string;
+			}>;
+			expect(columns.map((c) => [c.name, c.type])).toEqual(
+				LEDGER_COLUMNS.map((c) => [c.name, c.type]),
+			);
+
+			const credentials = (
+				(await rest('GET', `/workflows/${SELL.id}`)) as {
+					nodes: Array<{ name: string; credentials?: object }>;
+				}
+			).nodes.find((n) => n.name === 'Get Events')!.credentials;
+			const { id } = (await rest('POST', '/workflows', {
+				name: 'Ledger rows into a new table',
+				nodes: [
+					node('Start', 'n8n-nodes-base.manualTrigger', 1, {}),
+					{
+						...node('Last 30 Days', 'n8n-nodes-public-events.publicEvents', 1, {
+							resource: 'ledger',
+							operation: 'getRows',
+							period: 'last30Days',
+						}),
+						credentials,
+					},
+					node('Save Rows', 'n8n-nodes-base.dataTable', 1.1, {
+						resource: 'row',
+						operation: 'upsert',
+						dataTableId: { __rl: true, mode: 'id', value: table.id },
+						filters: {
+							conditions: [{ keyName: 'key', condition: 'eq', keyValue: '={{ $json.key }}' }],
+						},
+						columns: {
+							mappingMode: 'autoMapInputData',
+							value: {},
+							matchingColumns: [],
+							schema: [],
+						},
+						options: {},
+					}),
+				],
+				connections: chain('Start', 'Last 30 Days', 'Save Rows'),
+				settings: { executionOrder: 'v1' },
+			})) as { id: string };
+			await editor.canvas(id);
+			await executeWorkflow(editor);
+			expect(await runEnded(editor)).toMatch(/^Workflow executed successfully/);
+			expect(await succeeded(editor, 'Save Rows')).toBe(true);
+			const { count } = (await rest('GET', `${tables}/${table.id}/rows?take=1`)) as {
+				count: number;
+			};
+			expect(count).toBeGreaterThan(0);
+			await checkpoint('6-ledger-rows-saved');
+		},
+	);
+
+	it(
+		'7. dates in words: Get Many for Event offers Paid in words, Between Dates shows Paid ' +
+			'After and Paid Before, and Last 7 Days runs with no expression',
+		async () => {
+			const sell = (await rest('GET', `/workflows/${SELL.id}`)) as {
+				nodes: Array<{ name: string; credentials?: object }>;
+			};
+			const getEvents = sell.nodes.find((n) => n.name === 'Get Events')!;
+			const { id } = (await rest('POST', '/workflows', {
+				name: 'Orders paid lately',
+				nodes: [
+					node('Start', 'n8n-nodes-base.manualTrigger', 1, {}),
+					{ ...getEvents, position: [220, 0] },
+					{
+						...node('Orders Paid', 'n8n-nodes-public-events.publicEvents', 1, {
+							resource: 'order',
+							operation: 'getManyForEvent',
+							eventId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+							returnAll: true,
+						}),
+						credentials: getEvents.credentials,
+					},
+				],
+				connections: chain('Start', 'Get Events', 'Orders Paid'),
+				settings: { executionOrder: 'v1' },
+			})) as { id: string };
+			await editor.canvas(id);
+			await editor.openPanel('Orders Paid');
+			await editor.testId('parameter-input-paid').click();
+			const offered = await editor.page
+				.locator('.el-select-dropdown__item:visible')
+				.allInnerTexts();
+			const words = [
+				'Any Time',
+				'Between Dates',
+				'Last 30 Days',
+				'Last 7 Days',
+				'Last Month',
+				'This Month',
+				'Today',
+				'Yesterday',
+			];
+			expect(words.filter((w) => !offered.some((o) => o.startsWith(w)))).toEqual([]);
+			await editor.page.keyboard.press('Escape');
+			await choose(editor, 'paid', 'Between Dates');
+			await editor.testId('parameter-input-paidAfter').waitFor();
+			await editor.testId('parameter-input-paidBefore').waitFor();
+			await checkpoint('7-paid-between-dates');
+			await choose(editor, 'paid', 'Last 7 Days');
+			await editor.testId('parameter-input-paidAfter').waitFor({ state: 'hidden' });
+			await editor.testId('node-execute-button').click();
+			// the sell example's first sale was of this event, today
+			expect(await outputCount(editor)).toMatch(/^[1-9]\d* items?$/);
+			await checkpoint('7-paid-last-7-days');
+			await editor.closePanel();
 		},
 	);
 
