@@ -30,6 +30,7 @@ export type Kind =
 	| 'json'
 	| 'text' // any text, sent in a JSON body
 	| 'textList' // any text, sent as query values (Status)
+	| 'search' // words the node searches with itself (City, Name Contains); never sent as given
 	| 'collection'
 	| 'editorOnly'; // only lists the editor's choices; never sent
 
@@ -50,6 +51,8 @@ const KIND_BY_NAME: Record<string, Kind> = {
 	status: 'textList',
 	toStatus: 'text',
 	promoCode: 'text',
+	cityName: 'search',
+	nameContains: 'search',
 	maxRetryWait: 'number',
 	timeout: 'number',
 	overlapMinutes: 'number',

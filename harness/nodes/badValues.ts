@@ -179,6 +179,7 @@ export function badValues(parameter: Parameter): unknown[] {
 				`{${'x'.repeat(KB100)}`,
 			];
 		case 'text':
+		case 'search':
 			return [
 				...(optional ? ['   ', '\t\r\n'] : [...BLANK, null]),
 				{},
@@ -187,6 +188,8 @@ export function badValues(parameter: Parameter): unknown[] {
 				true,
 				'x'.repeat(KB100),
 				'\uD800',
+				// Words to search with have a letter or a digit.
+				...(parameter.kind === 'search' ? ['?!', ' - '] : []),
 			];
 		case 'textList':
 			return [{ a: 1 }, [{ a: 1 }], [['paid']], true, 'x'.repeat(KB100), '\uD800'];

@@ -6,6 +6,10 @@ import { Inputs } from './inputs';
 // What changes when the node runs as an AI agent's tool (`publicEventsTool`): n8n shows a
 // property with `'@tool': [true]` on the tool only, so the plain node keeps its output.
 
+/** Whether the node runs as an AI agent's tool: n8n names the tool variant `<type>Tool`. */
+export const runsAsTool = (context: IExecuteFunctions): boolean =>
+	context.getNode().type.endsWith('Tool');
+
 /** The Limit of a list when the node is a tool: a few results fit an agent's context. */
 export const TOOL_LIMIT = 10;
 

@@ -200,10 +200,16 @@ describe(
 						required?: string[];
 					};
 				expect(Object.keys(schema('Find_Events').properties).sort()).toEqual([
+					'city',
 					'limit',
+					'show',
 					'startsOnOrAfter',
 					'startsOnOrBefore',
 				]);
+				// Every search is optional: the agent may ask what is on at all.
+				expect(schema('Find_Events').required ?? []).toEqual([]);
+				expect(byName.Find_Events.description).toMatch(/city \(a city's name/);
+				expect(byName.Find_Events.description).toMatch(/show \(words from the event's name/);
 				expect(Object.keys(schema('Hold_Best_Available').properties).sort()).toEqual([
 					'eventId',
 					'places',
@@ -288,6 +294,44 @@ describe(
 					expect(
 						plan.find((p: any) => String(p.id) === String(place.id)).availableCount,
 					).toBeGreaterThan(0);
+			},
+		);
+
+		it(
+			'finds by city and show as a customer names them: exactly the events of that show in ' +
+				'that city; a city no list has is answered in words',
+			async () => {
+				const all = await sandbox.getAll('/event-points');
+				const performerOf = (e: any) => String(e.eventName).split(':')[0];
+				const matching = (e: any, by: any) =>
+					e.city.id === by.city.id && performerOf(e) === performerOf(by);
+				// A city and a show each with events beyond the other: both filters must do their part.
+				const first = all.find(
+					(by) =>
+						all.some((e) => e.city.id === by.city.id && !matching(e, by)) &&
+						all.some((e) => performerOf(e) === performerOf(by) && !matching(e, by)),
+				);
+				const performer = performerOf(first);
+				const expected = all
+					.filter((e) => matching(e, first))
+					.sort((a, b) => a.dateStarted.localeCompare(b.dateStarted))
+					.slice(0, 10)
+					.map((e) => String(e.id));
+				expect(expected.length).toBeGreaterThan(0);
+
+				const found = await call('Find_Events', {
+					city: String(first.city.name).toLowerCase(),
+					show: performer.toUpperCase(),
+				});
+				expect(found.result.isError).toBeFalsy();
+				expect(found.json.map((e: any) => String(e.id))).toEqual(expected);
+				for (const event of found.json) expect(event.city).toBe(first.city.name);
+
+				const nowhere = await call('Find_Events', { city: 'Atlantis', show: '' });
+				expect(nowhere.result.isError).toBeFalsy();
+				expect(nowhere.json).toEqual([
+					{ message: expect.stringMatching(/^No city is named "Atlantis".*The cities are: /) },
+				]);
 			},
 		);
 

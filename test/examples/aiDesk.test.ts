@@ -48,10 +48,12 @@ describe('AI ticket desk', () => {
 			expect(fromAi(hold).sort()).toEqual(['eventId', 'places', 'together']);
 			// Everything the agent gives on the desk: no place, price category or sector among it.
 			expect([...new Set(tools.flatMap((t) => fromAi(t.parameters)))].sort()).toEqual([
+				'city',
 				'eventId',
 				'limit',
 				'orderId',
 				'places',
+				'show',
 				'startsOnOrAfter',
 				'startsOnOrBefore',
 				'together',

@@ -59,6 +59,7 @@ describe('the matrix is read from the node description', () => {
 			'json',
 			'language',
 			'number',
+			'search',
 			'someIds',
 			'text',
 			'textList',

@@ -140,6 +140,38 @@ describe('free text is sent as it was given, encoded; the path stays as it was',
 	);
 });
 
+const searchParameters = everyOperation()
+	.flatMap(([resource, operation]) => parametersOf(resource, operation))
+	.filter((p) => p.kind === 'search');
+
+describe('words to search with never go out: City goes as city IDs, Name Contains as none', () => {
+	it.each(searchParameters.map((p) => [named(p), p] as const))('%s', async (_, parameter) => {
+		const run = withValueFromItem(
+			baseParameters(parameter.resource, parameter.operation),
+			parameter,
+		);
+		const before = await mark(sb);
+		const { error } = await runPublicEvents(store, run, {
+			inputItems: itemsOf([...TEXTS, 'Berlin', 'live']),
+			onError: 'continueRegularOutput',
+		});
+		expect(error).toBeUndefined();
+		const sent = (await since(sb, before)).filter((entry) => entry.route !== '/token');
+		const lists = sent.filter((entry) => entry.path.startsWith('/event-points'));
+		expect(lists.length).toBeGreaterThan(0);
+		// Each request: a list's path, and in its query only paging and city IDs, as numbers.
+		const wrong = sent.filter(
+			(entry) =>
+				!['/cities', '/event-points', '/event-points-archived'].includes(entry.path) ||
+				[...new URLSearchParams(entry.query)].some(
+					([key, value]) =>
+						!['page', 'itemsPerPage', 'city.id[]'].includes(key) || !/^[1-9]\d*$/.test(value),
+				),
+		);
+		expect(wrong.map((entry) => `${entry.path}${entry.query}`)).toEqual([]);
+	});
+});
+
 describe('what n8n hands the node', () => {
 	it(
 		'a collection given anything but an object reaches the node ' +

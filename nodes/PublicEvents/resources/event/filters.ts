@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { filtersCollection, sortOption } from '../../../shared/commonFields';
 import { sortQuery } from '../../../shared/readFields';
 import { idField, numericId, type Inputs } from '../../../shared/inputs';
+import { nameContains, searchText } from './search';
 
 /** The catalog filters of GET /event-points, shared by the archive. */
 export const eventFilters: INodeProperties = filtersCollection([
@@ -18,6 +19,17 @@ export const eventFilters: INodeProperties = filtersCollection([
 		},
 		['categories'],
 	),
+	{
+		displayName: 'City',
+		name: 'cityName',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Berlin',
+		description:
+			"Events in the city of this name, as the service's list of cities writes it in the " +
+			'language used (case and accents do not matter; "Valencia, Spain" picks one of two). ' +
+			'Several cities of the name: events in any of them. A name no city has gives no events.',
+	},
 	idField(
 		{
 			displayName: 'City Names or IDs',
@@ -54,6 +66,17 @@ export const eventFilters: INodeProperties = filtersCollection([
 		},
 		['genres'],
 	),
+	{
+		displayName: 'Name Contains',
+		name: 'nameContains',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Velvet Echo',
+		description:
+			'Events whose name contains this text (case, accents and punctuation do not matter). ' +
+			'The API has no name search, so the node reads the list and keeps the matching events: ' +
+			'Limit counts matching events, and more pages may be read to find them.',
+	},
 	{
 		displayName: 'Starts On or After',
 		name: 'dateStartedAfter',
@@ -140,4 +163,14 @@ export function countryFilter(
 			country !== null && typeof country === 'object' ? (country.id ?? country['@id']) : country;
 		return wanted.has(numericId(id) ?? '');
 	};
+}
+
+/** City and Name Contains of the filters, checked before any request. */
+export function searchFilters(
+	filters: IDataObject,
+	inputs: Inputs,
+): { city?: string; name?: string; keep?: (event: IDataObject) => boolean } {
+	const city = searchText(filters.cityName, filterField('cityName').displayName, inputs);
+	const name = searchText(filters.nameContains, filterField('nameContains').displayName, inputs);
+	return { city, name, keep: name === undefined ? undefined : nameContains(name) };
 }
