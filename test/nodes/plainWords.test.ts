@@ -33,10 +33,6 @@ describe('words a partner understands (names and values unchanged)', () => {
 	});
 
 	it('no API wire names (query keys, headers, requests) in what the editor shows', () => {
-		// The events' filters and sort are being reworded on their own (resources/event/filters.ts).
-		const eventFilters = (p: INodeProperties) =>
-			p.displayOptions?.show?.resource?.includes('event') &&
-			(p.name === 'filters' || p.name === 'options');
 		const shown = (p: INodeProperties): string[] => [
 			p.displayName,
 			p.description ?? '',
@@ -47,7 +43,6 @@ describe('words a partner understands (names and values unchanged)', () => {
 		];
 		const texts = [new PublicEvents(), new PublicEventsTrigger(), new PublicEventsPollTrigger()]
 			.flatMap((node) => node.description.properties)
-			.filter((p) => !eventFilters(p))
 			.flatMap(shown);
 		const wire = /\w\[\w*\]|\bsent as\b|\bX-API-|\b(GET|POST|PUT) \//i;
 		expect(texts.filter((text) => wire.test(text))).toEqual([]);

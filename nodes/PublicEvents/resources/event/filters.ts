@@ -82,14 +82,14 @@ export const eventFilters: INodeProperties = filtersCollection([
 		name: 'dateStartedAfter',
 		type: 'dateTime',
 		default: '',
-		description: 'Only the day is sent (YYYY-MM-DD)',
+		description: 'Events starting on this day or later; only the day counts, not the time',
 	},
 	{
 		displayName: 'Starts On or Before',
 		name: 'dateStartedBefore',
 		type: 'dateTime',
 		default: '',
-		description: 'Only the day is sent (YYYY-MM-DD)',
+		description: 'Events starting on this day or earlier; only the day counts, not the time',
 	},
 	idField(
 		{
@@ -109,7 +109,7 @@ export const eventSort = sortOption(
 	'Sort by Start',
 	'Earliest First',
 	'Latest First',
-	'Order of the events by start date (order[dateStarted])',
+	'Order of the events by when they start',
 );
 
 /** A filter's definition by parameter name: its label names it in errors. */
