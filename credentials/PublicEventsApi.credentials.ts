@@ -10,8 +10,8 @@ import type {
 import {
 	apiKeyMistake,
 	baseUrlMistake,
-	STAGING_ADDRESS,
-	TEST_KEY,
+	STAGING_ADDRESS_SHOWN,
+	TEST_KEY_SHOWN,
 } from '../nodes/shared/credentialChecks';
 import {
 	apiUrl,
@@ -86,7 +86,7 @@ export class PublicEventsApi implements ICredentialType {
 			type: 'notice',
 			default: '',
 			displayOptions: {
-				show: { environment: ['production'], baseUrl: [{ _cnd: { regex: STAGING_ADDRESS } }] },
+				show: { environment: ['production'], baseUrl: STAGING_ADDRESS_SHOWN },
 			},
 		},
 		{
@@ -108,7 +108,7 @@ export class PublicEventsApi implements ICredentialType {
 			type: 'notice',
 			default: '',
 			displayOptions: {
-				show: { environment: ['production'], apiKey: [{ _cnd: { regex: TEST_KEY } }] },
+				show: { environment: ['production'], apiKey: TEST_KEY_SHOWN },
 			},
 		},
 		{

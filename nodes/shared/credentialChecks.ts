@@ -57,13 +57,56 @@ export function apiKeyMistake(value: unknown): string | undefined {
 	return undefined;
 }
 
-// Words that name a test service or a test key by convention. A guess only: the
-// API spec names no address or key format, so a match is a warning, never a refusal. Kept as
-// pattern strings because the credential dialog shows its warnings with them (n8n's display
-// conditions take a pattern, without flags).
-export const STAGING_ADDRESS =
-	'^\\s*https?://[^/?#]*\\b(staging|stage|stg|sandbox|test|testing|uat|qa|dev|demo|preprod)\\b';
-export const TEST_KEY = '^\\s*([A-Za-z0-9]+_)?(test|sandbox|staging|stg|dev)_';
+// Words that name a test service or a test key by convention. A guess only: the API spec names
+// no address or key format, so a match is a warning, never a refusal. Said as n8n's display
+// conditions without a regular expression: n8n runs a `regex` condition in a vm limited to 250 ms
+// each time it resolves the credential for a run, and a busy process can overrun that and fail
+// the run (seen under load).
+const TEST_SERVICE_WORDS = [
+	'staging',
+	'stage',
+	'stg',
+	'sandbox',
+	'test',
+	'testing',
+	'uat',
+	'qa',
+	'dev',
+	'demo',
+	'preprod',
+];
+const TEST_KEY_WORDS = ['test', 'sandbox', 'staging', 'stg', 'dev'];
+
+type Shown =
+	| { _cnd: { includes: string } }
+	| { _cnd: { startsWith: string } }
+	| { _cnd: { endsWith: string } };
+
+/** A host named like a test service: the word between dots or dashes of the address's host. */
+export const STAGING_ADDRESS_SHOWN: Shown[] = TEST_SERVICE_WORDS.flatMap((word) =>
+	['://', '.', '-'].flatMap((before): Shown[] => [
+		...['.', '-', ':', '/'].map((after) => ({ _cnd: { includes: `${before}${word}${after}` } })),
+		{ _cnd: { endsWith: `${before}${word}` } },
+	]),
+);
+
+/** A key named like a test key: `test_…`, or `<prefix>_test_…`. */
+export const TEST_KEY_SHOWN: Shown[] = TEST_KEY_WORDS.flatMap((word): Shown[] => [
+	{ _cnd: { startsWith: `${word}_` } },
+	{ _cnd: { includes: `_${word}_` } },
+]);
+
+/** Whether a value meets any of the conditions, as n8n's dialog decides it. */
+export function meets(value: unknown, shown: Shown[]): boolean {
+	if (typeof value !== 'string') return false;
+	return shown.some(({ _cnd: condition }) =>
+		'includes' in condition
+			? value.includes(condition.includes)
+			: 'startsWith' in condition
+				? value.startsWith(condition.startsWith)
+				: value.endsWith(condition.endsWith),
+	);
+}
 
 /**
  * Production set while the address or the key is named like a test one: a warning for a test
@@ -76,9 +119,9 @@ export function environmentGuess(data: {
 }): string | undefined {
 	if (data.environment === 'staging') return undefined;
 	const clues = [
-		new RegExp(STAGING_ADDRESS).test(String(data.baseUrl ?? '')) &&
+		meets(data.baseUrl, STAGING_ADDRESS_SHOWN) &&
 			'the Base URL is named like a staging or test address',
-		new RegExp(TEST_KEY).test(String(data.apiKey ?? '')) && 'the API key is named like a test key',
+		meets(data.apiKey, TEST_KEY_SHOWN) && 'the API key is named like a test key',
 	].filter(Boolean);
 	if (clues.length === 0) return undefined;
 	return (

@@ -324,6 +324,16 @@ describe('Production with a staging-looking address or a test-looking key: a war
 		expect(notes({ environment: 'staging', ...values })).toEqual([]);
 	});
 
+	it('no display condition of a credential or node is a regular expression', () => {
+		// n8n evaluates a `regex` condition in a vm limited to 250 ms whenever it resolves the
+		// credential for a run: a busy process overran it once and the run failed.
+		const described = [
+			...CREDENTIAL_TYPES.map((t) => t.properties),
+			...NODE_TYPES.map((n) => n.description.properties),
+		];
+		expect(JSON.stringify(described)).not.toMatch(/"_cnd":\{"regex"/);
+	});
+
 	it('the test passes, with the warning in its message (n8n shows its own words)', async () => {
 		// A service whose tokens name no environment (payload `{}`), which the sandbox is not: only
 		// the key's name hints at staging, so the test passes.
