@@ -87,7 +87,8 @@ export function notEnough(node: INode, i: number, free: IDataObject[], wish: Wis
 		wish.together && 'together in one row',
 		wish.price === 'category' && `at price category ${wish.priceCategory}`,
 	].filter(Boolean);
-	const fit = most === 0 ? 'none is' : most === 1 ? 'only 1 is' : `at most ${most} are`;
+	// "at most N" stays: the shop example reads N from it.
+	const fit = most === 0 ? 'none is' : `at most ${most} ${most === 1 ? 'is' : 'are'}`;
 	const left =
 		free.length === 0
 			? 'none is free (sold out, or all held)'

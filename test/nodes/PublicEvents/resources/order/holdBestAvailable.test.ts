@@ -111,7 +111,7 @@ describe('Order: Hold Best Available', () => {
 		const before = await mark(sb());
 		const together = await hold(id, { quantity: 2, together: true });
 		expect(together.error?.message).toBe(
-			'Not enough places: 2 asked together in one row, only 1 is free that way; ' +
+			'Not enough places: 2 asked together in one row, at most 1 is free that way; ' +
 				'2 places are free in all',
 		);
 		expect(together.error?.description).toBe(
@@ -119,8 +119,10 @@ describe('Order: Hold Best Available', () => {
 				'turn off Together in One Row.' +
 				PER_ORDER_CAVEAT,
 		);
+		// the shop checkout example reads how many are left from "at most N"
+		expect(/at most (\d+)/.exec(together.error?.message ?? '')?.[1]).toBe('1');
 		const three = await hold(id, { quantity: 3 });
-		expect(three.error?.message).toMatch(/^Not enough places: 3 asked, only 1 is free that way/);
+		expect(three.error?.message).toMatch(/^Not enough places: 3 asked, at most 1 is free that way/);
 		// Together is off: the advice does not ask to turn it off.
 		expect(three.error?.description).toBe(
 			'Places held by others may come free again when their holds end. Ask for fewer.' +
